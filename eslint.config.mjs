@@ -1,0 +1,39 @@
+// Type-checked lint; the pure libraries may not import frameworks, clients or node built-ins.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const pureLibImports = {
+  patterns: [
+    { group: ['@nestjs/*', 'kafkajs', 'ccxt', 'class-validator', 'rxjs', 'node:*', 'fs', 'path', 'http', 'ws'], message: 'events, books and routing stay pure.' },
+    { group: ['@app/log', '@app/config'], message: 'pure libs depend only on events <- books <- routing.' },
+  ],
+};
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '**/*.mjs', '**/*.js'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/require-array-sort-compare': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-extraneous-class': 'off',
+    },
+  },
+  {
+    files: ['libs/events/src/**/*.ts', 'libs/books/src/**/*.ts', 'libs/routing/src/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': ['error', pureLibImports],
+      'no-restricted-globals': ['error', { name: 'Date', message: 'time is an argument' }, { name: 'process', message: 'config is an argument' }],
+      'no-restricted-properties': ['error', { object: 'Math', property: 'random', message: 'randomness is an argument' }],
+    },
+  },
+  {
+    files: ['**/*.spec.ts', '**/*.e2e-spec.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    rules: { '@typescript-eslint/no-unsafe-assignment': 'off', '@typescript-eslint/no-unsafe-member-access': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+);

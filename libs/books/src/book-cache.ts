@@ -1,0 +1,170 @@
+import type { BookRecord, EventRecord, MarketRecord, VenueRecord } from '@app/events';
+import { OrderBook, type ApplyOutcome, type BookView } from './order-book';
+
+/** A market as a venue lists it. */
+export interface MarketInfo {
+  readonly exchangeId: string;
+  readonly symbol: string;
+  readonly base: string;
+  readonly quote: string;
+  readonly takerFeeRate: number | null;
+}
+
+/** A venue's state: the last venue record plus counters folded from its book records. */
+export interface VenueInfo {
+  readonly exchangeId: string;
+  readonly certified: boolean;
+  readonly connected: boolean;
+  readonly lastError: string | null;
+  readonly reconnectCount: number;
+  /** receivedAt of the venue's newest book record, or null. */
+  readonly lastUpdateAt: number | null;
+  /** Book records folded for this venue since this cache started. */
+  readonly updateCount: number;
+}
+
+/** What the solver reads: listings, books, fees and certification. Never mutated by readers. */
+export interface MarketsView {
+  /** Venues listing `symbol` (a market record or a book), sorted by exchangeId ascending. */
+  venuesListing(symbol: string): readonly string[];
+  book(exchangeId: string, symbol: string): BookView | undefined;
+  market(exchangeId: string, symbol: string): MarketInfo | undefined;
+  /** The venue's `certified` flag; false for a venue with no venue record. */
+  certified(exchangeId: string): boolean;
+}
+
+export type CacheOutcome = ApplyOutcome | 'market' | 'venue';
+
+interface MutableVenue {
+  exchangeId: string;
+  certified: boolean;
+  connected: boolean;
+  lastError: string | null;
+  reconnectCount: number;
+  lastUpdateAt: number | null;
+  updateCount: number;
+}
+
+const key = (exchangeId: string, symbol: string): string => `${exchangeId}|${symbol}`;
+
+/** In-memory books, markets and venues folded from event records. */
+export class BookCache implements MarketsView {
+  private readonly books = new Map<string, OrderBook>();
+  private readonly markets = new Map<string, MarketInfo>();
+  private readonly venues = new Map<string, MutableVenue>();
+  /** symbol -> exchangeIds listing it, kept sorted. */
+  private readonly listings = new Map<string, string[]>();
+
+  /** Fold one validated record. */
+  apply(record: EventRecord): CacheOutcome {
+    switch (record.type) {
+      case 'book':
+        return this.applyBook(record);
+      case 'market':
+        this.applyMarket(record);
+        return 'market';
+      case 'venue':
+        this.applyVenue(record);
+        return 'venue';
+    }
+  }
+
+  applyBook(record: BookRecord): ApplyOutcome {
+    const k = key(record.exchangeId, record.symbol);
+    let book = this.books.get(k);
+    if (book === undefined) {
+      book = new OrderBook(record.exchangeId, record.symbol);
+      this.books.set(k, book);
+      this.list(record.symbol, record.exchangeId);
+    }
+    const outcome = book.apply(record);
+    const venue = this.venue(record.exchangeId);
+    venue.updateCount++;
+    if (venue.lastUpdateAt === null || record.receivedAt > venue.lastUpdateAt) venue.lastUpdateAt = record.receivedAt;
+    return outcome;
+  }
+
+  private applyMarket(record: MarketRecord): void {
+    this.markets.set(key(record.exchangeId, record.symbol), {
+      exchangeId: record.exchangeId,
+      symbol: record.symbol,
+      base: record.base,
+      quote: record.quote,
+      takerFeeRate: record.takerFeeRate,
+    });
+    this.list(record.symbol, record.exchangeId);
+    this.venue(record.exchangeId);
+  }
+
+  private applyVenue(record: VenueRecord): void {
+    const venue = this.venue(record.exchangeId);
+    venue.certified = record.certified;
+    venue.connected = record.connected;
+    venue.lastError = record.lastError;
+    if (record.reconnectCount !== undefined) venue.reconnectCount = record.reconnectCount;
+  }
+
+  private venue(exchangeId: string): MutableVenue {
+    let v = this.venues.get(exchangeId);
+    if (v === undefined) {
+      v = { exchangeId, certified: false, connected: false, lastError: null, reconnectCount: 0, lastUpdateAt: null, updateCount: 0 };
+      this.venues.set(exchangeId, v);
+    }
+    return v;
+  }
+
+  private list(symbol: string, exchangeId: string): void {
+    let ids = this.listings.get(symbol);
+    if (ids === undefined) {
+      ids = [];
+      this.listings.set(symbol, ids);
+    }
+    // Binary insertion keeps the list sorted whatever order venues arrive in.
+    let lo = 0;
+    let hi = ids.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (ids[mid]! < exchangeId) lo = mid + 1;
+      else hi = mid;
+    }
+    if (ids[lo] !== exchangeId) ids.splice(lo, 0, exchangeId);
+  }
+
+  venuesListing(symbol: string): readonly string[] {
+    return this.listings.get(symbol) ?? EMPTY;
+  }
+
+  book(exchangeId: string, symbol: string): OrderBook | undefined {
+    return this.books.get(key(exchangeId, symbol));
+  }
+
+  market(exchangeId: string, symbol: string): MarketInfo | undefined {
+    return this.markets.get(key(exchangeId, symbol));
+  }
+
+  certified(exchangeId: string): boolean {
+    return this.venues.get(exchangeId)?.certified ?? false;
+  }
+
+  /** Every cached book, sorted by exchangeId then symbol. */
+  allBooks(): OrderBook[] {
+    return [...this.books.values()].sort((a, b) => cmp(a.exchangeId, b.exchangeId) || cmp(a.symbol, b.symbol));
+  }
+
+  /** Every symbol with at least one listing, sorted. */
+  symbols(): string[] {
+    return [...this.listings.keys()].sort(cmp);
+  }
+
+  /** Every known venue, sorted by exchangeId. */
+  venueStates(): VenueInfo[] {
+    return [...this.venues.values()].map((v) => ({ ...v })).sort((a, b) => cmp(a.exchangeId, b.exchangeId));
+  }
+}
+
+const EMPTY: readonly string[] = Object.freeze([]);
+
+/** Plain code-unit string comparison (locale-independent, so byte-stable). */
+export function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,73 @@
+import type { BookRecord } from '@app/events';
+import { BookSide, type BookSideView } from './book-side';
+
+/** Read-only view of a cached book, as the solver and the API see it. */
+export interface BookView {
+  readonly exchangeId: string;
+  readonly symbol: string;
+  readonly bids: BookSideView;
+  readonly asks: BookSideView;
+  /** Sequence of the last applied record; -1 before the first snapshot. */
+  readonly sequence: number;
+  readonly receivedAt: number;
+  readonly exchangeTimestamp: number | null;
+  /** False before the first snapshot and after a sequence gap, until the next snapshot. */
+  readonly inSync: boolean;
+}
+
+/** What applying one book record did. */
+export type ApplyOutcome = 'snapshot' | 'applied' | 'duplicate' | 'gap' | 'awaiting_snapshot';
+
+/** One venue's book for one market, folded from book records (events.md; docs/semantics.md). */
+export class OrderBook implements BookView {
+  readonly bids = new BookSide(-1);
+  readonly asks = new BookSide(1);
+  sequence = -1;
+  receivedAt = 0;
+  exchangeTimestamp: number | null = null;
+  inSync = false;
+
+  constructor(
+    readonly exchangeId: string,
+    readonly symbol: string,
+  ) {}
+
+  /** Whether the best bid is at or above the best ask (a corrupt feed; never routed). */
+  get crossed(): boolean {
+    return this.bids.count > 0 && this.asks.count > 0 && this.bids.prices[0]! >= this.asks.prices[0]!;
+  }
+
+  /**
+   * The single entry point of the fold: a snapshot replaces the book; a delta applies only when
+   * its sequence is exactly sequence + 1; at or below is a duplicate; further ahead is a gap that
+   * marks the book out of sync until the next snapshot.
+   */
+  apply(record: BookRecord): ApplyOutcome {
+    if (record.snapshot) {
+      this.bids.replaceSorted(record.bids);
+      this.asks.replaceSorted(record.asks);
+      this.stamp(record);
+      this.inSync = true;
+      return 'snapshot';
+    }
+    if (!this.inSync) {
+      // Never overwrite the sequence here: the next snapshot resets it anyway.
+      return this.sequence < 0 ? 'awaiting_snapshot' : 'gap';
+    }
+    if (record.sequence <= this.sequence) return 'duplicate';
+    if (record.sequence !== this.sequence + 1) {
+      this.inSync = false;
+      return 'gap';
+    }
+    for (const [price, amount] of record.bids) this.bids.set(price, amount);
+    for (const [price, amount] of record.asks) this.asks.set(price, amount);
+    this.stamp(record);
+    return 'applied';
+  }
+
+  private stamp(record: BookRecord): void {
+    this.sequence = record.sequence;
+    this.receivedAt = record.receivedAt;
+    this.exchangeTimestamp = record.exchangeTimestamp;
+  }
+}

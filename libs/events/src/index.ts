@@ -1,0 +1,8 @@
+export type { BookRecord, EventRecord, Level, MarketRecord, RecordType, VenueRecord } from './records';
+export { recordKey } from './records';
+export { RecordError } from './record-error';
+export type { RecordErrorCode } from './record-error';
+export { parseRecord, parseRecordLine } from './parse-record';
+export type { ParseResult } from './parse-record';
+export { TOPICS, topicName, topicOf } from './topics';
+export type { TopicName } from './topics';

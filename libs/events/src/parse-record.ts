@@ -1,0 +1,191 @@
+import type { BookRecord, EventRecord, Level, MarketRecord, VenueRecord } from './records';
+import { RecordError } from './record-error';
+
+export type ParseResult = { readonly ok: true; readonly record: EventRecord } | { readonly ok: false; readonly error: RecordError };
+
+type Obj = Record<string, unknown>;
+
+/** Parse one JSON Lines line into a validated record; never throws. */
+export function parseRecordLine(line: string): ParseResult {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    const head = line.length > 60 ? `${line.slice(0, 60)}...` : line;
+    return { ok: false, error: new RecordError('not_json', `'${head}'`, null, 'is not valid JSON') };
+  }
+  return parseRecord(value);
+}
+
+/** Validate a decoded value as an event record; never throws and never returns a partial record. */
+export function parseRecord(value: unknown): ParseResult {
+  try {
+    return { ok: true, record: validate(value) };
+  } catch (e) {
+    if (e instanceof RecordError) return { ok: false, error: e };
+    throw e;
+  }
+}
+
+function describe(o: Obj): string {
+  const parts = [o.type, o.exchangeId, o.symbol].filter((p): p is string => typeof p === 'string');
+  const seq = typeof o.sequence === 'number' ? ` #${o.sequence}` : '';
+  return parts.length > 0 ? `${parts.join(' ')}${seq}` : '(unnamed record)';
+}
+
+function validate(value: unknown): EventRecord {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new RecordError('not_object', '(not an object)', null, 'must be a JSON object');
+  }
+  const o = value as Obj;
+  const name = describe(o);
+  if (o.v !== 1) throw new RecordError('bad_version', name, 'v', `unsupported version ${JSON.stringify(o.v)}`);
+  switch (o.type) {
+    case 'book':
+      return book(o, name);
+    case 'market':
+      return market(o, name);
+    case 'venue':
+      return venue(o, name);
+    default:
+      throw new RecordError('bad_type', name, 'type', `unknown record type ${JSON.stringify(o.type)}`);
+  }
+}
+
+function field(o: Obj, name: string, key: string): unknown {
+  if (!(key in o) || o[key] === undefined) throw new RecordError('missing_field', name, key, 'is missing');
+  return o[key];
+}
+
+function str(o: Obj, name: string, key: string): string {
+  const v = field(o, name, key);
+  if (typeof v !== 'string' || v.length === 0) throw new RecordError('bad_field', name, key, 'must be a non-empty string');
+  return v;
+}
+
+function bool(o: Obj, name: string, key: string): boolean {
+  const v = field(o, name, key);
+  if (typeof v !== 'boolean') throw new RecordError('bad_field', name, key, 'must be a boolean');
+  return v;
+}
+
+function finite(o: Obj, name: string, key: string): number {
+  const v = field(o, name, key);
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new RecordError('bad_field', name, key, 'must be a finite number');
+  return v;
+}
+
+function time(o: Obj, name: string, key: string): number {
+  const v = finite(o, name, key);
+  if (!Number.isSafeInteger(v) || v < 0) throw new RecordError('bad_field', name, key, 'must be a non-negative integer epoch ms');
+  return v;
+}
+
+function levels(o: Obj, name: string, key: string): Level[] {
+  const v = field(o, name, key);
+  if (!Array.isArray(v)) throw new RecordError('bad_field', name, key, 'must be an array of [price, amount]');
+  const out: Level[] = new Array<Level>(v.length);
+  for (let i = 0; i < v.length; i++) {
+    const l: unknown = v[i];
+    if (!Array.isArray(l) || l.length < 2) throw new RecordError('bad_field', name, `${key}[${i}]`, 'must be [price, amount]');
+    const price: unknown = l[0];
+    const amount: unknown = l[1];
+    if (typeof price !== 'number' || !Number.isFinite(price) || price <= 0) {
+      throw new RecordError('bad_field', name, `${key}[${i}]`, 'price must be a finite number > 0');
+    }
+    if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0) {
+      throw new RecordError('bad_field', name, `${key}[${i}]`, 'amount must be a finite number >= 0');
+    }
+    out[i] = [price, amount];
+  }
+  return out;
+}
+
+function book(o: Obj, name: string): BookRecord {
+  const sequence = finite(o, name, 'sequence');
+  if (!Number.isSafeInteger(sequence) || sequence < 0) throw new RecordError('bad_field', name, 'sequence', 'must be a non-negative integer');
+  const ts = field(o, name, 'exchangeTimestamp');
+  if (ts !== null && (typeof ts !== 'number' || !Number.isSafeInteger(ts) || ts < 0)) {
+    throw new RecordError('bad_field', name, 'exchangeTimestamp', 'must be null or a non-negative integer epoch ms');
+  }
+  const snapshot = bool(o, name, 'snapshot');
+  const bids = levels(o, name, 'bids');
+  const asks = levels(o, name, 'asks');
+  if (snapshot) {
+    checkSnapshotSide(bids, name, 'bids', -1);
+    checkSnapshotSide(asks, name, 'asks', 1);
+  }
+  return {
+    v: 1,
+    type: 'book',
+    exchangeId: str(o, name, 'exchangeId'),
+    symbol: symbol(o, name),
+    snapshot,
+    bids,
+    asks,
+    sequence,
+    exchangeTimestamp: ts,
+    receivedAt: time(o, name, 'receivedAt'),
+  };
+}
+
+/** Snapshot sides must be strictly sorted (bids descending, asks ascending) with no zero amounts. */
+function checkSnapshotSide(side: Level[], name: string, key: string, dir: 1 | -1): void {
+  for (let i = 0; i < side.length; i++) {
+    const level = side[i]!;
+    if (level[1] === 0) throw new RecordError('bad_field', name, `${key}[${i}]`, 'snapshot levels must have amount > 0');
+    if (i > 0 && (level[0] - side[i - 1]![0]) * dir <= 0) {
+      throw new RecordError('bad_field', name, `${key}[${i}]`, dir < 0 ? 'snapshot bids must be strictly descending' : 'snapshot asks must be strictly ascending');
+    }
+  }
+}
+
+function symbol(o: Obj, name: string): string {
+  const s = str(o, name, 'symbol');
+  const slash = s.indexOf('/');
+  if (slash <= 0 || slash !== s.lastIndexOf('/') || slash === s.length - 1) {
+    throw new RecordError('bad_field', name, 'symbol', 'must be a unified symbol BASE/QUOTE');
+  }
+  return s;
+}
+
+function market(o: Obj, name: string): MarketRecord {
+  const sym = symbol(o, name);
+  const base = str(o, name, 'base');
+  const quote = str(o, name, 'quote');
+  if (`${base}/${quote}` !== sym) throw new RecordError('bad_field', name, 'symbol', `must equal base/quote (${base}/${quote})`);
+  const fee = field(o, name, 'takerFeeRate');
+  if (fee !== null && (typeof fee !== 'number' || !Number.isFinite(fee) || fee < 0 || fee >= 1)) {
+    throw new RecordError('bad_field', name, 'takerFeeRate', 'must be null or a fraction in [0, 1)');
+  }
+  return {
+    v: 1,
+    type: 'market',
+    exchangeId: str(o, name, 'exchangeId'),
+    symbol: sym,
+    base,
+    quote,
+    takerFeeRate: fee,
+    receivedAt: time(o, name, 'receivedAt'),
+  };
+}
+
+function venue(o: Obj, name: string): VenueRecord {
+  const lastError = field(o, name, 'lastError');
+  if (lastError !== null && typeof lastError !== 'string') throw new RecordError('bad_field', name, 'lastError', 'must be null or a string');
+  const base: VenueRecord = {
+    v: 1,
+    type: 'venue',
+    exchangeId: str(o, name, 'exchangeId'),
+    certified: bool(o, name, 'certified'),
+    connected: bool(o, name, 'connected'),
+    lastError,
+    receivedAt: time(o, name, 'receivedAt'),
+  };
+  if (o.reconnectCount === undefined) return base;
+  const rc = o.reconnectCount;
+  if (typeof rc !== 'number' || !Number.isSafeInteger(rc) || rc < 0) {
+    throw new RecordError('bad_field', name, 'reconnectCount', 'must be a non-negative integer');
+  }
+  return { ...base, reconnectCount: rc };
+}

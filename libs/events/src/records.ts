@@ -1,0 +1,62 @@
+/** A price level: [price, amount]. In a delta, amount 0 removes the level. */
+export type Level = readonly [price: number, amount: number];
+
+/** The state of one venue's order book for one market (events.md "Book record"). */
+export interface BookRecord {
+  readonly v: 1;
+  readonly type: 'book';
+  readonly exchangeId: string;
+  readonly symbol: string;
+  readonly snapshot: boolean;
+  readonly bids: readonly Level[];
+  readonly asks: readonly Level[];
+  readonly sequence: number;
+  readonly exchangeTimestamp: number | null;
+  readonly receivedAt: number;
+}
+
+/** A market a venue lists and its taker fee (events.md "Market record"). */
+export interface MarketRecord {
+  readonly v: 1;
+  readonly type: 'market';
+  readonly exchangeId: string;
+  readonly symbol: string;
+  readonly base: string;
+  readonly quote: string;
+  /** Fraction, e.g. 0.001. Null when the venue publishes none (the configured default applies). */
+  readonly takerFeeRate: number | null;
+  readonly receivedAt: number;
+}
+
+/**
+ * A venue's connection state and certification (events.md "Venue record").
+ * `reconnectCount` and `updateCount` are optional project additions (docs/events.md).
+ */
+export interface VenueRecord {
+  readonly v: 1;
+  readonly type: 'venue';
+  readonly exchangeId: string;
+  readonly certified: boolean;
+  readonly connected: boolean;
+  readonly lastError: string | null;
+  readonly receivedAt: number;
+  readonly reconnectCount?: number;
+}
+
+export type EventRecord = BookRecord | MarketRecord | VenueRecord;
+export type RecordType = EventRecord['type'];
+
+/**
+ * Log key of a record: books by `exchangeId|symbol`; market and venue records share the venues
+ * topic keyed by `exchangeId`, which keeps every per-market order events.md asks for and also
+ * orders a venue's markets with its venue records (docs/events.md).
+ */
+export function recordKey(record: EventRecord): string {
+  switch (record.type) {
+    case 'book':
+      return `${record.exchangeId}|${record.symbol}`;
+    case 'market':
+    case 'venue':
+      return record.exchangeId;
+  }
+}

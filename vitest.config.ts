@@ -1,0 +1,20 @@
+import { defineConfig } from 'vitest/config';
+import { resolve } from 'node:path';
+
+const alias = {
+  '@app/events': resolve(__dirname, 'libs/events/src/index.ts'),
+  '@app/books': resolve(__dirname, 'libs/books/src/index.ts'),
+  '@app/routing': resolve(__dirname, 'libs/routing/src/index.ts'),
+  '@app/log': resolve(__dirname, 'libs/log/src/index.ts'),
+  '@app/config': resolve(__dirname, 'libs/config/src/index.ts'),
+};
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    include: ['libs/**/*.spec.ts', 'apps/**/*.spec.ts', 'test/**/*.e2e-spec.ts', 'test/**/*.spec.ts'],
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+  },
+});
