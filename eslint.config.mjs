@@ -4,7 +4,21 @@ import tseslint from 'typescript-eslint';
 
 const pureLibImports = {
   patterns: [
-    { group: ['@nestjs/*', 'kafkajs', 'ccxt', 'class-validator', 'rxjs', 'node:*', 'fs', 'path', 'http', 'ws'], message: 'events, books and routing stay pure.' },
+    {
+      group: [
+        '@nestjs/*',
+        'kafkajs',
+        'ccxt',
+        'class-validator',
+        'rxjs',
+        'node:*',
+        'fs',
+        'path',
+        'http',
+        'ws',
+      ],
+      message: 'events, books and routing stay pure.',
+    },
     { group: ['@app/log', '@app/config'], message: 'pure libs depend only on events <- books <- routing.' },
   ],
 };
@@ -28,12 +42,25 @@ export default tseslint.config(
     ignores: ['**/*.spec.ts'],
     rules: {
       'no-restricted-imports': ['error', pureLibImports],
-      'no-restricted-globals': ['error', { name: 'Date', message: 'time is an argument' }, { name: 'process', message: 'config is an argument' }],
-      'no-restricted-properties': ['error', { object: 'Math', property: 'random', message: 'randomness is an argument' }],
+      'no-restricted-globals': ['error', { name: 'process', message: 'config is an argument' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'Math', property: 'random', message: 'randomness is an argument' },
+        { object: 'Date', property: 'now', message: 'time is an argument' },
+        { object: 'performance', property: 'now', message: 'time is an argument' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'time is an argument' },
+      ],
     },
   },
   {
     files: ['**/*.spec.ts', '**/*.e2e-spec.ts', 'test/**/*.ts', 'bench/**/*.ts'],
-    rules: { '@typescript-eslint/no-unsafe-assignment': 'off', '@typescript-eslint/no-unsafe-member-access': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+    rules: {
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
   },
 );

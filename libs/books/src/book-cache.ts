@@ -80,7 +80,8 @@ export class BookCache implements MarketsView {
     const outcome = book.apply(record);
     const venue = this.venue(record.exchangeId);
     venue.updateCount++;
-    if (venue.lastUpdateAt === null || record.receivedAt > venue.lastUpdateAt) venue.lastUpdateAt = record.receivedAt;
+    if (venue.lastUpdateAt === null || record.receivedAt > venue.lastUpdateAt)
+      venue.lastUpdateAt = record.receivedAt;
     return outcome;
   }
 
@@ -107,7 +108,15 @@ export class BookCache implements MarketsView {
   private venue(exchangeId: string): MutableVenue {
     let v = this.venues.get(exchangeId);
     if (v === undefined) {
-      v = { exchangeId, certified: false, connected: false, lastError: null, reconnectCount: 0, lastUpdateAt: null, updateCount: 0 };
+      v = {
+        exchangeId,
+        certified: false,
+        connected: false,
+        lastError: null,
+        reconnectCount: 0,
+        lastUpdateAt: null,
+        updateCount: 0,
+      };
       this.venues.set(exchangeId, v);
     }
     return v;
@@ -148,7 +157,9 @@ export class BookCache implements MarketsView {
 
   /** Every cached book, sorted by exchangeId then symbol. */
   allBooks(): OrderBook[] {
-    return [...this.books.values()].sort((a, b) => cmp(a.exchangeId, b.exchangeId) || cmp(a.symbol, b.symbol));
+    return [...this.books.values()].sort(
+      (a, b) => cmp(a.exchangeId, b.exchangeId) || cmp(a.symbol, b.symbol),
+    );
   }
 
   /** Every symbol with at least one listing, sorted. */

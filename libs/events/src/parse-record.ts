@@ -1,7 +1,8 @@
 import type { BookRecord, EventRecord, Level, MarketRecord, VenueRecord } from './records';
 import { RecordError } from './record-error';
 
-export type ParseResult = { readonly ok: true; readonly record: EventRecord } | { readonly ok: false; readonly error: RecordError };
+export type ParseResult =
+  { readonly ok: true; readonly record: EventRecord } | { readonly ok: false; readonly error: RecordError };
 
 type Obj = Record<string, unknown>;
 
@@ -39,7 +40,8 @@ function validate(value: unknown): EventRecord {
   }
   const o = value as Obj;
   const name = describe(o);
-  if (o.v !== 1) throw new RecordError('bad_version', name, 'v', `unsupported version ${JSON.stringify(o.v)}`);
+  if (o.v !== 1)
+    throw new RecordError('bad_version', name, 'v', `unsupported version ${JSON.stringify(o.v)}`);
   switch (o.type) {
     case 'book':
       return book(o, name);
@@ -59,7 +61,8 @@ function field(o: Obj, name: string, key: string): unknown {
 
 function str(o: Obj, name: string, key: string): string {
   const v = field(o, name, key);
-  if (typeof v !== 'string' || v.length === 0) throw new RecordError('bad_field', name, key, 'must be a non-empty string');
+  if (typeof v !== 'string' || v.length === 0)
+    throw new RecordError('bad_field', name, key, 'must be a non-empty string');
   return v;
 }
 
@@ -71,13 +74,15 @@ function bool(o: Obj, name: string, key: string): boolean {
 
 function finite(o: Obj, name: string, key: string): number {
   const v = field(o, name, key);
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new RecordError('bad_field', name, key, 'must be a finite number');
+  if (typeof v !== 'number' || !Number.isFinite(v))
+    throw new RecordError('bad_field', name, key, 'must be a finite number');
   return v;
 }
 
 function time(o: Obj, name: string, key: string): number {
   const v = finite(o, name, key);
-  if (!Number.isSafeInteger(v) || v < 0) throw new RecordError('bad_field', name, key, 'must be a non-negative integer epoch ms');
+  if (!Number.isSafeInteger(v) || v < 0)
+    throw new RecordError('bad_field', name, key, 'must be a non-negative integer epoch ms');
   return v;
 }
 
@@ -87,7 +92,8 @@ function levels(o: Obj, name: string, key: string): Level[] {
   const out: Level[] = new Array<Level>(v.length);
   for (let i = 0; i < v.length; i++) {
     const l: unknown = v[i];
-    if (!Array.isArray(l) || l.length < 2) throw new RecordError('bad_field', name, `${key}[${i}]`, 'must be [price, amount]');
+    if (!Array.isArray(l) || l.length < 2)
+      throw new RecordError('bad_field', name, `${key}[${i}]`, 'must be [price, amount]');
     const price: unknown = l[0];
     const amount: unknown = l[1];
     if (typeof price !== 'number' || !Number.isFinite(price) || price <= 0) {
@@ -103,10 +109,16 @@ function levels(o: Obj, name: string, key: string): Level[] {
 
 function book(o: Obj, name: string): BookRecord {
   const sequence = finite(o, name, 'sequence');
-  if (!Number.isSafeInteger(sequence) || sequence < 0) throw new RecordError('bad_field', name, 'sequence', 'must be a non-negative integer');
+  if (!Number.isSafeInteger(sequence) || sequence < 0)
+    throw new RecordError('bad_field', name, 'sequence', 'must be a non-negative integer');
   const ts = field(o, name, 'exchangeTimestamp');
   if (ts !== null && (typeof ts !== 'number' || !Number.isSafeInteger(ts) || ts < 0)) {
-    throw new RecordError('bad_field', name, 'exchangeTimestamp', 'must be null or a non-negative integer epoch ms');
+    throw new RecordError(
+      'bad_field',
+      name,
+      'exchangeTimestamp',
+      'must be null or a non-negative integer epoch ms',
+    );
   }
   const snapshot = bool(o, name, 'snapshot');
   const bids = levels(o, name, 'bids');
@@ -133,9 +145,15 @@ function book(o: Obj, name: string): BookRecord {
 function checkSnapshotSide(side: Level[], name: string, key: string, dir: 1 | -1): void {
   for (let i = 0; i < side.length; i++) {
     const level = side[i]!;
-    if (level[1] === 0) throw new RecordError('bad_field', name, `${key}[${i}]`, 'snapshot levels must have amount > 0');
+    if (level[1] === 0)
+      throw new RecordError('bad_field', name, `${key}[${i}]`, 'snapshot levels must have amount > 0');
     if (i > 0 && (level[0] - side[i - 1]![0]) * dir <= 0) {
-      throw new RecordError('bad_field', name, `${key}[${i}]`, dir < 0 ? 'snapshot bids must be strictly descending' : 'snapshot asks must be strictly ascending');
+      throw new RecordError(
+        'bad_field',
+        name,
+        `${key}[${i}]`,
+        dir < 0 ? 'snapshot bids must be strictly descending' : 'snapshot asks must be strictly ascending',
+      );
     }
   }
 }
@@ -153,7 +171,8 @@ function market(o: Obj, name: string): MarketRecord {
   const sym = symbol(o, name);
   const base = str(o, name, 'base');
   const quote = str(o, name, 'quote');
-  if (`${base}/${quote}` !== sym) throw new RecordError('bad_field', name, 'symbol', `must equal base/quote (${base}/${quote})`);
+  if (`${base}/${quote}` !== sym)
+    throw new RecordError('bad_field', name, 'symbol', `must equal base/quote (${base}/${quote})`);
   const fee = field(o, name, 'takerFeeRate');
   if (fee !== null && (typeof fee !== 'number' || !Number.isFinite(fee) || fee < 0 || fee >= 1)) {
     throw new RecordError('bad_field', name, 'takerFeeRate', 'must be null or a fraction in [0, 1)');
@@ -172,7 +191,8 @@ function market(o: Obj, name: string): MarketRecord {
 
 function venue(o: Obj, name: string): VenueRecord {
   const lastError = field(o, name, 'lastError');
-  if (lastError !== null && typeof lastError !== 'string') throw new RecordError('bad_field', name, 'lastError', 'must be null or a string');
+  if (lastError !== null && typeof lastError !== 'string')
+    throw new RecordError('bad_field', name, 'lastError', 'must be null or a string');
   const base: VenueRecord = {
     v: 1,
     type: 'venue',

@@ -1,5 +1,6 @@
 /** Why a record was rejected. `field` names the offending field when there is one. */
-export type RecordErrorCode = 'not_json' | 'not_object' | 'bad_version' | 'bad_type' | 'missing_field' | 'bad_field';
+export type RecordErrorCode =
+  'not_json' | 'not_object' | 'bad_version' | 'bad_type' | 'missing_field' | 'bad_field';
 
 export class RecordError extends Error {
   constructor(

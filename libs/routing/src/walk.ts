@@ -1,0 +1,203 @@
+import type { VenueCtx } from './hop-context';
+import type { ExactSide, Side } from './types';
+
+/** What a hop asks of the books: side, which side is pinned, and how much (in that side's asset). */
+export interface WalkSpec {
+  readonly side: Side;
+  readonly pinned: ExactSide;
+  readonly amount: number;
+}
+
+/** One venue's share of a walk. */
+export interface Fill {
+  readonly venue: VenueCtx;
+  /** Base units filled. */
+  base: number;
+  /** Raw quote value: sum of price x base. */
+  cost: number;
+  /** The venue's funding cap stopped it from taking more. */
+  capLimited: boolean;
+}
+
+/** Result of walking one or more venues. */
+export interface WalkResult {
+  /** Fills with base > 0, in venue order. */
+  readonly fills: Fill[];
+  /** The pinned amount was met. */
+  readonly full: boolean;
+}
+
+/**
+ * Base units of one level that a walk takes, given what is left of the pinned amount and of the
+ * venue's funding cap (in the hop's input asset). Shared by single and merged walks so that both
+ * take identical pieces (clarifications 2: notional walks include the fee in the budget).
+ */
+function take(
+  spec: WalkSpec,
+  fee: number,
+  price: number,
+  avail: number,
+  remPinned: number,
+  remCap: number,
+): { base: number; by: 0 | 1 | 2 } {
+  const inPerBase = spec.side === 'buy' ? price * (1 + fee) : 1;
+  const pinnedPerBase = spec.pinned === 'in' ? inPerBase : spec.side === 'buy' ? 1 : price * (1 - fee);
+  let base = avail;
+  let by: 0 | 1 | 2 = 0; // 0: level exhausted, 1: pinned amount met, 2: cap reached
+  const byPinned = remPinned / pinnedPerBase;
+  if (byPinned <= base) {
+    base = byPinned;
+    by = 1;
+  }
+  const byCap = remCap / inPerBase;
+  if (byCap < base) {
+    base = byCap;
+    by = 2;
+  }
+  return { base, by };
+}
+
+function pinnedOf(spec: WalkSpec, fee: number, price: number, base: number): number {
+  if (spec.pinned === 'in') return spec.side === 'buy' ? base * price * (1 + fee) : base;
+  return spec.side === 'buy' ? base : base * price * (1 - fee);
+}
+
+function inputOf(spec: WalkSpec, fee: number, price: number, base: number): number {
+  return spec.side === 'buy' ? base * price * (1 + fee) : base;
+}
+
+/** Walk one venue's book for the whole pinned amount (a quote, or a best_single candidate). */
+export function walkVenue(venue: VenueCtx, spec: WalkSpec, cap: number): WalkResult {
+  const fill: Fill = { venue, base: 0, cost: 0, capLimited: false };
+  const side = venue.levels;
+  let remPinned = spec.amount;
+  let remCap = cap;
+  let full = false;
+  if (side !== null && remCap > 0) {
+    for (let i = 0; i < side.count; i++) {
+      const price = side.prices[i]!;
+      const t = take(spec, venue.fee, price, side.amounts[i]!, remPinned, remCap);
+      fill.base += t.base;
+      fill.cost += t.base * price;
+      if (t.by === 1) {
+        full = true;
+        break;
+      }
+      if (t.by === 2) {
+        fill.capLimited = true;
+        break;
+      }
+      remPinned -= pinnedOf(spec, venue.fee, price, t.base);
+      remCap -= inputOf(spec, venue.fee, price, t.base);
+      // Float dust can take a whole level to exactly the target: that is a full fill.
+      if (remPinned <= 0) {
+        full = true;
+        break;
+      }
+      if (remCap <= 0) {
+        fill.capLimited = true;
+        break;
+      }
+    }
+  } else if (side !== null && side.count > 0) {
+    fill.capLimited = true;
+  }
+  return { fills: fill.base > 0 ? [fill] : [], full };
+}
+
+/**
+ * split_optimal's consolidated walk: merge the levels of `venues` by ranking price (ties by venue
+ * order, i.e. exchangeId, then level order) and consume greedily until the pinned amount is met;
+ * each venue spends at most its cap (clarifications 4 and 8).
+ */
+export function walkMerged(venues: readonly VenueCtx[], spec: WalkSpec, caps: readonly number[]): WalkResult {
+  const n = venues.length;
+  const fills: Fill[] = venues.map((venue) => ({ venue, base: 0, cost: 0, capLimited: false }));
+  const next = new Int32Array(n);
+  const remCap = Float64Array.from(caps);
+  const better = spec.side === 'buy' ? -1 : 1;
+  // Binary heap of venue indices keyed by the ranking price of each venue's next level.
+  const heap: number[] = [];
+  const rank = (v: number): number => venues[v]!.levels!.prices[next[v]!]! * venues[v]!.rankMul;
+  const before = (a: number, b: number): boolean => {
+    const d = (rank(a) - rank(b)) * better;
+    return d > 0 || (d === 0 && a < b);
+  };
+  const push = (v: number): void => {
+    heap.push(v);
+    let i = heap.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!before(heap[i]!, heap[p]!)) break;
+      [heap[i], heap[p]] = [heap[p]!, heap[i]!];
+      i = p;
+    }
+  };
+  const siftDown = (): void => {
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < heap.length && before(heap[l]!, heap[m]!)) m = l;
+      if (r < heap.length && before(heap[r]!, heap[m]!)) m = r;
+      if (m === i) return;
+      [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+      i = m;
+    }
+  };
+  const popTop = (): void => {
+    const last = heap.pop()!;
+    if (heap.length > 0) {
+      heap[0] = last;
+      siftDown();
+    }
+  };
+  for (let v = 0; v < n; v++) {
+    const side = venues[v]!.levels;
+    if (side === null || side.count === 0) continue;
+    if (remCap[v]! <= 0) {
+      fills[v]!.capLimited = true;
+      continue;
+    }
+    push(v);
+  }
+  let remPinned = spec.amount;
+  let full = false;
+  while (heap.length > 0) {
+    const v = heap[0]!;
+    const venue = venues[v]!;
+    const side = venue.levels!;
+    const i = next[v]!;
+    const price = side.prices[i]!;
+    const fill = fills[v]!;
+    const t = take(spec, venue.fee, price, side.amounts[i]!, remPinned, remCap[v]!);
+    fill.base += t.base;
+    fill.cost += t.base * price;
+    if (t.by === 1) {
+      full = true;
+      break;
+    }
+    remPinned -= pinnedOf(spec, venue.fee, price, t.base);
+    if (remPinned <= 0) {
+      full = true;
+      break;
+    }
+    if (t.by === 2) {
+      fill.capLimited = true;
+      remCap[v] = 0;
+      popTop();
+      continue;
+    }
+    remCap[v] = remCap[v]! - inputOf(spec, venue.fee, price, t.base);
+    next[v] = i + 1;
+    if (remCap[v] <= 0) {
+      fill.capLimited = true;
+      popTop();
+      continue;
+    }
+    if (i + 1 < side.count) siftDown();
+    else popTop();
+  }
+  return { fills: fills.filter((f) => f.base > 0), full };
+}
