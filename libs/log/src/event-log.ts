@@ -4,6 +4,11 @@ import type { TopicName } from '@app/events';
 export interface AppendEntry {
   readonly key: string;
   readonly value: string;
+  /**
+   * True when this entry alone rebuilds its key's state (a full book snapshot). Adapters index
+   * such entries so a rebuild starts from the latest one instead of the topic's beginning.
+   */
+  readonly snapshot?: boolean;
 }
 
 /** One entry read back, with its position. */
@@ -18,13 +23,46 @@ export interface LogEntry {
 /** Next offset to read per partition, per logical topic: the cache's position vector. */
 export type PositionVector = Partial<Record<TopicName, number[]>>;
 
+/** Where to read one partition from: `offset` is the next offset to read. */
+export interface LogPosition {
+  readonly topic: TopicName;
+  readonly partition: number;
+  readonly offset: number;
+}
+
+export interface FollowOptions {
+  /** Aborting ends the iteration cleanly (the loop simply finishes). */
+  readonly signal: AbortSignal;
+  /** Upper bound on entries per yielded batch (adapters may yield fewer). */
+  readonly maxBatch?: number;
+}
+
 /**
  * The event-log port (DI token). Adapters: the embedded on-disk log and Kafka.
- * Order is kept per partition; a key always maps to the same partition.
+ * Order is kept per partition; a key always maps to the same partition (`partitionFor`), and
+ * offsets within a partition only grow.
  */
 export abstract class EventLog {
+  /** Number of partitions of a topic (creating the topic with the configured count if missing). */
+  abstract partitions(topic: TopicName): Promise<number>;
   /** Append entries (partitioned by key) and resolve once they are accepted per the adapter's durability policy. */
   abstract append(topic: TopicName, entries: readonly AppendEntry[]): Promise<void>;
-  // The remaining members (read from a position, follow the tail, high-water marks, close)
-  // are defined by the adapters' owner in this file.
+  /** Entries of one partition from `fromOffset` up to the end as of the call, at most `maxEntries`. */
+  abstract read(topic: TopicName, partition: number, fromOffset: number, maxEntries?: number): Promise<LogEntry[]>;
+  /**
+   * Follow several partitions from the given positions: yields batches as entries are appended,
+   * each batch in partition order, until `signal` aborts. Throws when the log becomes unreadable
+   * (e.g. the Kafka client gave up); the caller resumes with a fresh follow from its own positions.
+   */
+  abstract follow(from: readonly LogPosition[], options: FollowOptions): AsyncIterable<LogEntry[]>;
+  /** Next offset to be written, per partition (index = partition). */
+  abstract highWatermarks(topic: TopicName): Promise<number[]>;
+  /**
+   * Per partition, the offset a rebuild must start from so that folding from there up to `upTo`
+   * gives every key the same state as folding from the beginning: the latest snapshot entry of
+   * each key before `upTo` (or the key's first entry when it has no snapshot).
+   */
+  abstract rebuildStarts(topic: TopicName, upTo: readonly number[]): Promise<number[]>;
+  /** Flush, release locks and connections. */
+  abstract close(): Promise<void>;
 }

@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { BookCache, bookHash, OrderBook } from '@app/books';
+import type { BookRecord, Level } from '@app/events';
+
+const rec = (sequence: number, snapshot: boolean, bids: Level[], asks: Level[], receivedAt = 1000 + sequence): BookRecord => ({
+  v: 1,
+  type: 'book',
+  exchangeId: 'x',
+  symbol: 'BTC/USDT',
+  snapshot,
+  bids,
+  asks,
+  sequence,
+  exchangeTimestamp: null,
+  receivedAt,
+});
+
+describe('OrderBook.apply (events.md)', () => {
+  it('a snapshot replaces the whole book and sets the sequence', () => {
+    const b = new OrderBook('x', 'BTC/USDT');
+    b.apply(rec(10, true, [[100, 1], [99, 2]], [[101, 1]]));
+    expect(b.apply(rec(3, true, [[50, 1]], [[51, 1]]))).toBe('snapshot');
+    expect(b.bids.toLevels()).toEqual([[50, 1]]);
+    expect(b.sequence).toBe(3);
+    expect(b.inSync).toBe(true);
+  });
+
+  it('a delta sets levels, 0 removes, in any order, keeping sides sorted best first', () => {
+    const b = new OrderBook('x', 'BTC/USDT');
+    b.apply(rec(1, true, [[100, 1], [98, 1]], [[101, 1], [103, 1]]));
+    expect(b.apply(rec(2, false, [[97, 4], [99, 3], [100, 0], [98, 5]], [[102, 2], [101, 0], [104, 1]]))).toBe('applied');
+    expect(b.bids.toLevels()).toEqual([[99, 3], [98, 5], [97, 4]]);
+    expect(b.asks.toLevels()).toEqual([[102, 2], [103, 1], [104, 1]]);
+    expect(b.receivedAt).toBe(1002);
+  });
+
+  it('removing an absent level is a no-op', () => {
+    const b = new OrderBook('x', 'BTC/USDT');
+    b.apply(rec(1, true, [[100, 1]], []));
+    b.apply(rec(2, false, [[99, 0]], []));
+    expect(b.bids.toLevels()).toEqual([[100, 1]]);
+  });
+
+  it('duplicates (sequence at or below) are ignored', () => {
+    const b = new OrderBook('x', 'BTC/USDT');
+    b.apply(rec(5, true, [[100, 1]], []));
+    expect(b.apply(rec(5, false, [[100, 9]], []))).toBe('duplicate');
+    expect(b.apply(rec(4, false, [[100, 9]], []))).toBe('duplicate');
+    expect(b.bids.toLevels()).toEqual([[100, 1]]);
+  });
+
+  it('a gap marks the book out of sync until the next snapshot', () => {
+    const b = new OrderBook('x', 'BTC/USDT');
+    b.apply(rec(1, true, [[100, 1]], []));
+    expect(b.apply(rec(3, false, [[100, 2]], []))).toBe('gap');
+    expect(b.inSync).toBe(false);
+    expect(b.apply(rec(4, false, [[100, 3]], []))).toBe('gap');
+    expect(b.bids.toLevels()).toEqual([[100, 1]]);
+    b.apply(rec(9, true, [[101, 1]], []));
+    expect(b.inSync).toBe(true);
+    expect(b.apply(rec(10, false, [[101, 2]], []))).toBe('applied');
+  });
+
+  it('deltas before any snapshot wait for one', () => {
+    const b = new OrderBook('x', 'BTC/USDT');
+    expect(b.apply(rec(1, false, [[100, 1]], []))).toBe('awaiting_snapshot');
+    expect(b.inSync).toBe(false);
+    expect(b.bids.count).toBe(0);
+  });
+
+  it('grows past its initial capacity and matches a naive fold at 3,000 levels', () => {
+    const b = new OrderBook('x', 'BTC/USDT');
+    b.apply(rec(0, true, [], []));
+    const naive = new Map<number, number>();
+    let seq = 0;
+    let x = 12345;
+    for (let i = 0; i < 20_000; i++) {
+      x = (x * 1103515245 + 12345) % 2147483648;
+      const price = 1000 + (x % 3000) / 10;
+      const amount = i % 7 === 0 ? 0 : (x % 97) / 10;
+      b.apply(rec(++seq, false, [], [[price, amount]]));
+      if (amount === 0) naive.delete(price);
+      else naive.set(price, amount);
+    }
+    const expected = [...naive.entries()].sort((p, q) => p[0] - q[0]);
+    expect(b.asks.toLevels()).toEqual(expected);
+  });
+
+  it('flags a crossed book', () => {
+    const b = new OrderBook('x', 'BTC/USDT');
+    b.apply(rec(1, true, [[101, 1]], [[100, 1]]));
+    expect(b.crossed).toBe(true);
+  });
+});
+
+describe('BookCache', () => {
+  it('lists venues per symbol sorted whatever the arrival order, and folds venue state', () => {
+    const c = new BookCache();
+    for (const id of ['okx', 'binance', 'kraken']) c.apply({ ...rec(1, true, [[1, 1]], [[2, 1]]), exchangeId: id });
+    c.apply({ v: 1, type: 'venue', exchangeId: 'okx', certified: true, connected: false, lastError: 'boom', receivedAt: 5, reconnectCount: 2 });
+    expect(c.venuesListing('BTC/USDT')).toEqual(['binance', 'kraken', 'okx']);
+    expect(c.certified('okx')).toBe(true);
+    expect(c.certified('binance')).toBe(false);
+    expect(c.venueStates().find((v) => v.exchangeId === 'okx')).toEqual({
+      exchangeId: 'okx',
+      certified: true,
+      connected: false,
+      lastError: 'boom',
+      reconnectCount: 2,
+      lastUpdateAt: 1001,
+      updateCount: 1,
+    });
+  });
+
+  it('bookHash is equal for equal books and differs when one level differs', () => {
+    const a = new OrderBook('x', 'BTC/USDT');
+    const b = new OrderBook('x', 'BTC/USDT');
+    a.apply(rec(1, true, [[100, 1]], [[101, 1]]));
+    b.apply(rec(1, true, [[100, 1]], [[101, 1]]));
+    expect(bookHash(a)).toBe(bookHash(b));
+    b.apply(rec(2, false, [], [[101, 1.0000001]], 1001));
+    expect(bookHash(a)).not.toBe(bookHash(b));
+    expect(bookHash(a)).toMatch(/^[0-9a-f]{16}$/);
+  });
+});

@@ -1,0 +1,164 @@
+import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { resolve } from 'node:path';
+import { ConfigError } from './config-error';
+import { parseArgv } from './parse-argv';
+import { Reader } from './read-values';
+
+/** Where the event log lives: Kafka when brokers are given, otherwise the embedded log in dataDir. */
+export interface LogConfig {
+  /** null = the embedded on-disk log. */
+  readonly kafkaBrokers: readonly string[] | null;
+  readonly dataDir: string;
+}
+
+/** Routing knobs the server applies and echoes (structurally @app/routing's RoutingConfig). */
+export interface RoutingSettings {
+  readonly staleBookMs: number;
+  readonly stalenessPenaltyBps: number;
+  readonly defaultTakerFeeRate: number;
+}
+
+/** The HTTP/WebSocket server's settings. */
+export interface ServerConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly rateLimitRps: number;
+  readonly streamMaxPerIp: number;
+  readonly heartbeatMs: number;
+  /** Peer addresses whose x-forwarded-for is believed; empty = forwarded headers ignored. */
+  readonly trustedProxies: readonly string[];
+  readonly routing: RoutingSettings;
+}
+
+export type ReplaySpeed = number | 'max';
+
+export interface ReplayConfig {
+  /** A JSON Lines file or a directory of *.jsonl files. */
+  readonly path: string;
+  readonly speed: ReplaySpeed;
+}
+
+/** `apps/api/src/main.ts`: the API process folding the log. */
+export interface ApiConfig {
+  readonly app: 'api';
+  readonly server: ServerConfig;
+  readonly log: LogConfig;
+  /** Pinned clock (epoch ms), or null for the wall clock. */
+  readonly nowMs: number | null;
+}
+
+/** `npm start`: ingestor (live) or replay feeder, plus the API, in one process. */
+export interface StartConfig {
+  readonly app: 'start';
+  readonly server: ServerConfig;
+  readonly log: LogConfig;
+  readonly nowMs: number | null;
+  /** null = live venues through the ingestor. */
+  readonly replay: ReplayConfig | null;
+  readonly venuesConfig: string | null;
+}
+
+/** `apps/ingestor`: live venues into the log. */
+export interface IngestorConfig {
+  readonly app: 'ingestor';
+  readonly log: LogConfig;
+  readonly venuesConfig: string | null;
+}
+
+export type AppName = 'api' | 'start' | 'ingestor';
+type ConfigOf<A extends AppName> = A extends 'api' ? ApiConfig : A extends 'start' ? StartConfig : IngestorConfig;
+
+const FLAGS: Record<AppName, readonly string[]> = {
+  api: ['port', 'host', 'now'],
+  start: ['port', 'host', 'now', 'replay', 'speed'],
+  ingestor: [],
+};
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Build the frozen configuration of `app` from argv (without node and script) and the environment.
+ * Throws ConfigError listing every bad key; never reads process.* itself (see loadConfigOrExit).
+ */
+export function loadConfig<A extends AppName>(app: A, argv: readonly string[], env: Env, cwd: string): ConfigOf<A> {
+  const parsed = parseArgv(argv, FLAGS[app]);
+  const r = new Reader(parsed.flags, env);
+  r.issues.push(...parsed.issues);
+  const log = readLog(r, cwd);
+  let config: ApiConfig | StartConfig | IngestorConfig;
+  if (app === 'ingestor') {
+    config = { app: 'ingestor', log, venuesConfig: readVenuesConfig(r, cwd) };
+  } else {
+    const server = readServer(r);
+    const nowMs = r.int('--now', r.flag('now'), -1, 0, 8_640_000_000_000_000);
+    const pinned = r.flag('now') === undefined || nowMs < 0 ? null : nowMs;
+    config =
+      app === 'api'
+        ? { app: 'api', server, log, nowMs: pinned }
+        : { app: 'start', server, log, nowMs: pinned, replay: readReplay(r, cwd), venuesConfig: readVenuesConfig(r, cwd) };
+  }
+  if (r.issues.length > 0) throw new ConfigError(r.issues);
+  return deepFreeze(config) as ConfigOf<A>;
+}
+
+function readServer(r: Reader): ServerConfig {
+  const host = r.flag('host') ?? '::';
+  if (/\s/.test(host)) r.bad('--host', `must be an address or host name, got '${host}'`);
+  const proxies = (r.envValue('TRUSTED_PROXY') ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '');
+  for (const p of proxies) if (isIP(p) === 0) r.bad('TRUSTED_PROXY', `'${p}' is not an IP address`);
+  return {
+    port: r.int('--port', r.flag('port'), 3000, 0, 65535),
+    host,
+    rateLimitRps: r.int('RATE_LIMIT_RPS', r.envValue('RATE_LIMIT_RPS'), 5, 1, 1_000_000_000),
+    streamMaxPerIp: r.int('STREAM_MAX_PER_IP', r.envValue('STREAM_MAX_PER_IP'), 10, 1, 1_000_000),
+    heartbeatMs: r.int('HEARTBEAT_MS', r.envValue('HEARTBEAT_MS'), 15_000, 10, 3_600_000),
+    trustedProxies: proxies,
+    routing: {
+      staleBookMs: r.int('STALE_BOOK_MS', r.envValue('STALE_BOOK_MS'), 10_000, 1, 86_400_000),
+      stalenessPenaltyBps: r.num('STALENESS_PENALTY_BPS', r.envValue('STALENESS_PENALTY_BPS'), 1, 0, 10_000),
+      defaultTakerFeeRate: r.num('DEFAULT_TAKER_FEE_RATE', r.envValue('DEFAULT_TAKER_FEE_RATE'), 0.001, 0, 0.5),
+    },
+  };
+}
+
+function readLog(r: Reader, cwd: string): LogConfig {
+  const rawBrokers = r.envValue('KAFKA_BROKERS');
+  let kafkaBrokers: string[] | null = null;
+  if (rawBrokers !== undefined) {
+    kafkaBrokers = rawBrokers.split(',').map((b) => b.trim());
+    for (const b of kafkaBrokers) if (!/^[^\s:,]+:\d{1,5}$/.test(b)) r.bad('KAFKA_BROKERS', `'${b}' is not host:port`);
+  }
+  return { kafkaBrokers, dataDir: resolve(cwd, r.envValue('DATA_DIR') ?? './.data') };
+}
+
+function readReplay(r: Reader, cwd: string): ReplayConfig | null {
+  const path = r.flag('replay');
+  const rawSpeed = r.flag('speed');
+  let speed: ReplaySpeed = 1;
+  if (rawSpeed === 'max') speed = 'max';
+  else if (rawSpeed !== undefined) speed = r.num('--speed', rawSpeed, 1, 1e-6, 1e9);
+  if (path === undefined) {
+    if (rawSpeed !== undefined) r.bad('--speed', 'only applies with --replay');
+    return null;
+  }
+  const abs = resolve(cwd, path);
+  if (!existsSync(abs)) r.bad('--replay', `no such file or directory: ${path}`);
+  return { path: abs, speed };
+}
+
+function readVenuesConfig(r: Reader, cwd: string): string | null {
+  const raw = r.envValue('VENUES_CONFIG');
+  if (raw === undefined) return null;
+  const abs = resolve(cwd, raw);
+  if (!existsSync(abs)) r.bad('VENUES_CONFIG', `no such file: ${raw}`);
+  return abs;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}

@@ -1,0 +1,82 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './index';
+
+const cwd = mkdtempSync(join(tmpdir(), 'config-spec-'));
+writeFileSync(join(cwd, 'events.jsonl'), '');
+
+function issues(fn: () => unknown): string[] {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof ConfigError) return e.issues.map((i) => i.key);
+    throw e;
+  }
+  return [];
+}
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const c = loadConfig('start', [], {}, cwd);
+    expect(c.server).toEqual({
+      port: 3000,
+      host: '::',
+      rateLimitRps: 5,
+      streamMaxPerIp: 10,
+      heartbeatMs: 15_000,
+      trustedProxies: [],
+      routing: { staleBookMs: 10_000, stalenessPenaltyBps: 1, defaultTakerFeeRate: 0.001 },
+    });
+    expect(c.log).toEqual({ kafkaBrokers: null, dataDir: join(cwd, '.data') });
+    expect(c.replay).toBeNull();
+    expect(c.nowMs).toBeNull();
+    expect(Object.isFrozen(c.server.routing)).toBe(true);
+  });
+
+  it('reads flags in both spellings and the environment', () => {
+    const c = loadConfig('start', ['--replay', 'events.jsonl', '--speed=max', '--now', '1700000000000', '--port', '0', '--host', '127.0.0.1'], {
+      KAFKA_BROKERS: 'localhost:9092,kafka:29092',
+      DATA_DIR: 'd',
+      RATE_LIMIT_RPS: '100',
+      STALENESS_PENALTY_BPS: '2.5',
+      TRUSTED_PROXY: '10.0.0.1',
+    }, cwd);
+    expect(c.replay).toEqual({ path: join(cwd, 'events.jsonl'), speed: 'max' });
+    expect(c.nowMs).toBe(1_700_000_000_000);
+    expect(c.server.port).toBe(0);
+    expect(c.server.host).toBe('127.0.0.1');
+    expect(c.server.rateLimitRps).toBe(100);
+    expect(c.server.routing.stalenessPenaltyBps).toBe(2.5);
+    expect(c.server.trustedProxies).toEqual(['10.0.0.1']);
+    expect(c.log).toEqual({ kafkaBrokers: ['localhost:9092', 'kafka:29092'], dataDir: join(cwd, 'd') });
+  });
+
+  it('lists every bad key at once', () => {
+    const keys = issues(() =>
+      loadConfig('start', ['--bogus', '1', '--port', 'abc', '--speed', '0', '--replay', 'missing.jsonl', '--now', '-5'], {
+        RATE_LIMIT_RPS: '0',
+        STALE_BOOK_MS: '1e3',
+        DEFAULT_TAKER_FEE_RATE: '0x1',
+        HEARTBEAT_MS: 'fast',
+        KAFKA_BROKERS: 'nohost',
+        TRUSTED_PROXY: 'proxy.local',
+      }, cwd),
+    );
+    expect(keys.sort()).toEqual(
+      ['--bogus', '--now', '--port', '--replay', '--speed', 'DEFAULT_TAKER_FEE_RATE', 'HEARTBEAT_MS', 'KAFKA_BROKERS', 'RATE_LIMIT_RPS', 'STALE_BOOK_MS', 'TRUSTED_PROXY'].sort(),
+    );
+  });
+
+  it('rejects replay flags in the API process, repeated and valueless flags', () => {
+    expect(issues(() => loadConfig('api', ['--replay', 'events.jsonl'], {}, cwd))).toEqual(['--replay']);
+    expect(issues(() => loadConfig('api', ['--port', '1', '--port', '2'], {}, cwd))).toEqual(['--port']);
+    expect(issues(() => loadConfig('api', ['--now'], {}, cwd))).toEqual(['--now']);
+    expect(issues(() => loadConfig('start', ['--speed', '2'], {}, cwd))).toEqual(['--speed']);
+  });
+
+  it('names the key and the value in the message', () => {
+    expect(() => loadConfig('api', ['--port', '70000'], {}, cwd)).toThrow(/--port: must be between 0 and 65535, got 70000/);
+  });
+});

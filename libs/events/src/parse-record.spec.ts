@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { parseRecord, parseRecordLine, recordKey } from '@app/events';
+
+const book = {
+  v: 1,
+  type: 'book',
+  exchangeId: 'binance',
+  symbol: 'BTC/USDT',
+  snapshot: true,
+  bids: [[65000.1, 0.5], [65000.0, 1.2]],
+  asks: [[65000.2, 0.8]],
+  sequence: 1,
+  exchangeTimestamp: 1786309548000,
+  receivedAt: 1786309548123,
+};
+const market = { v: 1, type: 'market', exchangeId: 'binance', symbol: 'BTC/USDT', base: 'BTC', quote: 'USDT', takerFeeRate: 0.001, receivedAt: 1786309548000 };
+const venue = { v: 1, type: 'venue', exchangeId: 'binance', certified: true, connected: true, lastError: null, receivedAt: 1786309548000 };
+
+describe('parseRecord (events.md)', () => {
+  it('accepts the three example records of events.md', () => {
+    for (const r of [book, market, venue]) {
+      const res = parseRecordLine(JSON.stringify(r));
+      expect(res.ok).toBe(true);
+      if (res.ok) expect(res.record).toEqual(r);
+    }
+  });
+
+  it('keys books by exchangeId|symbol and venue-topic records by exchangeId', () => {
+    const b = parseRecord(book);
+    const m = parseRecord(market);
+    expect(b.ok && recordKey(b.record)).toBe('binance|BTC/USDT');
+    expect(m.ok && recordKey(m.record)).toBe('binance');
+  });
+
+  const rejects: [string, unknown, string][] = [
+    ['unknown version', { ...book, v: 2 }, "field 'v'"],
+    ['unknown type', { ...book, type: 'trade' }, "field 'type'"],
+    ['missing field', { ...book, sequence: undefined }, "field 'sequence' is missing"],
+    ['non-finite number', { ...book, receivedAt: 'soon' }, "field 'receivedAt'"],
+    ['negative amount', { ...book, snapshot: false, bids: [[1, -1]] }, "field 'bids[0]'"],
+    ['zero price', { ...book, asks: [[0, 1]] }, "field 'asks[0]'"],
+    ['unsorted snapshot', { ...book, bids: [[1, 1], [2, 1]] }, 'strictly descending'],
+    ['fractional sequence', { ...book, sequence: 1.5 }, "field 'sequence'"],
+    ['bad symbol', { ...market, symbol: 'BTCUSDT' }, "field 'symbol'"],
+    ['symbol not base/quote', { ...market, base: 'ETH' }, 'must equal base/quote'],
+    ['fee out of range', { ...market, takerFeeRate: 1.5 }, "field 'takerFeeRate'"],
+    ['non-boolean flag', { ...venue, connected: 'yes' }, "field 'connected'"],
+    ['not an object', [1, 2], 'must be a JSON object'],
+  ];
+  it.each(rejects)('rejects %s with an error naming the record and the field', (_name, value, message) => {
+    const res = parseRecord(value);
+    expect(res.ok).toBe(false);
+    if (!res.ok) expect(res.error.message).toContain(message);
+  });
+
+  it('names the record in the error', () => {
+    const res = parseRecord({ ...book, sequence: -3 });
+    expect(!res.ok && res.error.message).toMatch(/^rejected record book binance BTC\/USDT #-3: field 'sequence'/);
+  });
+
+  it('reports malformed JSON lines without throwing', () => {
+    const res = parseRecordLine('{"v":1,');
+    expect(res.ok).toBe(false);
+    if (!res.ok) expect(res.error.code).toBe('not_json');
+  });
+});

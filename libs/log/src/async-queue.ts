@@ -1,0 +1,60 @@
+/**
+ * A bounded hand-off between a push-based client callback and an async iterator: `push` waits
+ * while `limit` items are queued (backpressure), `fail` makes the reader throw.
+ */
+export class AsyncQueue<T> {
+  private readonly items: T[] = [];
+  private error: Error | null = null;
+  private ended = false;
+  private readerWake: (() => void) | null = null;
+  private writerWake: (() => void) | null = null;
+
+  constructor(private readonly limit: number) {}
+
+  async push(item: T): Promise<void> {
+    while (this.items.length >= this.limit && !this.ended && this.error === null) {
+      await new Promise<void>((res) => (this.writerWake = res));
+    }
+    if (this.ended || this.error !== null) return;
+    this.items.push(item);
+    this.wakeReader();
+  }
+
+  fail(error: Error): void {
+    this.error ??= error;
+    this.wakeReader();
+    this.wakeWriter();
+  }
+
+  end(): void {
+    this.ended = true;
+    this.wakeReader();
+    this.wakeWriter();
+  }
+
+  /** The next item, or null once ended; throws the failure once queued items are taken. */
+  async next(): Promise<T | null> {
+    for (;;) {
+      const item = this.items.shift();
+      if (item !== undefined) {
+        this.wakeWriter();
+        return item;
+      }
+      if (this.error !== null) throw this.error;
+      if (this.ended) return null;
+      await new Promise<void>((res) => (this.readerWake = res));
+    }
+  }
+
+  private wakeReader(): void {
+    const w = this.readerWake;
+    this.readerWake = null;
+    w?.();
+  }
+
+  private wakeWriter(): void {
+    const w = this.writerWake;
+    this.writerWake = null;
+    w?.();
+  }
+}

@@ -1,0 +1,278 @@
+import { EventEmitter } from 'node:events';
+import { mkdirSync, watch, type FSWatcher } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { TOPICS, topicName, type TopicName } from '@app/events';
+import { EventLog, type AppendEntry, type FollowOptions, type LogEntry, type LogPosition } from '../event-log';
+import { LogError } from '../log-error';
+import { partitionFor } from '../partitioner';
+import { FLAG_SNAPSHOT, type EncodedEntry } from './frame';
+import { PartitionReader, type Cursor } from './partition-reader';
+import { PartitionWriter } from './partition-writer';
+import { SnapshotIndexWriter, readSnapshotMarks, rebuildStart } from './snapshot-index';
+import { acquireTopicLock, topicPartitions } from './topic-files';
+
+/** When appends reach the disk: see docs/operations-log.md "fsync policy". */
+export type FsyncPolicy = 'always' | 'interval' | 'never';
+
+export interface EmbeddedLogOptions {
+  readonly dataDir: string;
+  readonly topicPrefix?: string;
+  /** Partition counts used when a topic is created (an existing topic keeps its own). */
+  readonly partitions?: Partial<Record<TopicName, number>>;
+  readonly fsync?: FsyncPolicy;
+  /** With fsync 'interval': at most this long between an append and its fdatasync. */
+  readonly fsyncIntervalMs?: number;
+  readonly segmentBytes?: number;
+  readonly indexIntervalBytes?: number;
+  /** Followers re-check the files at least this often (fs.watch usually wakes them first). */
+  readonly pollIntervalMs?: number;
+}
+
+export const DEFAULT_PARTITIONS: Readonly<Record<TopicName, number>> = { books: 8, venues: 4, quotes: 4 };
+
+interface Writers {
+  readonly partitions: PartitionWriter[];
+  readonly marks: SnapshotIndexWriter[];
+  readonly release: () => void;
+}
+
+/**
+ * The embedded on-disk event log: `<dataDir>/<prefix.topic>/<partition>/` segment files, one
+ * writer process per topic (lock file), any number of reader processes following the tail.
+ */
+export class EmbeddedLog extends EventLog {
+  private readonly root: string;
+  private readonly prefix: string;
+  private readonly counts = new Map<TopicName, number>();
+  private readonly writers = new Map<TopicName, Writers>();
+  private readonly readers = new Map<string, PartitionReader>();
+  private readonly appended = new EventEmitter();
+  private readonly fsync: FsyncPolicy;
+  private readonly timer: NodeJS.Timeout | null;
+  private closed = false;
+
+  constructor(private readonly options: EmbeddedLogOptions) {
+    super();
+    this.root = resolve(options.dataDir);
+    this.prefix = options.topicPrefix ?? '';
+    this.fsync = options.fsync ?? 'interval';
+    this.appended.setMaxListeners(0);
+    const every = options.fsyncIntervalMs ?? 200;
+    this.timer = this.fsync === 'interval' ? setInterval(() => this.syncAll(), every) : null;
+    this.timer?.unref();
+  }
+
+  partitions(topic: TopicName): Promise<number> {
+    return Promise.resolve(this.count(topic));
+  }
+
+  append(topic: TopicName, entries: readonly AppendEntry[]): Promise<void> {
+    try {
+      this.appendSync(topic, entries);
+      return Promise.resolve();
+    } catch (e) {
+      return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+    }
+  }
+
+  /** Synchronous append: one write per touched partition, marks first (see snapshot-index.ts). */
+  appendSync(topic: TopicName, entries: readonly AppendEntry[]): void {
+    this.open();
+    if (entries.length === 0) return;
+    const w = this.writersFor(topic);
+    const n = w.partitions.length;
+    const groups: EncodedEntry[][] = Array.from({ length: n }, () => []);
+    const sources: AppendEntry[][] = Array.from({ length: n }, () => []);
+    for (const e of entries) {
+      if (typeof e.key !== 'string' || typeof e.value !== 'string') throw new LogError('bad_argument', 'log entries need a string key and value');
+      const p = partitionFor(e.key, n);
+      groups[p]!.push({ key: e.key, value: e.value, flags: e.snapshot === true ? FLAG_SNAPSHOT : 0 });
+      sources[p]!.push(e);
+    }
+    for (let p = 0; p < n; p++) {
+      if (groups[p]!.length === 0) continue;
+      const writer = w.partitions[p]!;
+      const marked = w.marks[p]!.mark(sources[p]!, writer.nextOffset);
+      if (marked && this.fsync === 'always') w.marks[p]!.sync();
+      writer.append(groups[p]!);
+      if (this.fsync === 'always') writer.sync();
+    }
+    this.appended.emit(topic);
+  }
+
+  read(topic: TopicName, partition: number, fromOffset: number, maxEntries = Number.MAX_SAFE_INTEGER): Promise<LogEntry[]> {
+    try {
+      this.open();
+      const reader = this.reader(topic, partition);
+      return Promise.resolve(reader.next(reader.seek(fromOffset), maxEntries));
+    } catch (e) {
+      return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+    }
+  }
+
+  async *follow(from: readonly LogPosition[], options: FollowOptions): AsyncIterable<LogEntry[]> {
+    this.open();
+    const { signal } = options;
+    const maxBatch = options.maxBatch ?? 10_000;
+    // Each follow gets its own readers: their file handles and cursors are not shared.
+    const subs = from.map((p) => {
+      const reader = new PartitionReader(this.partitionDir(p.topic, p.partition), p.topic, p.partition);
+      this.checkPartition(p.topic, p.partition);
+      return { reader, cursor: reader.seek(p.offset) as Cursor };
+    });
+    let wake: (() => void) | null = null;
+    let dirty = true;
+    const poke = (): void => {
+      dirty = true;
+      wake?.();
+    };
+    const topics = new Set(from.map((p) => p.topic));
+    for (const t of topics) this.appended.on(t, poke);
+    signal.addEventListener('abort', poke);
+    const watchers = this.watch(from, poke);
+    try {
+      while (!signal.aborted && !this.closed) {
+        dirty = false;
+        let got = false;
+        for (const s of subs) {
+          const batch = s.reader.next(s.cursor, maxBatch);
+          if (batch.length === 0) continue;
+          got = true;
+          yield batch;
+          if (signal.aborted || this.closed) return;
+        }
+        if (got || dirty) continue;
+        await new Promise<void>((res) => {
+          const t = setTimeout(res, this.options.pollIntervalMs ?? 50);
+          wake = () => {
+            clearTimeout(t);
+            res();
+          };
+        });
+        wake = null;
+      }
+    } finally {
+      for (const t of topics) this.appended.off(t, poke);
+      signal.removeEventListener('abort', poke);
+      for (const w of watchers) w.close();
+      for (const s of subs) s.reader.close();
+    }
+  }
+
+  highWatermarks(topic: TopicName): Promise<number[]> {
+    try {
+      this.open();
+      const n = this.count(topic);
+      return Promise.resolve(Array.from({ length: n }, (_, p) => this.reader(topic, p).end()));
+    } catch (e) {
+      return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+    }
+  }
+
+  rebuildStarts(topic: TopicName, upTo: readonly number[]): Promise<number[]> {
+    const n = this.count(topic);
+    if (upTo.length !== n) return Promise.reject(new LogError('bad_argument', `rebuildStarts(${topic}) needs ${n} offsets, got ${upTo.length}`));
+    return Promise.resolve(upTo.map((end, p) => rebuildStart(readSnapshotMarks(this.partitionDir(topic, p)), end)));
+  }
+
+  close(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.closed = true;
+    if (this.timer !== null) clearInterval(this.timer);
+    for (const w of this.writers.values()) {
+      for (const p of w.partitions) p.close();
+      for (const m of w.marks) m.close();
+      w.release();
+    }
+    this.writers.clear();
+    for (const r of this.readers.values()) r.close();
+    this.readers.clear();
+    for (const t of TOPICS) this.appended.emit(t);
+    return Promise.resolve();
+  }
+
+  /** fdatasync every partition written since the last sync (the 'interval' policy's timer). */
+  syncAll(): void {
+    for (const w of this.writers.values()) for (const p of w.partitions) p.sync();
+  }
+
+  /** Bytes of torn tail cut per partition when this process opened the topic for writing. */
+  repairedBytes(topic: TopicName): number[] {
+    return this.writersFor(topic).partitions.map((p) => p.repairedBytes);
+  }
+
+  private open(): void {
+    if (this.closed) throw new LogError('closed', 'the event log is closed');
+  }
+
+  private topicDir(topic: TopicName): string {
+    return join(this.root, topicName(this.prefix, topic));
+  }
+
+  private partitionDir(topic: TopicName, partition: number): string {
+    return join(this.topicDir(topic), String(partition));
+  }
+
+  private count(topic: TopicName): number {
+    let n = this.counts.get(topic);
+    if (n === undefined) {
+      const wanted = this.options.partitions?.[topic] ?? DEFAULT_PARTITIONS[topic];
+      if (!Number.isInteger(wanted) || wanted < 1) throw new LogError('bad_argument', `partition count for ${topic} must be a positive integer, got ${wanted}`);
+      n = topicPartitions(this.topicDir(topic), wanted);
+      this.counts.set(topic, n);
+    }
+    return n;
+  }
+
+  private checkPartition(topic: TopicName, partition: number): void {
+    const n = this.count(topic);
+    if (!Number.isInteger(partition) || partition < 0 || partition >= n) throw new LogError('bad_argument', `${topic} has partitions 0..${n - 1}, not ${partition}`);
+  }
+
+  private reader(topic: TopicName, partition: number): PartitionReader {
+    this.checkPartition(topic, partition);
+    const k = `${topic}/${partition}`;
+    let r = this.readers.get(k);
+    if (r === undefined) {
+      r = new PartitionReader(this.partitionDir(topic, partition), topic, partition);
+      this.readers.set(k, r);
+    }
+    return r;
+  }
+
+  private writersFor(topic: TopicName): Writers {
+    let w = this.writers.get(topic);
+    if (w !== undefined) return w;
+    const n = this.count(topic);
+    const release = acquireTopicLock(this.topicDir(topic));
+    try {
+      const options = { segmentBytes: this.options.segmentBytes ?? 256 * 1024 * 1024, indexIntervalBytes: this.options.indexIntervalBytes ?? 4096 };
+      const partitions = Array.from({ length: n }, (_, p) => new PartitionWriter(this.partitionDir(topic, p), options));
+      const marks = partitions.map((pw) => {
+        pw.open();
+        const m = new SnapshotIndexWriter(pw.dir);
+        m.open(pw.nextOffset);
+        return m;
+      });
+      w = { partitions, marks, release };
+    } catch (e) {
+      release();
+      throw e;
+    }
+    this.writers.set(topic, w);
+    return w;
+  }
+
+  private watch(from: readonly LogPosition[], poke: () => void): FSWatcher[] {
+    const out: FSWatcher[] = [];
+    for (const dir of new Set(from.map((p) => this.partitionDir(p.topic, p.partition)))) {
+      try {
+        mkdirSync(dir, { recursive: true });
+        out.push(watch(dir, { persistent: false }, poke));
+      } catch {
+        // No directory yet or no inotify watches left: the poll interval still picks appends up.
+      }
+    }
+    return out;
+  }
+}

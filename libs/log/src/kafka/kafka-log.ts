@@ -1,0 +1,272 @@
+import { randomUUID } from 'node:crypto';
+import { Kafka, logLevel, type Admin, type Consumer, type Producer } from 'kafkajs';
+import { TOPICS, topicName, type TopicName } from '@app/events';
+import { EventLog, type AppendEntry, type FollowOptions, type LogEntry, type LogPosition } from '../event-log';
+import { AsyncQueue } from '../async-queue';
+import { LogError } from '../log-error';
+import { partitionFor } from '../partitioner';
+import { rebuildStart, KIND_FIRST, KIND_SNAPSHOT, type SnapshotMark } from '../embedded/snapshot-index';
+
+export interface KafkaLogOptions {
+  readonly brokers: readonly string[];
+  readonly topicPrefix?: string;
+  /** Partition counts used when a topic is created (an existing topic keeps its own). */
+  readonly partitions?: Partial<Record<TopicName, number>>;
+  readonly clientId?: string;
+  readonly replicationFactor?: number;
+  /** kafkajs's own log output; off by default (errors surface through this adapter). */
+  readonly clientLogLevel?: logLevel;
+}
+
+const DEFAULT_PARTITIONS: Readonly<Record<TopicName, number>> = { books: 8, venues: 4, quotes: 4 };
+
+interface Sub {
+  readonly topic: TopicName;
+  readonly name: string;
+  readonly partition: number;
+  next: number;
+}
+
+/**
+ * The event log on Kafka through kafkajs. Keys are partitioned by `partitionFor` (Kafka's Java
+ * default), so the same key lands on the same partition number as in the embedded log. Reads
+ * use a throw-away consumer group per follow and `seek` (kafkajs has no manual assign); the
+ * follow keeps its own positions and re-seeks after every group join, so a broker restart
+ * resumes exactly where it stopped.
+ */
+export class KafkaLog extends EventLog {
+  private readonly kafka: Kafka;
+  private readonly prefix: string;
+  private admin: Admin | null = null;
+  private producer: Producer | null = null;
+  private ready: Promise<void> | null = null;
+  private readonly counts = new Map<TopicName, number>();
+  private readonly seen = new Set<string>();
+  private readonly consumers = new Set<Consumer>();
+  private closed = false;
+
+  constructor(private readonly options: KafkaLogOptions) {
+    super();
+    if (options.brokers.length === 0) throw new LogError('bad_argument', 'KafkaLog needs at least one broker');
+    this.prefix = options.topicPrefix ?? '';
+    this.kafka = new Kafka({
+      clientId: options.clientId ?? 'route-service',
+      brokers: [...options.brokers],
+      logLevel: options.clientLogLevel ?? logLevel.NOTHING,
+      retry: { initialRetryTime: 200, maxRetryTime: 2000, retries: 10 },
+    });
+  }
+
+  /** Physical name of the side topic that indexes snapshot entries of `topic` (compacted). */
+  marksTopic(topic: TopicName): string {
+    return `${topicName(this.prefix, topic)}.snapshots`;
+  }
+
+  async partitions(topic: TopicName): Promise<number> {
+    await this.ensureTopics();
+    let n = this.counts.get(topic);
+    if (n === undefined) {
+      const meta = await this.admin!.fetchTopicMetadata({ topics: [topicName(this.prefix, topic)] });
+      n = meta.topics[0]?.partitions.length ?? 0;
+      if (n < 1) throw new LogError('unavailable', `topic ${topicName(this.prefix, topic)} has no partitions`);
+      this.counts.set(topic, n);
+    }
+    return n;
+  }
+
+  async append(topic: TopicName, entries: readonly AppendEntry[]): Promise<void> {
+    this.open();
+    if (entries.length === 0) return;
+    const n = await this.partitions(topic);
+    const producer = await this.getProducer();
+    const parts = entries.map((e) => partitionFor(e.key, n));
+    const name = topicName(this.prefix, topic);
+    const meta = await producer.send({ topic: name, acks: -1, messages: entries.map((e, i) => ({ key: e.key, value: e.value, partition: parts[i]! })) });
+    // kafkajs sends each partition's messages, in order, as one batch: offsets are base + rank.
+    const base = new Map(meta.map((m) => [m.partition, Number(m.baseOffset)]));
+    const rank = new Array<number>(n).fill(0);
+    const marks: { key: string; value: string; partition: number }[] = [];
+    entries.forEach((e, i) => {
+      const p = parts[i]!;
+      const offset = base.get(p)! + rank[p]!++;
+      const first = !this.seen.has(e.key);
+      if (!first && e.snapshot !== true) return;
+      this.seen.add(e.key);
+      const kind = e.snapshot === true ? 's' : 'f';
+      marks.push({ key: `${kind}|${e.key}`, value: JSON.stringify({ p, o: offset }), partition: 0 });
+    });
+    if (marks.length > 0) await producer.send({ topic: this.marksTopic(topic), acks: -1, messages: marks });
+  }
+
+  async read(topic: TopicName, partition: number, fromOffset: number, maxEntries = Number.MAX_SAFE_INTEGER): Promise<LogEntry[]> {
+    const end = (await this.highWatermarks(topic))[partition];
+    if (end === undefined) throw new LogError('bad_argument', `${topic} has no partition ${partition}`);
+    const out: LogEntry[] = [];
+    if (fromOffset >= end) return out;
+    const ac = new AbortController();
+    for await (const batch of this.follow([{ topic, partition, offset: fromOffset }], { signal: ac.signal })) {
+      for (const e of batch) if (e.offset < end && out.length < maxEntries) out.push(e);
+      if (out.length >= maxEntries || batch[batch.length - 1]!.offset >= end - 1) ac.abort();
+    }
+    return out;
+  }
+
+  async *follow(from: readonly LogPosition[], options: FollowOptions): AsyncIterable<LogEntry[]> {
+    this.open();
+    await this.ensureTopics();
+    const subs = from.map((p) => ({ topic: p.topic, name: topicName(this.prefix, p.topic), partition: p.partition, next: p.offset }));
+    yield* this.consume(subs, options.signal, (name, m) => ({ topic: subs.find((s) => s.name === name)!.topic, ...m }));
+  }
+
+  async highWatermarks(topic: TopicName): Promise<number[]> {
+    await this.ensureTopics();
+    return this.offsetsOf(topicName(this.prefix, topic));
+  }
+
+  async rebuildStarts(topic: TopicName, upTo: readonly number[]): Promise<number[]> {
+    const n = await this.partitions(topic);
+    if (upTo.length !== n) throw new LogError('bad_argument', `rebuildStarts(${topic}) needs ${n} offsets, got ${upTo.length}`);
+    const name = this.marksTopic(topic);
+    const end = (await this.offsetsOf(name))[0] ?? 0;
+    const marks: SnapshotMark[][] = Array.from({ length: n }, () => []);
+    if (end > 0) {
+      const ac = new AbortController();
+      const subs: Sub[] = [{ topic, name, partition: 0, next: 0 }];
+      for await (const batch of this.consume(subs, ac.signal, (_n, m) => ({ topic, ...m }))) {
+        for (const m of batch) {
+          const bar = m.key.indexOf('|');
+          const at = JSON.parse(m.value) as { p: number; o: number };
+          marks[at.p]?.push({ key: m.key.slice(bar + 1), offset: at.o, kind: m.key.startsWith('s|') ? KIND_SNAPSHOT : KIND_FIRST });
+        }
+        if (batch[batch.length - 1]!.offset >= end - 1) ac.abort();
+      }
+    }
+    // Compaction keeps one mark per key, possibly past upTo: such a key falls back to its first mark.
+    return upTo.map((u, p) => {
+      const ok = marks[p]!.filter((m) => m.offset < u);
+      const keysWithMarks = new Set(marks[p]!.map((m) => m.key));
+      const covered = new Set(ok.map((m) => m.key));
+      for (const k of keysWithMarks) if (!covered.has(k)) return 0;
+      return rebuildStart(ok, u);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.allSettled([...this.consumers].map((c) => c.disconnect()));
+    await this.producer?.disconnect();
+    await this.admin?.disconnect();
+  }
+
+  private open(): void {
+    if (this.closed) throw new LogError('closed', 'the event log is closed');
+  }
+
+  private async offsetsOf(name: string): Promise<number[]> {
+    const offsets = await this.admin!.fetchTopicOffsets(name);
+    const out: number[] = new Array<number>(offsets.length).fill(0);
+    for (const o of offsets) out[o.partition] = Number(o.high);
+    return out;
+  }
+
+  private async getProducer(): Promise<Producer> {
+    if (this.producer === null) {
+      const p = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+      await p.connect();
+      this.producer = p;
+    }
+    return this.producer;
+  }
+
+  /** Create missing topics (books, venues, quotes and their compacted snapshot-mark topics). */
+  private ensureTopics(): Promise<void> {
+    this.ready ??= (async () => {
+      const admin = this.kafka.admin();
+      await admin.connect();
+      this.admin = admin;
+      const existing = new Set(await admin.listTopics());
+      const wanted = TOPICS.flatMap((t) => [
+        { topic: topicName(this.prefix, t), numPartitions: this.options.partitions?.[t] ?? DEFAULT_PARTITIONS[t], configEntries: [] as { name: string; value: string }[] },
+        {
+          topic: this.marksTopic(t),
+          numPartitions: 1,
+          configEntries: [
+            { name: 'cleanup.policy', value: 'compact' },
+            { name: 'segment.ms', value: '600000' },
+          ],
+        },
+      ]).filter((t) => !existing.has(t.topic));
+      if (wanted.length > 0) {
+        await admin.createTopics({ waitForLeaders: true, topics: wanted.map((t) => ({ ...t, replicationFactor: this.options.replicationFactor ?? 1 })) });
+      }
+    })().catch((e: unknown) => {
+      this.ready = null;
+      throw e;
+    });
+    return this.ready;
+  }
+
+  private async *consume(subs: Sub[], signal: AbortSignal, make: (name: string, m: Omit<LogEntry, 'topic'>) => LogEntry): AsyncIterable<LogEntry[]> {
+    const byKey = new Map(subs.map((s) => [`${s.name}/${s.partition}`, s]));
+    const names = [...new Set(subs.map((s) => s.name))];
+    const queue = new AsyncQueue<LogEntry[]>(8);
+    const consumer = this.kafka.consumer({
+      groupId: `${this.prefix || 'route'}.reader.${randomUUID()}`,
+      maxWaitTimeInMs: 100,
+      maxBytesPerPartition: 16 * 1024 * 1024,
+      maxBytes: 64 * 1024 * 1024,
+      allowAutoTopicCreation: false,
+      // We resume from our own positions with a fresh follow; kafkajs must not restart on its own.
+      retry: { initialRetryTime: 200, maxRetryTime: 2000, retries: 5, restartOnFailure: () => Promise.resolve(false) },
+    });
+    this.consumers.add(consumer);
+    const seekAll = (): void => {
+      for (const s of subs) consumer.seek({ topic: s.name, partition: s.partition, offset: String(s.next) });
+    };
+    const pauseOthers = async (): Promise<void> => {
+      for (const name of names) {
+        const all = (await this.offsetsOf(name)).map((_, p) => p);
+        const others = all.filter((p) => !byKey.has(`${name}/${p}`));
+        if (others.length > 0) consumer.pause([{ topic: name, partitions: others }]);
+      }
+    };
+    consumer.on(consumer.events.GROUP_JOIN, () => seekAll());
+    consumer.on(consumer.events.CRASH, (e) => queue.fail(new LogError('unavailable', `Kafka consumer stopped: ${String(e.payload.error)}`)));
+    const onAbort = (): void => queue.end();
+    signal.addEventListener('abort', onAbort);
+    try {
+      await consumer.connect();
+      await consumer.subscribe({ topics: names, fromBeginning: true });
+      await consumer.run({
+        autoCommit: false,
+        eachBatch: async ({ batch }) => {
+          const s = byKey.get(`${batch.topic}/${batch.partition}`);
+          if (s === undefined) return;
+          const out: LogEntry[] = [];
+          for (const m of batch.messages) {
+            const offset = Number(m.offset);
+            // Guard against re-delivery after a rejoin: positions only move forward.
+            if (offset < s.next) continue;
+            out.push(make(batch.topic, { partition: batch.partition, offset, key: m.key?.toString('utf8') ?? '', value: m.value?.toString('utf8') ?? '' }));
+            s.next = offset + 1;
+          }
+          if (out.length > 0) await queue.push(out);
+        },
+      });
+      seekAll();
+      await pauseOthers();
+      if (signal.aborted) return;
+      for (;;) {
+        const batch = await queue.next();
+        if (batch === null) return;
+        yield batch;
+      }
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      queue.end();
+      this.consumers.delete(consumer);
+      await consumer.disconnect().catch(() => undefined);
+    }
+  }
+}

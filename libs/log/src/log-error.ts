@@ -1,0 +1,12 @@
+/** Why an event-log operation failed. */
+export type LogErrorCode = 'locked' | 'closed' | 'bad_argument' | 'corrupt' | 'unavailable';
+
+export class LogError extends Error {
+  constructor(
+    readonly code: LogErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'LogError';
+  }
+}
