@@ -23,8 +23,17 @@ export interface VenueInfo {
   readonly updateCount: number;
 }
 
+/** One venue listing a symbol: its book and market record when they have arrived. */
+export interface Listing {
+  readonly exchangeId: string;
+  readonly book: BookView | undefined;
+  readonly market: MarketInfo | undefined;
+}
+
 /** What the solver reads: listings, books, fees and certification. Never mutated by readers. */
 export interface MarketsView {
+  /** Venues listing `symbol` with their books and markets, sorted by exchangeId ascending. */
+  listings(symbol: string): readonly Listing[];
   /** Venues listing `symbol` (a market record or a book), sorted by exchangeId ascending. */
   venuesListing(symbol: string): readonly string[];
   book(exchangeId: string, symbol: string): BookView | undefined;
@@ -52,8 +61,8 @@ export class BookCache implements MarketsView {
   private readonly books = new Map<string, OrderBook>();
   private readonly markets = new Map<string, MarketInfo>();
   private readonly venues = new Map<string, MutableVenue>();
-  /** symbol -> exchangeIds listing it, kept sorted. */
-  private readonly listings = new Map<string, string[]>();
+  /** symbol -> venues listing it (ids and entries), both kept sorted by exchangeId. */
+  private readonly bySymbol = new Map<string, { ids: string[]; entries: MutableListing[] }>();
 
   /** Fold one validated record. */
   apply(record: EventRecord): CacheOutcome {
@@ -75,7 +84,7 @@ export class BookCache implements MarketsView {
     if (book === undefined) {
       book = new OrderBook(record.exchangeId, record.symbol);
       this.books.set(k, book);
-      this.list(record.symbol, record.exchangeId);
+      this.list(record.symbol, record.exchangeId).book = book;
     }
     const outcome = book.apply(record);
     const venue = this.venue(record.exchangeId);
@@ -86,14 +95,15 @@ export class BookCache implements MarketsView {
   }
 
   private applyMarket(record: MarketRecord): void {
-    this.markets.set(key(record.exchangeId, record.symbol), {
+    const market: MarketInfo = {
       exchangeId: record.exchangeId,
       symbol: record.symbol,
       base: record.base,
       quote: record.quote,
       takerFeeRate: record.takerFeeRate,
-    });
-    this.list(record.symbol, record.exchangeId);
+    };
+    this.markets.set(key(record.exchangeId, record.symbol), market);
+    this.list(record.symbol, record.exchangeId).market = market;
     this.venue(record.exchangeId);
   }
 
@@ -122,13 +132,14 @@ export class BookCache implements MarketsView {
     return v;
   }
 
-  private list(symbol: string, exchangeId: string): void {
-    let ids = this.listings.get(symbol);
-    if (ids === undefined) {
-      ids = [];
-      this.listings.set(symbol, ids);
+  private list(symbol: string, exchangeId: string): MutableListing {
+    let sym = this.bySymbol.get(symbol);
+    if (sym === undefined) {
+      sym = { ids: [], entries: [] };
+      this.bySymbol.set(symbol, sym);
     }
-    // Binary insertion keeps the list sorted whatever order venues arrive in.
+    // Binary insertion keeps the lists sorted whatever order venues arrive in.
+    const ids = sym.ids;
     let lo = 0;
     let hi = ids.length;
     while (lo < hi) {
@@ -136,11 +147,19 @@ export class BookCache implements MarketsView {
       if (ids[mid]! < exchangeId) lo = mid + 1;
       else hi = mid;
     }
-    if (ids[lo] !== exchangeId) ids.splice(lo, 0, exchangeId);
+    if (ids[lo] === exchangeId) return sym.entries[lo]!;
+    const entry: MutableListing = { exchangeId, book: undefined, market: undefined };
+    ids.splice(lo, 0, exchangeId);
+    sym.entries.splice(lo, 0, entry);
+    return entry;
+  }
+
+  listings(symbol: string): readonly Listing[] {
+    return this.bySymbol.get(symbol)?.entries ?? EMPTY_LISTINGS;
   }
 
   venuesListing(symbol: string): readonly string[] {
-    return this.listings.get(symbol) ?? EMPTY;
+    return this.bySymbol.get(symbol)?.ids ?? EMPTY;
   }
 
   book(exchangeId: string, symbol: string): OrderBook | undefined {
@@ -164,7 +183,7 @@ export class BookCache implements MarketsView {
 
   /** Every symbol with at least one listing, sorted. */
   symbols(): string[] {
-    return [...this.listings.keys()].sort(cmp);
+    return [...this.bySymbol.keys()].sort(cmp);
   }
 
   /** Every known venue, sorted by exchangeId. */
@@ -173,7 +192,14 @@ export class BookCache implements MarketsView {
   }
 }
 
+interface MutableListing {
+  readonly exchangeId: string;
+  book: OrderBook | undefined;
+  market: MarketInfo | undefined;
+}
+
 const EMPTY: readonly string[] = Object.freeze([]);
+const EMPTY_LISTINGS: readonly Listing[] = Object.freeze([]);
 
 /** Plain code-unit string comparison (locale-independent, so byte-stable). */
 export function cmp(a: string, b: string): number {

@@ -3,5 +3,5 @@ export type { BookSideView } from './book-side';
 export { OrderBook } from './order-book';
 export type { ApplyOutcome, BookView } from './order-book';
 export { BookCache, cmp } from './book-cache';
-export type { CacheOutcome, MarketInfo, MarketsView, VenueInfo } from './book-cache';
+export type { CacheOutcome, Listing, MarketInfo, MarketsView, VenueInfo } from './book-cache';
 export { bookHash } from './book-hash';

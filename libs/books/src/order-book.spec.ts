@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { BookCache, bookHash, OrderBook } from '@app/books';
 import type { BookRecord, Level } from '@app/events';
 
-const rec = (sequence: number, snapshot: boolean, bids: Level[], asks: Level[], receivedAt = 1000 + sequence): BookRecord => ({
+const rec = (
+  sequence: number,
+  snapshot: boolean,
+  bids: Level[],
+  asks: Level[],
+  receivedAt = 1000 + sequence,
+): BookRecord => ({
   v: 1,
   type: 'book',
   exchangeId: 'x',
@@ -18,7 +24,17 @@ const rec = (sequence: number, snapshot: boolean, bids: Level[], asks: Level[], 
 describe('OrderBook.apply (events.md)', () => {
   it('a snapshot replaces the whole book and sets the sequence', () => {
     const b = new OrderBook('x', 'BTC/USDT');
-    b.apply(rec(10, true, [[100, 1], [99, 2]], [[101, 1]]));
+    b.apply(
+      rec(
+        10,
+        true,
+        [
+          [100, 1],
+          [99, 2],
+        ],
+        [[101, 1]],
+      ),
+    );
     expect(b.apply(rec(3, true, [[50, 1]], [[51, 1]]))).toBe('snapshot');
     expect(b.bids.toLevels()).toEqual([[50, 1]]);
     expect(b.sequence).toBe(3);
@@ -27,10 +43,49 @@ describe('OrderBook.apply (events.md)', () => {
 
   it('a delta sets levels, 0 removes, in any order, keeping sides sorted best first', () => {
     const b = new OrderBook('x', 'BTC/USDT');
-    b.apply(rec(1, true, [[100, 1], [98, 1]], [[101, 1], [103, 1]]));
-    expect(b.apply(rec(2, false, [[97, 4], [99, 3], [100, 0], [98, 5]], [[102, 2], [101, 0], [104, 1]]))).toBe('applied');
-    expect(b.bids.toLevels()).toEqual([[99, 3], [98, 5], [97, 4]]);
-    expect(b.asks.toLevels()).toEqual([[102, 2], [103, 1], [104, 1]]);
+    b.apply(
+      rec(
+        1,
+        true,
+        [
+          [100, 1],
+          [98, 1],
+        ],
+        [
+          [101, 1],
+          [103, 1],
+        ],
+      ),
+    );
+    expect(
+      b.apply(
+        rec(
+          2,
+          false,
+          [
+            [97, 4],
+            [99, 3],
+            [100, 0],
+            [98, 5],
+          ],
+          [
+            [102, 2],
+            [101, 0],
+            [104, 1],
+          ],
+        ),
+      ),
+    ).toBe('applied');
+    expect(b.bids.toLevels()).toEqual([
+      [99, 3],
+      [98, 5],
+      [97, 4],
+    ]);
+    expect(b.asks.toLevels()).toEqual([
+      [102, 2],
+      [103, 1],
+      [104, 1],
+    ]);
     expect(b.receivedAt).toBe(1002);
   });
 
@@ -96,8 +151,18 @@ describe('OrderBook.apply (events.md)', () => {
 describe('BookCache', () => {
   it('lists venues per symbol sorted whatever the arrival order, and folds venue state', () => {
     const c = new BookCache();
-    for (const id of ['okx', 'binance', 'kraken']) c.apply({ ...rec(1, true, [[1, 1]], [[2, 1]]), exchangeId: id });
-    c.apply({ v: 1, type: 'venue', exchangeId: 'okx', certified: true, connected: false, lastError: 'boom', receivedAt: 5, reconnectCount: 2 });
+    for (const id of ['okx', 'binance', 'kraken'])
+      c.apply({ ...rec(1, true, [[1, 1]], [[2, 1]]), exchangeId: id });
+    c.apply({
+      v: 1,
+      type: 'venue',
+      exchangeId: 'okx',
+      certified: true,
+      connected: false,
+      lastError: 'boom',
+      receivedAt: 5,
+      reconnectCount: 2,
+    });
     expect(c.venuesListing('BTC/USDT')).toEqual(['binance', 'kraken', 'okx']);
     expect(c.certified('okx')).toBe(true);
     expect(c.certified('binance')).toBe(false);

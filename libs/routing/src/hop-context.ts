@@ -51,13 +51,13 @@ export function hopContext(
   const allow = request.exchanges === null ? null : new Set(request.exchanges);
   const venues: VenueCtx[] = [];
   const fresh: VenueCtx[] = [];
-  for (const exchangeId of books.venuesListing(symbol)) {
+  for (const listing of books.listings(symbol)) {
+    const exchangeId = listing.exchangeId;
     if (allow !== null && !allow.has(exchangeId)) continue;
     if (request.certifiedOnly && !books.certified(exchangeId)) continue;
-    const market = books.market(exchangeId, symbol);
-    const takerFeeRate = market?.takerFeeRate ?? config.defaultTakerFeeRate;
+    const takerFeeRate = listing.market?.takerFeeRate ?? config.defaultTakerFeeRate;
     const fee = request.includeFees ? takerFeeRate : 0;
-    const book = books.book(exchangeId, symbol);
+    const book = listing.book;
     const ageMs = book === undefined || book.sequence < 0 ? null : Math.max(0, now - book.receivedAt);
     const crossed =
       book !== undefined &&

@@ -27,10 +27,14 @@ export interface WalkResult {
   readonly full: boolean;
 }
 
+/** Why the last `take` stopped: 0 level exhausted, 1 pinned amount met, 2 cap reached. */
+let takeBy: 0 | 1 | 2 = 0;
+
 /**
  * Base units of one level that a walk takes, given what is left of the pinned amount and of the
- * venue's funding cap (in the hop's input asset). Shared by single and merged walks so that both
- * take identical pieces (clarifications 2: notional walks include the fee in the budget).
+ * venue's funding cap (in the hop's input asset); the reason lands in `takeBy` (no allocation on
+ * this hot path). Shared by single and merged walks so that both take identical pieces
+ * (clarifications 2: notional walks include the fee in the budget).
  */
 function take(
   spec: WalkSpec,
@@ -39,22 +43,22 @@ function take(
   avail: number,
   remPinned: number,
   remCap: number,
-): { base: number; by: 0 | 1 | 2 } {
+): number {
   const inPerBase = spec.side === 'buy' ? price * (1 + fee) : 1;
   const pinnedPerBase = spec.pinned === 'in' ? inPerBase : spec.side === 'buy' ? 1 : price * (1 - fee);
   let base = avail;
-  let by: 0 | 1 | 2 = 0; // 0: level exhausted, 1: pinned amount met, 2: cap reached
+  takeBy = 0;
   const byPinned = remPinned / pinnedPerBase;
   if (byPinned <= base) {
     base = byPinned;
-    by = 1;
+    takeBy = 1;
   }
   const byCap = remCap / inPerBase;
   if (byCap < base) {
     base = byCap;
-    by = 2;
+    takeBy = 2;
   }
-  return { base, by };
+  return base;
 }
 
 function pinnedOf(spec: WalkSpec, fee: number, price: number, base: number): number {
@@ -76,19 +80,19 @@ export function walkVenue(venue: VenueCtx, spec: WalkSpec, cap: number): WalkRes
   if (side !== null && remCap > 0) {
     for (let i = 0; i < side.count; i++) {
       const price = side.prices[i]!;
-      const t = take(spec, venue.fee, price, side.amounts[i]!, remPinned, remCap);
-      fill.base += t.base;
-      fill.cost += t.base * price;
-      if (t.by === 1) {
+      const base = take(spec, venue.fee, price, side.amounts[i]!, remPinned, remCap);
+      fill.base += base;
+      fill.cost += base * price;
+      if (takeBy === 1) {
         full = true;
         break;
       }
-      if (t.by === 2) {
+      if (takeBy === 2) {
         fill.capLimited = true;
         break;
       }
-      remPinned -= pinnedOf(spec, venue.fee, price, t.base);
-      remCap -= inputOf(spec, venue.fee, price, t.base);
+      remPinned -= pinnedOf(spec, venue.fee, price, base);
+      remCap -= inputOf(spec, venue.fee, price, base);
       // Float dust can take a whole level to exactly the target: that is a full fill.
       if (remPinned <= 0) {
         full = true;
@@ -129,7 +133,9 @@ export function walkMerged(venues: readonly VenueCtx[], spec: WalkSpec, caps: re
     while (i > 0) {
       const p = (i - 1) >> 1;
       if (!before(heap[i]!, heap[p]!)) break;
-      [heap[i], heap[p]] = [heap[p]!, heap[i]!];
+      const t = heap[i]!;
+      heap[i] = heap[p]!;
+      heap[p] = t;
       i = p;
     }
   };
@@ -142,7 +148,9 @@ export function walkMerged(venues: readonly VenueCtx[], spec: WalkSpec, caps: re
       if (l < heap.length && before(heap[l]!, heap[m]!)) m = l;
       if (r < heap.length && before(heap[r]!, heap[m]!)) m = r;
       if (m === i) return;
-      [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+      const t = heap[i]!;
+      heap[i] = heap[m]!;
+      heap[m] = t;
       i = m;
     }
   };
@@ -171,25 +179,25 @@ export function walkMerged(venues: readonly VenueCtx[], spec: WalkSpec, caps: re
     const i = next[v]!;
     const price = side.prices[i]!;
     const fill = fills[v]!;
-    const t = take(spec, venue.fee, price, side.amounts[i]!, remPinned, remCap[v]!);
-    fill.base += t.base;
-    fill.cost += t.base * price;
-    if (t.by === 1) {
+    const base = take(spec, venue.fee, price, side.amounts[i]!, remPinned, remCap[v]!);
+    fill.base += base;
+    fill.cost += base * price;
+    if (takeBy === 1) {
       full = true;
       break;
     }
-    remPinned -= pinnedOf(spec, venue.fee, price, t.base);
+    remPinned -= pinnedOf(spec, venue.fee, price, base);
     if (remPinned <= 0) {
       full = true;
       break;
     }
-    if (t.by === 2) {
+    if (takeBy === 2) {
       fill.capLimited = true;
       remCap[v] = 0;
       popTop();
       continue;
     }
-    remCap[v] = remCap[v]! - inputOf(spec, venue.fee, price, t.base);
+    remCap[v] = remCap[v]! - inputOf(spec, venue.fee, price, base);
     next[v] = i + 1;
     if (remCap[v] <= 0) {
       fill.capLimited = true;
