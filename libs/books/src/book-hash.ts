@@ -20,8 +20,8 @@ export function bookHash(book: BookView): string {
   const side = (s: BookSideView): void => {
     mixNumber(s.count);
     for (let i = 0; i < s.count; i++) {
-      mixNumber(s.prices[i]!);
-      mixNumber(s.amounts[i]!);
+      mixNumber(s.price(i));
+      mixNumber(s.amount(i));
     }
   };
   side(book.bids);

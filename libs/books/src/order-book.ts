@@ -34,7 +34,7 @@ export class OrderBook implements BookView {
 
   /** Whether the best bid is at or above the best ask (a corrupt feed; never routed). */
   get crossed(): boolean {
-    return this.bids.count > 0 && this.asks.count > 0 && this.bids.prices[0]! >= this.asks.prices[0]!;
+    return this.bids.count > 0 && this.asks.count > 0 && this.bids.price(0) >= this.asks.price(0);
   }
 
   /**

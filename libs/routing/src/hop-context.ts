@@ -63,7 +63,7 @@ export function hopContext(
       book !== undefined &&
       book.bids.count > 0 &&
       book.asks.count > 0 &&
-      book.bids.prices[0]! >= book.asks.prices[0]!;
+      book.bids.price(0) >= book.asks.price(0);
     const isFresh =
       book !== undefined && ageMs !== null && book.inSync && !crossed && ageMs <= config.staleBookMs;
     const s = ageMs === null ? 0 : stalenessFraction(config.stalenessPenaltyBps, ageMs);

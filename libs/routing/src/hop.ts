@@ -96,7 +96,7 @@ export function referencePrice(ctx: HopCtx): number | null {
   let ref: number | null = null;
   for (const v of ctx.fresh) {
     if (v.levels === null || v.levels.count === 0) continue;
-    const p = v.levels.prices[0]! * v.rankMul;
+    const p = v.levels.price(0) * v.rankMul;
     if (ref === null || (ctx.side === 'buy' ? p < ref : p > ref)) ref = p;
   }
   return ref;

@@ -77,7 +77,7 @@ function depth(venue: VenueCtx): number {
   const side = venue.levels;
   if (side === null) return 0;
   let d = 0;
-  for (let i = 0; i < side.count; i++) d += side.amounts[i]!;
+  for (let i = 0; i < side.count; i++) d += side.amount(i);
   return d;
 }
 

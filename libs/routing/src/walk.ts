@@ -79,8 +79,8 @@ export function walkVenue(venue: VenueCtx, spec: WalkSpec, cap: number): WalkRes
   let full = false;
   if (side !== null && remCap > 0) {
     for (let i = 0; i < side.count; i++) {
-      const price = side.prices[i]!;
-      const base = take(spec, venue.fee, price, side.amounts[i]!, remPinned, remCap);
+      const price = side.price(i);
+      const base = take(spec, venue.fee, price, side.amount(i), remPinned, remCap);
       fill.base += base;
       fill.cost += base * price;
       if (takeBy === 1) {
@@ -122,7 +122,7 @@ export function walkMerged(venues: readonly VenueCtx[], spec: WalkSpec, caps: re
   const better = spec.side === 'buy' ? -1 : 1;
   // Binary heap of venue indices keyed by the ranking price of each venue's next level.
   const heap: number[] = [];
-  const rank = (v: number): number => venues[v]!.levels!.prices[next[v]!]! * venues[v]!.rankMul;
+  const rank = (v: number): number => venues[v]!.levels!.price(next[v]!) * venues[v]!.rankMul;
   const before = (a: number, b: number): boolean => {
     const d = (rank(a) - rank(b)) * better;
     return d > 0 || (d === 0 && a < b);
@@ -177,9 +177,9 @@ export function walkMerged(venues: readonly VenueCtx[], spec: WalkSpec, caps: re
     const venue = venues[v]!;
     const side = venue.levels!;
     const i = next[v]!;
-    const price = side.prices[i]!;
+    const price = side.price(i);
     const fill = fills[v]!;
-    const base = take(spec, venue.fee, price, side.amounts[i]!, remPinned, remCap[v]!);
+    const base = take(spec, venue.fee, price, side.amount(i), remPinned, remCap[v]!);
     fill.base += base;
     fill.cost += base * price;
     if (takeBy === 1) {
