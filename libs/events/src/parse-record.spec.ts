@@ -7,14 +7,34 @@ const book = {
   exchangeId: 'binance',
   symbol: 'BTC/USDT',
   snapshot: true,
-  bids: [[65000.1, 0.5], [65000.0, 1.2]],
+  bids: [
+    [65000.1, 0.5],
+    [65000.0, 1.2],
+  ],
   asks: [[65000.2, 0.8]],
   sequence: 1,
   exchangeTimestamp: 1786309548000,
   receivedAt: 1786309548123,
 };
-const market = { v: 1, type: 'market', exchangeId: 'binance', symbol: 'BTC/USDT', base: 'BTC', quote: 'USDT', takerFeeRate: 0.001, receivedAt: 1786309548000 };
-const venue = { v: 1, type: 'venue', exchangeId: 'binance', certified: true, connected: true, lastError: null, receivedAt: 1786309548000 };
+const market = {
+  v: 1,
+  type: 'market',
+  exchangeId: 'binance',
+  symbol: 'BTC/USDT',
+  base: 'BTC',
+  quote: 'USDT',
+  takerFeeRate: 0.001,
+  receivedAt: 1786309548000,
+};
+const venue = {
+  v: 1,
+  type: 'venue',
+  exchangeId: 'binance',
+  certified: true,
+  connected: true,
+  lastError: null,
+  receivedAt: 1786309548000,
+};
 
 describe('parseRecord (events.md)', () => {
   it('accepts the three example records of events.md', () => {
@@ -39,7 +59,17 @@ describe('parseRecord (events.md)', () => {
     ['non-finite number', { ...book, receivedAt: 'soon' }, "field 'receivedAt'"],
     ['negative amount', { ...book, snapshot: false, bids: [[1, -1]] }, "field 'bids[0]'"],
     ['zero price', { ...book, asks: [[0, 1]] }, "field 'asks[0]'"],
-    ['unsorted snapshot', { ...book, bids: [[1, 1], [2, 1]] }, 'strictly descending'],
+    [
+      'unsorted snapshot',
+      {
+        ...book,
+        bids: [
+          [1, 1],
+          [2, 1],
+        ],
+      },
+      'strictly descending',
+    ],
     ['fractional sequence', { ...book, sequence: 1.5 }, "field 'sequence'"],
     ['bad symbol', { ...market, symbol: 'BTCUSDT' }, "field 'symbol'"],
     ['symbol not base/quote', { ...market, base: 'ETH' }, 'must equal base/quote'],
@@ -55,7 +85,9 @@ describe('parseRecord (events.md)', () => {
 
   it('names the record in the error', () => {
     const res = parseRecord({ ...book, sequence: -3 });
-    expect(!res.ok && res.error.message).toMatch(/^rejected record book binance BTC\/USDT #-3: field 'sequence'/);
+    expect(!res.ok && res.error.message).toMatch(
+      /^rejected record book binance BTC\/USDT #-3: field 'sequence'/,
+    );
   });
 
   it('reports malformed JSON lines without throwing', () => {

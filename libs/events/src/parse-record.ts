@@ -28,6 +28,15 @@ export function parseRecord(value: unknown): ParseResult {
   }
 }
 
+class LazyName {
+  private text: string | null = null;
+  constructor(private readonly o: Obj) {}
+  get(): string {
+    this.text ??= describe(this.o);
+    return this.text;
+  }
+}
+
 function describe(o: Obj): string {
   const parts = [o.type, o.exchangeId, o.symbol].filter((p): p is string => typeof p === 'string');
   const seq = typeof o.sequence === 'number' ? ` #${o.sequence}` : '';
@@ -39,9 +48,10 @@ function validate(value: unknown): EventRecord {
     throw new RecordError('not_object', '(not an object)', null, 'must be a JSON object');
   }
   const o = value as Obj;
-  const name = describe(o);
+  // The description is built only when a record is rejected: this parser is on the fold's hot path.
+  const name = new LazyName(o);
   if (o.v !== 1)
-    throw new RecordError('bad_version', name, 'v', `unsupported version ${JSON.stringify(o.v)}`);
+    throw new RecordError('bad_version', name.get(), 'v', `unsupported version ${JSON.stringify(o.v)}`);
   switch (o.type) {
     case 'book':
       return book(o, name);
@@ -50,72 +60,80 @@ function validate(value: unknown): EventRecord {
     case 'venue':
       return venue(o, name);
     default:
-      throw new RecordError('bad_type', name, 'type', `unknown record type ${JSON.stringify(o.type)}`);
+      throw new RecordError('bad_type', name.get(), 'type', `unknown record type ${JSON.stringify(o.type)}`);
   }
 }
 
-function field(o: Obj, name: string, key: string): unknown {
-  if (!(key in o) || o[key] === undefined) throw new RecordError('missing_field', name, key, 'is missing');
+function field(o: Obj, name: LazyName, key: string): unknown {
+  if (!(key in o) || o[key] === undefined)
+    throw new RecordError('missing_field', name.get(), key, 'is missing');
   return o[key];
 }
 
-function str(o: Obj, name: string, key: string): string {
+function str(o: Obj, name: LazyName, key: string): string {
   const v = field(o, name, key);
   if (typeof v !== 'string' || v.length === 0)
-    throw new RecordError('bad_field', name, key, 'must be a non-empty string');
+    throw new RecordError('bad_field', name.get(), key, 'must be a non-empty string');
   return v;
 }
 
-function bool(o: Obj, name: string, key: string): boolean {
+function bool(o: Obj, name: LazyName, key: string): boolean {
   const v = field(o, name, key);
-  if (typeof v !== 'boolean') throw new RecordError('bad_field', name, key, 'must be a boolean');
+  if (typeof v !== 'boolean') throw new RecordError('bad_field', name.get(), key, 'must be a boolean');
   return v;
 }
 
-function finite(o: Obj, name: string, key: string): number {
+function finite(o: Obj, name: LazyName, key: string): number {
   const v = field(o, name, key);
   if (typeof v !== 'number' || !Number.isFinite(v))
-    throw new RecordError('bad_field', name, key, 'must be a finite number');
+    throw new RecordError('bad_field', name.get(), key, 'must be a finite number');
   return v;
 }
 
-function time(o: Obj, name: string, key: string): number {
+function time(o: Obj, name: LazyName, key: string): number {
   const v = finite(o, name, key);
   if (!Number.isSafeInteger(v) || v < 0)
-    throw new RecordError('bad_field', name, key, 'must be a non-negative integer epoch ms');
+    throw new RecordError('bad_field', name.get(), key, 'must be a non-negative integer epoch ms');
   return v;
 }
 
-function levels(o: Obj, name: string, key: string): Level[] {
+function levels(o: Obj, name: LazyName, key: string): Level[] {
   const v = field(o, name, key);
-  if (!Array.isArray(v)) throw new RecordError('bad_field', name, key, 'must be an array of [price, amount]');
-  const out: Level[] = new Array<Level>(v.length);
+  if (!Array.isArray(v))
+    throw new RecordError('bad_field', name.get(), key, 'must be an array of [price, amount]');
+  let out: Level[] | null = null;
   for (let i = 0; i < v.length; i++) {
     const l: unknown = v[i];
     if (!Array.isArray(l) || l.length < 2)
-      throw new RecordError('bad_field', name, `${key}[${i}]`, 'must be [price, amount]');
+      throw new RecordError('bad_field', name.get(), `${key}[${i}]`, 'must be [price, amount]');
     const price: unknown = l[0];
     const amount: unknown = l[1];
     if (typeof price !== 'number' || !Number.isFinite(price) || price <= 0) {
-      throw new RecordError('bad_field', name, `${key}[${i}]`, 'price must be a finite number > 0');
+      throw new RecordError('bad_field', name.get(), `${key}[${i}]`, 'price must be a finite number > 0');
     }
     if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0) {
-      throw new RecordError('bad_field', name, `${key}[${i}]`, 'amount must be a finite number >= 0');
+      throw new RecordError('bad_field', name.get(), `${key}[${i}]`, 'amount must be a finite number >= 0');
     }
-    out[i] = [price, amount];
+    // Fresh pairs from JSON.parse are kept as they are; anything longer is copied down to two.
+    if (l.length !== 2) {
+      out ??= (v as Level[]).slice(0, i);
+      out.push([price, amount]);
+    } else if (out !== null) {
+      out.push(l as unknown as Level);
+    }
   }
-  return out;
+  return out ?? (v as Level[]);
 }
 
-function book(o: Obj, name: string): BookRecord {
+function book(o: Obj, name: LazyName): BookRecord {
   const sequence = finite(o, name, 'sequence');
   if (!Number.isSafeInteger(sequence) || sequence < 0)
-    throw new RecordError('bad_field', name, 'sequence', 'must be a non-negative integer');
+    throw new RecordError('bad_field', name.get(), 'sequence', 'must be a non-negative integer');
   const ts = field(o, name, 'exchangeTimestamp');
   if (ts !== null && (typeof ts !== 'number' || !Number.isSafeInteger(ts) || ts < 0)) {
     throw new RecordError(
       'bad_field',
-      name,
+      name.get(),
       'exchangeTimestamp',
       'must be null or a non-negative integer epoch ms',
     );
@@ -142,15 +160,15 @@ function book(o: Obj, name: string): BookRecord {
 }
 
 /** Snapshot sides must be strictly sorted (bids descending, asks ascending) with no zero amounts. */
-function checkSnapshotSide(side: Level[], name: string, key: string, dir: 1 | -1): void {
+function checkSnapshotSide(side: Level[], name: LazyName, key: string, dir: 1 | -1): void {
   for (let i = 0; i < side.length; i++) {
     const level = side[i]!;
     if (level[1] === 0)
-      throw new RecordError('bad_field', name, `${key}[${i}]`, 'snapshot levels must have amount > 0');
+      throw new RecordError('bad_field', name.get(), `${key}[${i}]`, 'snapshot levels must have amount > 0');
     if (i > 0 && (level[0] - side[i - 1]![0]) * dir <= 0) {
       throw new RecordError(
         'bad_field',
-        name,
+        name.get(),
         `${key}[${i}]`,
         dir < 0 ? 'snapshot bids must be strictly descending' : 'snapshot asks must be strictly ascending',
       );
@@ -158,24 +176,24 @@ function checkSnapshotSide(side: Level[], name: string, key: string, dir: 1 | -1
   }
 }
 
-function symbol(o: Obj, name: string): string {
+function symbol(o: Obj, name: LazyName): string {
   const s = str(o, name, 'symbol');
   const slash = s.indexOf('/');
   if (slash <= 0 || slash !== s.lastIndexOf('/') || slash === s.length - 1) {
-    throw new RecordError('bad_field', name, 'symbol', 'must be a unified symbol BASE/QUOTE');
+    throw new RecordError('bad_field', name.get(), 'symbol', 'must be a unified symbol BASE/QUOTE');
   }
   return s;
 }
 
-function market(o: Obj, name: string): MarketRecord {
+function market(o: Obj, name: LazyName): MarketRecord {
   const sym = symbol(o, name);
   const base = str(o, name, 'base');
   const quote = str(o, name, 'quote');
   if (`${base}/${quote}` !== sym)
-    throw new RecordError('bad_field', name, 'symbol', `must equal base/quote (${base}/${quote})`);
+    throw new RecordError('bad_field', name.get(), 'symbol', `must equal base/quote (${base}/${quote})`);
   const fee = field(o, name, 'takerFeeRate');
   if (fee !== null && (typeof fee !== 'number' || !Number.isFinite(fee) || fee < 0 || fee >= 1)) {
-    throw new RecordError('bad_field', name, 'takerFeeRate', 'must be null or a fraction in [0, 1)');
+    throw new RecordError('bad_field', name.get(), 'takerFeeRate', 'must be null or a fraction in [0, 1)');
   }
   return {
     v: 1,
@@ -189,10 +207,10 @@ function market(o: Obj, name: string): MarketRecord {
   };
 }
 
-function venue(o: Obj, name: string): VenueRecord {
+function venue(o: Obj, name: LazyName): VenueRecord {
   const lastError = field(o, name, 'lastError');
   if (lastError !== null && typeof lastError !== 'string')
-    throw new RecordError('bad_field', name, 'lastError', 'must be null or a string');
+    throw new RecordError('bad_field', name.get(), 'lastError', 'must be null or a string');
   const base: VenueRecord = {
     v: 1,
     type: 'venue',
@@ -205,7 +223,7 @@ function venue(o: Obj, name: string): VenueRecord {
   if (o.reconnectCount === undefined) return base;
   const rc = o.reconnectCount;
   if (typeof rc !== 'number' || !Number.isSafeInteger(rc) || rc < 0) {
-    throw new RecordError('bad_field', name, 'reconnectCount', 'must be a non-negative integer');
+    throw new RecordError('bad_field', name.get(), 'reconnectCount', 'must be a non-negative integer');
   }
   return { ...base, reconnectCount: rc };
 }
