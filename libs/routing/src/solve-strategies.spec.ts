@@ -175,3 +175,24 @@ describe('minLegNotional (spec 4.1)', () => {
     expect(r.fullyFillable).toBe(true);
   });
 });
+
+describe('best_single with equal capped fills', () => {
+  it('two venues capped at one balance fill the same amount up to float dust: the better price wins', () => {
+    const specs: BookSpec[] = [
+      { exchangeId: 'alpha', symbol: 'BTC/USDT', asks: [[100, 10]], fee: 0.001 },
+      { exchangeId: 'beta', symbol: 'BTC/USDT', asks: [[101, 10]], fee: 0.002 },
+    ];
+    const r = run(
+      req({
+        from: 'USDT',
+        to: 'BTC',
+        amount: 100,
+        bridges: [],
+        balances: { default: { USDT: 50 }, perVenue: {} },
+      }),
+      specs,
+    );
+    expect(r.hops[0]!.legs.map((l) => l.exchangeId)).toEqual(['alpha']);
+    expect(r.amountOut).toBeCloseTo(50 / 100.1, 12);
+  });
+});

@@ -1,5 +1,6 @@
 import { cmp } from '@app/books';
 import type { VenueCtx } from './hop-context';
+import { FILL_EPS } from './numeric';
 import { walkMerged, walkVenue, type Fill, type WalkResult, type WalkSpec } from './walk';
 import type { Strategy } from './types';
 
@@ -48,12 +49,15 @@ export function bestSingle(venues: readonly VenueCtx[], spec: WalkSpec, capOf: C
     if (fill === undefined) continue;
     const achieved = pinnedAchieved(fill, spec);
     const price = rankingPrice(fill);
-    // Venues arrive in exchangeId order, so keeping the first of equals breaks ties by exchangeId.
+    // Fills equal up to float dust (two venues capped at one balance) compare on price. Venues
+    // arrive in exchangeId order, so keeping the first of equals breaks ties by exchangeId.
+    const more = achieved > bestPinned * (1 + FILL_EPS);
+    const same = !more && achieved >= bestPinned * (1 - FILL_EPS);
     if (
       best === null ||
       (r.full && !best.full) ||
-      (r.full === best.full && !r.full && achieved > bestPinned) ||
-      (r.full === best.full && (r.full || achieved === bestPinned) && (price - bestPrice) * better > 0)
+      (r.full === best.full && !r.full && more) ||
+      (r.full === best.full && (r.full || same) && (price - bestPrice) * better > 0)
     ) {
       best = r;
       bestPinned = achieved;
