@@ -7,6 +7,7 @@ const alias = {
   '@app/routing': resolve(__dirname, 'libs/routing/src/index.ts'),
   '@app/log': resolve(__dirname, 'libs/log/src/index.ts'),
   '@app/config': resolve(__dirname, 'libs/config/src/index.ts'),
+  '@app/journal': resolve(__dirname, 'libs/journal/src/index.ts'),
 };
 
 export default defineConfig({
@@ -14,6 +15,8 @@ export default defineConfig({
   test: {
     include: ['libs/**/*.spec.ts', 'apps/**/*.spec.ts', 'test/**/*.e2e-spec.ts', 'test/**/*.spec.ts'],
     pool: 'forks',
+    // Stops the Kafka test broker if this run started one (test/kafka/broker.ts).
+    globalSetup: ['test/kafka/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
   },

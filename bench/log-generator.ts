@@ -1,4 +1,21 @@
-import type { BookRecord, EventRecord, Level, MarketRecord, VenueRecord } from '@app/events';
+import {
+  recordKey,
+  type BookRecord,
+  type EventRecord,
+  type Level,
+  type MarketRecord,
+  type VenueRecord,
+} from '@app/events';
+import type { AppendEntry } from '@app/log';
+
+/** Log entries for records, snapshots marked (what logSink appends). */
+export function toEntries(records: readonly EventRecord[]): AppendEntry[] {
+  return records.map((r) => ({
+    key: recordKey(r),
+    value: JSON.stringify(r),
+    snapshot: r.type === 'book' && r.snapshot,
+  }));
+}
 
 /** A synthetic but valid record stream: markets and venues first, then book snapshots and deltas. */
 export interface StreamSpec {

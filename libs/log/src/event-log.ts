@@ -48,7 +48,12 @@ export abstract class EventLog {
   /** Append entries (partitioned by key) and resolve once they are accepted per the adapter's durability policy. */
   abstract append(topic: TopicName, entries: readonly AppendEntry[]): Promise<void>;
   /** Entries of one partition from `fromOffset` up to the end as of the call, at most `maxEntries`. */
-  abstract read(topic: TopicName, partition: number, fromOffset: number, maxEntries?: number): Promise<LogEntry[]>;
+  abstract read(
+    topic: TopicName,
+    partition: number,
+    fromOffset: number,
+    maxEntries?: number,
+  ): Promise<LogEntry[]>;
   /**
    * Follow several partitions from the given positions: yields batches as entries are appended,
    * each batch in partition order, until `signal` aborts. Throws when the log becomes unreadable

@@ -1,3 +1,15 @@
 export { EventLog } from './event-log';
-export type { AppendEntry, LogEntry, PositionVector } from './event-log';
+export type { AppendEntry, FollowOptions, LogEntry, LogPosition, PositionVector } from './event-log';
+export { LogError } from './log-error';
+export type { LogErrorCode } from './log-error';
+export { logSink } from './record-sink';
 export type { RecordSink } from './record-sink';
+export { partitionFor, murmur2 } from './partitioner';
+export { DEFAULT_SNAPSHOT_POLICY, SnapshotScheduler } from './snapshot-scheduler';
+export type { SnapshotPolicy } from './snapshot-scheduler';
+export { DEFAULT_PARTITIONS, EmbeddedLog } from './embedded/embedded-log';
+export type { EmbeddedLogOptions, FsyncPolicy } from './embedded/embedded-log';
+export { KafkaLog } from './kafka/kafka-log';
+export type { KafkaLogOptions } from './kafka/kafka-log';
+export { openEventLog } from './open-event-log';
+export type { OpenEventLogOptions } from './open-event-log';

@@ -3,7 +3,8 @@
  * so the embedded log, our Kafka producer and any Java producer agree on where a key lives.
  */
 export function partitionFor(key: string, partitionCount: number): number {
-  if (!Number.isInteger(partitionCount) || partitionCount < 1) throw new RangeError(`partition count must be a positive integer, got ${partitionCount}`);
+  if (!Number.isInteger(partitionCount) || partitionCount < 1)
+    throw new RangeError(`partition count must be a positive integer, got ${partitionCount}`);
   return (murmur2(Buffer.from(key, 'utf8')) & 0x7fffffff) % partitionCount;
 }
 

@@ -17,7 +17,11 @@ export function logSink(log: EventLog): RecordSink {
       const byTopic: Record<'books' | 'venues', AppendEntry[]> = { books: [], venues: [] };
       for (const record of records) {
         const topic = topicOf(record.type) as 'books' | 'venues';
-        byTopic[topic].push({ key: recordKey(record), value: JSON.stringify(record), snapshot: record.type === 'book' && record.snapshot });
+        byTopic[topic].push({
+          key: recordKey(record),
+          value: JSON.stringify(record),
+          snapshot: record.type === 'book' && record.snapshot,
+        });
       }
       const order: TopicName[] = ['venues', 'books'];
       for (const topic of order) {

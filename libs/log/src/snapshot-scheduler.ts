@@ -21,8 +21,10 @@ export class SnapshotScheduler {
   private readonly keys = new Map<string, KeyState>();
 
   constructor(readonly policy: SnapshotPolicy = DEFAULT_SNAPSHOT_POLICY) {
-    if (!Number.isInteger(policy.everyDeltas) || policy.everyDeltas < 1) throw new RangeError(`everyDeltas must be a positive integer, got ${policy.everyDeltas}`);
-    if (!Number.isFinite(policy.everyMs) || policy.everyMs <= 0) throw new RangeError(`everyMs must be a positive number, got ${policy.everyMs}`);
+    if (!Number.isInteger(policy.everyDeltas) || policy.everyDeltas < 1)
+      throw new RangeError(`everyDeltas must be a positive integer, got ${policy.everyDeltas}`);
+    if (!Number.isFinite(policy.everyMs) || policy.everyMs <= 0)
+      throw new RangeError(`everyMs must be a positive number, got ${policy.everyMs}`);
   }
 
   /** Note that a record of `key` was written at `now` (a snapshot resets the book's counters). */
@@ -40,13 +42,16 @@ export class SnapshotScheduler {
   /** Whether the next record of `key` should be a full snapshot (always, before the first one). */
   due(key: string, now: number): boolean {
     const s = this.keys.get(key);
-    return s === undefined || s.deltas >= this.policy.everyDeltas || now - s.lastSnapshotAt >= this.policy.everyMs;
+    return (
+      s === undefined || s.deltas >= this.policy.everyDeltas || now - s.lastSnapshotAt >= this.policy.everyMs
+    );
   }
 
   /** Keys with deltas since their last snapshot whose time is up, sorted (a timer's sweep). */
   dueByTime(now: number): string[] {
     const out: string[] = [];
-    for (const [key, s] of this.keys) if (s.deltas > 0 && now - s.lastSnapshotAt >= this.policy.everyMs) out.push(key);
+    for (const [key, s] of this.keys)
+      if (s.deltas > 0 && now - s.lastSnapshotAt >= this.policy.everyMs) out.push(key);
     return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 

@@ -2,11 +2,17 @@ import { EventEmitter } from 'node:events';
 import { mkdirSync, watch, type FSWatcher } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { TOPICS, topicName, type TopicName } from '@app/events';
-import { EventLog, type AppendEntry, type FollowOptions, type LogEntry, type LogPosition } from '../event-log';
+import {
+  EventLog,
+  type AppendEntry,
+  type FollowOptions,
+  type LogEntry,
+  type LogPosition,
+} from '../event-log';
 import { LogError } from '../log-error';
 import { partitionFor } from '../partitioner';
 import { FLAG_SNAPSHOT, type EncodedEntry } from './frame';
-import { PartitionReader, type Cursor } from './partition-reader';
+import { PartitionReader } from './partition-reader';
 import { PartitionWriter } from './partition-writer';
 import { SnapshotIndexWriter, readSnapshotMarks, rebuildStart } from './snapshot-index';
 import { acquireTopicLock, topicPartitions } from './topic-files';
@@ -84,7 +90,8 @@ export class EmbeddedLog extends EventLog {
     const groups: EncodedEntry[][] = Array.from({ length: n }, () => []);
     const sources: AppendEntry[][] = Array.from({ length: n }, () => []);
     for (const e of entries) {
-      if (typeof e.key !== 'string' || typeof e.value !== 'string') throw new LogError('bad_argument', 'log entries need a string key and value');
+      if (typeof e.key !== 'string' || typeof e.value !== 'string')
+        throw new LogError('bad_argument', 'log entries need a string key and value');
       const p = partitionFor(e.key, n);
       groups[p]!.push({ key: e.key, value: e.value, flags: e.snapshot === true ? FLAG_SNAPSHOT : 0 });
       sources[p]!.push(e);
@@ -100,7 +107,12 @@ export class EmbeddedLog extends EventLog {
     this.appended.emit(topic);
   }
 
-  read(topic: TopicName, partition: number, fromOffset: number, maxEntries = Number.MAX_SAFE_INTEGER): Promise<LogEntry[]> {
+  read(
+    topic: TopicName,
+    partition: number,
+    fromOffset: number,
+    maxEntries = Number.MAX_SAFE_INTEGER,
+  ): Promise<LogEntry[]> {
     try {
       this.open();
       const reader = this.reader(topic, partition);
@@ -118,7 +130,7 @@ export class EmbeddedLog extends EventLog {
     const subs = from.map((p) => {
       const reader = new PartitionReader(this.partitionDir(p.topic, p.partition), p.topic, p.partition);
       this.checkPartition(p.topic, p.partition);
-      return { reader, cursor: reader.seek(p.offset) as Cursor };
+      return { reader, cursor: reader.seek(p.offset) };
     });
     let wake: (() => void) | null = null;
     let dirty = true;
@@ -171,8 +183,13 @@ export class EmbeddedLog extends EventLog {
 
   rebuildStarts(topic: TopicName, upTo: readonly number[]): Promise<number[]> {
     const n = this.count(topic);
-    if (upTo.length !== n) return Promise.reject(new LogError('bad_argument', `rebuildStarts(${topic}) needs ${n} offsets, got ${upTo.length}`));
-    return Promise.resolve(upTo.map((end, p) => rebuildStart(readSnapshotMarks(this.partitionDir(topic, p)), end)));
+    if (upTo.length !== n)
+      return Promise.reject(
+        new LogError('bad_argument', `rebuildStarts(${topic}) needs ${n} offsets, got ${upTo.length}`),
+      );
+    return Promise.resolve(
+      upTo.map((end, p) => rebuildStart(readSnapshotMarks(this.partitionDir(topic, p)), end)),
+    );
   }
 
   close(): Promise<void> {
@@ -217,7 +234,11 @@ export class EmbeddedLog extends EventLog {
     let n = this.counts.get(topic);
     if (n === undefined) {
       const wanted = this.options.partitions?.[topic] ?? DEFAULT_PARTITIONS[topic];
-      if (!Number.isInteger(wanted) || wanted < 1) throw new LogError('bad_argument', `partition count for ${topic} must be a positive integer, got ${wanted}`);
+      if (!Number.isInteger(wanted) || wanted < 1)
+        throw new LogError(
+          'bad_argument',
+          `partition count for ${topic} must be a positive integer, got ${wanted}`,
+        );
       n = topicPartitions(this.topicDir(topic), wanted);
       this.counts.set(topic, n);
     }
@@ -226,7 +247,8 @@ export class EmbeddedLog extends EventLog {
 
   private checkPartition(topic: TopicName, partition: number): void {
     const n = this.count(topic);
-    if (!Number.isInteger(partition) || partition < 0 || partition >= n) throw new LogError('bad_argument', `${topic} has partitions 0..${n - 1}, not ${partition}`);
+    if (!Number.isInteger(partition) || partition < 0 || partition >= n)
+      throw new LogError('bad_argument', `${topic} has partitions 0..${n - 1}, not ${partition}`);
   }
 
   private reader(topic: TopicName, partition: number): PartitionReader {
@@ -246,8 +268,14 @@ export class EmbeddedLog extends EventLog {
     const n = this.count(topic);
     const release = acquireTopicLock(this.topicDir(topic));
     try {
-      const options = { segmentBytes: this.options.segmentBytes ?? 256 * 1024 * 1024, indexIntervalBytes: this.options.indexIntervalBytes ?? 4096 };
-      const partitions = Array.from({ length: n }, (_, p) => new PartitionWriter(this.partitionDir(topic, p), options));
+      const options = {
+        segmentBytes: this.options.segmentBytes ?? 256 * 1024 * 1024,
+        indexIntervalBytes: this.options.indexIntervalBytes ?? 4096,
+      };
+      const partitions = Array.from(
+        { length: n },
+        (_, p) => new PartitionWriter(this.partitionDir(topic, p), options),
+      );
       const marks = partitions.map((pw) => {
         pw.open();
         const m = new SnapshotIndexWriter(pw.dir);

@@ -30,7 +30,8 @@ export function encodeFrames(entries: readonly EncodedEntry[], firstOffset: numb
     if (k > 0xffff) throw new RangeError(`log key is ${k} bytes; at most 65535`);
     keyLens[i] = k;
     valueLens[i] = Buffer.byteLength(e.value, 'utf8');
-    if (BODY_FIXED + k + valueLens[i]! > MAX_BODY) throw new RangeError(`log entry is larger than ${MAX_BODY} bytes`);
+    if (BODY_FIXED + k + valueLens[i]! > MAX_BODY)
+      throw new RangeError(`log entry is larger than ${MAX_BODY} bytes`);
     total += FRAME_HEADER + BODY_FIXED + k + valueLens[i]!;
   }
   const buf = Buffer.allocUnsafe(total);
@@ -64,7 +65,12 @@ export interface DecodedFrame {
  * Decode the frame at `pos` of `buf`, expecting `expectedOffset` (-1: any offset). Returns 'partial' when the
  * buffer ends inside the frame (read more, or a torn tail), 'invalid' when the frame is damaged.
  */
-export function decodeFrame(buf: Buffer, pos: number, end: number, expectedOffset: number): DecodedFrame | 'partial' | 'invalid' {
+export function decodeFrame(
+  buf: Buffer,
+  pos: number,
+  end: number,
+  expectedOffset: number,
+): DecodedFrame | 'partial' | 'invalid' {
   if (end - pos < FRAME_HEADER) return 'partial';
   const bodyLen = buf.readUInt32LE(pos);
   if (bodyLen < BODY_FIXED || bodyLen > MAX_BODY) return 'invalid';

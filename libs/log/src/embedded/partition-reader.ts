@@ -34,11 +34,13 @@ export class PartitionReader {
 
   /** A cursor positioned at `offset` (which may lie beyond the current end). */
   seek(offset: number): Cursor {
-    if (!Number.isSafeInteger(offset) || offset < 0) throw new LogError('bad_argument', `offset must be a non-negative integer, got ${offset}`);
+    if (!Number.isSafeInteger(offset) || offset < 0)
+      throw new LogError('bad_argument', `offset must be a non-negative integer, got ${offset}`);
     this.segments = listSegments(this.dir);
     let segment = 0;
     for (const base of this.segments) if (base <= offset) segment = base;
-    if (this.segments.length === 0 || segment < this.segments[0]!) return { offset: 0, segment: 0, position: 0, skipUntil: offset };
+    if (this.segments.length === 0 || segment < this.segments[0]!)
+      return { offset: 0, segment: 0, position: 0, skipUntil: offset };
     const size = fstatSync(this.fd(segment)).size;
     const start = floorIndex(readIndex(this.dir, segment, size), segment, offset);
     return { offset: start.offset, segment, position: start.position, skipUntil: offset };
@@ -62,7 +64,14 @@ export class PartitionReader {
           stop = f;
           break;
         }
-        if (c.offset >= c.skipUntil) out.push({ topic: this.topic, partition: this.partition, offset: f.offset, key: f.key, value: f.value });
+        if (c.offset >= c.skipUntil)
+          out.push({
+            topic: this.topic,
+            partition: this.partition,
+            offset: f.offset,
+            key: f.key,
+            value: f.value,
+          });
         pos += f.size;
         c.offset++;
       }
@@ -87,7 +96,8 @@ export class PartitionReader {
       const size = fstatSync(this.fd(last)).size;
       const index = readIndex(this.dir, last, size);
       const e = index[index.length - 1];
-      if (e !== undefined) this.tail = { offset: e.offset, segment: last, position: e.position, skipUntil: 0 };
+      if (e !== undefined)
+        this.tail = { offset: e.offset, segment: last, position: e.position, skipUntil: 0 };
     }
     this.tail.skipUntil = Number.MAX_SAFE_INTEGER;
     this.next(this.tail, Number.MAX_SAFE_INTEGER);

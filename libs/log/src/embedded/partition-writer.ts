@@ -50,7 +50,8 @@ export class PartitionWriter {
     }
     if (this.sinceIndex >= this.options.indexIntervalBytes) this.writeIndex(first, this.size);
     let written = 0;
-    while (written < buf.length) written += writeSync(this.logFd, buf, written, buf.length - written, this.size + written);
+    while (written < buf.length)
+      written += writeSync(this.logFd, buf, written, buf.length - written, this.size + written);
     this.size += buf.length;
     this.sinceIndex += buf.length;
     this.nextOffset += entries.length;

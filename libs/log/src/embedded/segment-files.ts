@@ -9,8 +9,10 @@ import { join } from 'node:path';
  */
 export const INDEX_ENTRY = 8;
 
-export const segmentFile = (dir: string, base: number): string => join(dir, `${String(base).padStart(20, '0')}.log`);
-export const indexFile = (dir: string, base: number): string => join(dir, `${String(base).padStart(20, '0')}.idx`);
+export const segmentFile = (dir: string, base: number): string =>
+  join(dir, `${String(base).padStart(20, '0')}.log`);
+export const indexFile = (dir: string, base: number): string =>
+  join(dir, `${String(base).padStart(20, '0')}.idx`);
 
 /** Base offsets of the partition's segments, ascending. */
 export function listSegments(dir: string): number[] {
@@ -46,7 +48,8 @@ export function readIndex(dir: string, base: number, logSize: number): IndexEntr
     const offset = base + buf.readUInt32LE(i);
     const position = buf.readUInt32LE(i + 4);
     const prev = out[out.length - 1];
-    if (position > logSize || (prev !== undefined && (offset <= prev.offset || position <= prev.position))) break;
+    if (position > logSize || (prev !== undefined && (offset <= prev.offset || position <= prev.position)))
+      break;
     out.push({ offset, position });
   }
   return out;

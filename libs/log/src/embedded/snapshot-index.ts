@@ -101,7 +101,8 @@ export function rebuildStart(marks: readonly SnapshotMark[], upTo: number): numb
   for (const m of marks) {
     if (m.offset >= upTo) continue;
     const current = perKey.get(m.key);
-    if (m.kind === KIND_SNAPSHOT) perKey.set(m.key, current === undefined ? m.offset : Math.max(current, m.offset));
+    if (m.kind === KIND_SNAPSHOT)
+      perKey.set(m.key, current === undefined ? m.offset : Math.max(current, m.offset));
     else if (current === undefined) perKey.set(m.key, m.offset);
   }
   let start = upTo;

@@ -1,4 +1,13 @@
-import { closeSync, existsSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { LogError } from '../log-error';
 
@@ -22,7 +31,8 @@ export function topicPartitions(topicDir: string, wanted: number): number {
   }
   const parsed = JSON.parse(readFileSync(path, 'utf8')) as { partitions?: unknown };
   const n = parsed.partitions;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) throw new LogError('corrupt', `${path}: 'partitions' must be a positive integer`);
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1)
+    throw new LogError('corrupt', `${path}: 'partitions' must be a positive integer`);
   return n;
 }
 
@@ -37,7 +47,8 @@ const heldHere = new Set<string>();
 export function acquireTopicLock(topicDir: string): () => void {
   mkdirSync(topicDir, { recursive: true });
   const path = join(topicDir, 'writer.lock');
-  if (heldHere.has(path)) throw new LogError('locked', `${path} is already held by another EventLog in this process`);
+  if (heldHere.has(path))
+    throw new LogError('locked', `${path} is already held by another EventLog in this process`);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(path, 'wx');
@@ -57,7 +68,10 @@ export function acquireTopicLock(topicDir: string): () => void {
     }
     const owner = Number(readFileSync(path, 'utf8').trim());
     if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && alive(owner)) {
-      throw new LogError('locked', `${path} is held by writer pid ${owner}; one writer per topic (remove the file only if that process is not a writer)`);
+      throw new LogError(
+        'locked',
+        `${path} is held by writer pid ${owner}; one writer per topic (remove the file only if that process is not a writer)`,
+      );
     }
     unlinkSync(path);
   }

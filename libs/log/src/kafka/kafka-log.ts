@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel, type Admin, type Consumer, type Producer } from 'kafkajs';
 import { TOPICS, topicName, type TopicName } from '@app/events';
-import { EventLog, type AppendEntry, type FollowOptions, type LogEntry, type LogPosition } from '../event-log';
+import {
+  EventLog,
+  type AppendEntry,
+  type FollowOptions,
+  type LogEntry,
+  type LogPosition,
+} from '../event-log';
 import { AsyncQueue } from '../async-queue';
 import { LogError } from '../log-error';
 import { partitionFor } from '../partitioner';
@@ -14,6 +20,8 @@ export interface KafkaLogOptions {
   readonly partitions?: Partial<Record<TopicName, number>>;
   readonly clientId?: string;
   readonly replicationFactor?: number;
+  /** Retries of a follow's consumer before it gives up and `follow` throws (default 5). */
+  readonly readerRetries?: number;
   /** kafkajs's own log output; off by default (errors surface through this adapter). */
   readonly clientLogLevel?: logLevel;
 }
@@ -47,7 +55,8 @@ export class KafkaLog extends EventLog {
 
   constructor(private readonly options: KafkaLogOptions) {
     super();
-    if (options.brokers.length === 0) throw new LogError('bad_argument', 'KafkaLog needs at least one broker');
+    if (options.brokers.length === 0)
+      throw new LogError('bad_argument', 'KafkaLog needs at least one broker');
     this.prefix = options.topicPrefix ?? '';
     this.kafka = new Kafka({
       clientId: options.clientId ?? 'route-service',
@@ -68,7 +77,8 @@ export class KafkaLog extends EventLog {
     if (n === undefined) {
       const meta = await this.admin!.fetchTopicMetadata({ topics: [topicName(this.prefix, topic)] });
       n = meta.topics[0]?.partitions.length ?? 0;
-      if (n < 1) throw new LogError('unavailable', `topic ${topicName(this.prefix, topic)} has no partitions`);
+      if (n < 1)
+        throw new LogError('unavailable', `topic ${topicName(this.prefix, topic)} has no partitions`);
       this.counts.set(topic, n);
     }
     return n;
@@ -81,7 +91,11 @@ export class KafkaLog extends EventLog {
     const producer = await this.getProducer();
     const parts = entries.map((e) => partitionFor(e.key, n));
     const name = topicName(this.prefix, topic);
-    const meta = await producer.send({ topic: name, acks: -1, messages: entries.map((e, i) => ({ key: e.key, value: e.value, partition: parts[i]! })) });
+    const meta = await producer.send({
+      topic: name,
+      acks: -1,
+      messages: entries.map((e, i) => ({ key: e.key, value: e.value, partition: parts[i]! })),
+    });
     // kafkajs sends each partition's messages, in order, as one batch: offsets are base + rank.
     const base = new Map(meta.map((m) => [m.partition, Number(m.baseOffset)]));
     const rank = new Array<number>(n).fill(0);
@@ -98,13 +112,20 @@ export class KafkaLog extends EventLog {
     if (marks.length > 0) await producer.send({ topic: this.marksTopic(topic), acks: -1, messages: marks });
   }
 
-  async read(topic: TopicName, partition: number, fromOffset: number, maxEntries = Number.MAX_SAFE_INTEGER): Promise<LogEntry[]> {
+  async read(
+    topic: TopicName,
+    partition: number,
+    fromOffset: number,
+    maxEntries = Number.MAX_SAFE_INTEGER,
+  ): Promise<LogEntry[]> {
     const end = (await this.highWatermarks(topic))[partition];
     if (end === undefined) throw new LogError('bad_argument', `${topic} has no partition ${partition}`);
     const out: LogEntry[] = [];
     if (fromOffset >= end) return out;
     const ac = new AbortController();
-    for await (const batch of this.follow([{ topic, partition, offset: fromOffset }], { signal: ac.signal })) {
+    for await (const batch of this.follow([{ topic, partition, offset: fromOffset }], {
+      signal: ac.signal,
+    })) {
       for (const e of batch) if (e.offset < end && out.length < maxEntries) out.push(e);
       if (out.length >= maxEntries || batch[batch.length - 1]!.offset >= end - 1) ac.abort();
     }
@@ -114,8 +135,16 @@ export class KafkaLog extends EventLog {
   async *follow(from: readonly LogPosition[], options: FollowOptions): AsyncIterable<LogEntry[]> {
     this.open();
     await this.ensureTopics();
-    const subs = from.map((p) => ({ topic: p.topic, name: topicName(this.prefix, p.topic), partition: p.partition, next: p.offset }));
-    yield* this.consume(subs, options.signal, (name, m) => ({ topic: subs.find((s) => s.name === name)!.topic, ...m }));
+    const subs = from.map((p) => ({
+      topic: p.topic,
+      name: topicName(this.prefix, p.topic),
+      partition: p.partition,
+      next: p.offset,
+    }));
+    yield* this.consume(subs, options.signal, (name, m) => ({
+      topic: subs.find((s) => s.name === name)!.topic,
+      ...m,
+    }));
   }
 
   async highWatermarks(topic: TopicName): Promise<number[]> {
@@ -125,7 +154,8 @@ export class KafkaLog extends EventLog {
 
   async rebuildStarts(topic: TopicName, upTo: readonly number[]): Promise<number[]> {
     const n = await this.partitions(topic);
-    if (upTo.length !== n) throw new LogError('bad_argument', `rebuildStarts(${topic}) needs ${n} offsets, got ${upTo.length}`);
+    if (upTo.length !== n)
+      throw new LogError('bad_argument', `rebuildStarts(${topic}) needs ${n} offsets, got ${upTo.length}`);
     const name = this.marksTopic(topic);
     const end = (await this.offsetsOf(name))[0] ?? 0;
     const marks: SnapshotMark[][] = Array.from({ length: n }, () => []);
@@ -136,18 +166,20 @@ export class KafkaLog extends EventLog {
         for (const m of batch) {
           const bar = m.key.indexOf('|');
           const at = JSON.parse(m.value) as { p: number; o: number };
-          marks[at.p]?.push({ key: m.key.slice(bar + 1), offset: at.o, kind: m.key.startsWith('s|') ? KIND_SNAPSHOT : KIND_FIRST });
+          marks[at.p]?.push({
+            key: m.key.slice(bar + 1),
+            offset: at.o,
+            kind: m.key.startsWith('s|') ? KIND_SNAPSHOT : KIND_FIRST,
+          });
         }
         if (batch[batch.length - 1]!.offset >= end - 1) ac.abort();
       }
     }
-    // Compaction keeps one mark per key, possibly past upTo: such a key falls back to its first mark.
+    // Compaction keeps only the latest mark per key, which may lie past `upTo`: a rebuild from
+    // Kafka therefore targets the current end (what the feed needs), not a historical position.
     return upTo.map((u, p) => {
-      const ok = marks[p]!.filter((m) => m.offset < u);
-      const keysWithMarks = new Set(marks[p]!.map((m) => m.key));
-      const covered = new Set(ok.map((m) => m.key));
-      for (const k of keysWithMarks) if (!covered.has(k)) return 0;
-      return rebuildStart(ok, u);
+      const start = rebuildStart(marks[p]!, Number.MAX_SAFE_INTEGER);
+      return start === Number.MAX_SAFE_INTEGER ? u : start;
     });
   }
 
@@ -172,7 +204,11 @@ export class KafkaLog extends EventLog {
 
   private async getProducer(): Promise<Producer> {
     if (this.producer === null) {
-      const p = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+      const p = this.kafka.producer({
+        idempotent: true,
+        maxInFlightRequests: 1,
+        allowAutoTopicCreation: false,
+      });
       await p.connect();
       this.producer = p;
     }
@@ -187,7 +223,11 @@ export class KafkaLog extends EventLog {
       this.admin = admin;
       const existing = new Set(await admin.listTopics());
       const wanted = TOPICS.flatMap((t) => [
-        { topic: topicName(this.prefix, t), numPartitions: this.options.partitions?.[t] ?? DEFAULT_PARTITIONS[t], configEntries: [] as { name: string; value: string }[] },
+        {
+          topic: topicName(this.prefix, t),
+          numPartitions: this.options.partitions?.[t] ?? DEFAULT_PARTITIONS[t],
+          configEntries: [] as { name: string; value: string }[],
+        },
         {
           topic: this.marksTopic(t),
           numPartitions: 1,
@@ -198,7 +238,10 @@ export class KafkaLog extends EventLog {
         },
       ]).filter((t) => !existing.has(t.topic));
       if (wanted.length > 0) {
-        await admin.createTopics({ waitForLeaders: true, topics: wanted.map((t) => ({ ...t, replicationFactor: this.options.replicationFactor ?? 1 })) });
+        await admin.createTopics({
+          waitForLeaders: true,
+          topics: wanted.map((t) => ({ ...t, replicationFactor: this.options.replicationFactor ?? 1 })),
+        });
       }
     })().catch((e: unknown) => {
       this.ready = null;
@@ -207,7 +250,11 @@ export class KafkaLog extends EventLog {
     return this.ready;
   }
 
-  private async *consume(subs: Sub[], signal: AbortSignal, make: (name: string, m: Omit<LogEntry, 'topic'>) => LogEntry): AsyncIterable<LogEntry[]> {
+  private async *consume(
+    subs: Sub[],
+    signal: AbortSignal,
+    make: (name: string, m: Omit<LogEntry, 'topic'>) => LogEntry,
+  ): AsyncIterable<LogEntry[]> {
     const byKey = new Map(subs.map((s) => [`${s.name}/${s.partition}`, s]));
     const names = [...new Set(subs.map((s) => s.name))];
     const queue = new AsyncQueue<LogEntry[]>(8);
@@ -218,7 +265,12 @@ export class KafkaLog extends EventLog {
       maxBytes: 64 * 1024 * 1024,
       allowAutoTopicCreation: false,
       // We resume from our own positions with a fresh follow; kafkajs must not restart on its own.
-      retry: { initialRetryTime: 200, maxRetryTime: 2000, retries: 5, restartOnFailure: () => Promise.resolve(false) },
+      retry: {
+        initialRetryTime: 200,
+        maxRetryTime: 2000,
+        retries: this.options.readerRetries ?? 5,
+        restartOnFailure: () => Promise.resolve(false),
+      },
     });
     this.consumers.add(consumer);
     const seekAll = (): void => {
@@ -232,7 +284,9 @@ export class KafkaLog extends EventLog {
       }
     };
     consumer.on(consumer.events.GROUP_JOIN, () => seekAll());
-    consumer.on(consumer.events.CRASH, (e) => queue.fail(new LogError('unavailable', `Kafka consumer stopped: ${String(e.payload.error)}`)));
+    consumer.on(consumer.events.CRASH, (e) =>
+      queue.fail(new LogError('unavailable', `Kafka consumer stopped: ${String(e.payload.error)}`)),
+    );
     const onAbort = (): void => queue.end();
     signal.addEventListener('abort', onAbort);
     try {
@@ -248,7 +302,14 @@ export class KafkaLog extends EventLog {
             const offset = Number(m.offset);
             // Guard against re-delivery after a rejoin: positions only move forward.
             if (offset < s.next) continue;
-            out.push(make(batch.topic, { partition: batch.partition, offset, key: m.key?.toString('utf8') ?? '', value: m.value?.toString('utf8') ?? '' }));
+            out.push(
+              make(batch.topic, {
+                partition: batch.partition,
+                offset,
+                key: m.key?.toString('utf8') ?? '',
+                value: m.value?.toString('utf8') ?? '',
+              }),
+            );
             s.next = offset + 1;
           }
           if (out.length > 0) await queue.push(out);

@@ -1,0 +1,20 @@
+# One image for the api and the ingestor (docker-compose.yml picks the command).
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+# The embedded log's data directory when KAFKA_BROKERS is unset.
+ENV DATA_DIR=/data
+VOLUME ["/data"]
+USER node
+EXPOSE 3000
+CMD ["node", "dist/apps/api/src/main.js"]

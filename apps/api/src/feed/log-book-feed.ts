@@ -1,0 +1,179 @@
+import { BookCache } from '@app/books';
+import { parseRecordLine, type TopicName } from '@app/events';
+import type { EventLog, LogEntry, LogPosition, PositionVector } from '@app/log';
+import { BookFeed } from './book-feed';
+
+/** The subset of Nest's LoggerService the feed writes to. */
+export interface FeedLogger {
+  log(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export interface BookFeedOptions {
+  readonly log: EventLog;
+  readonly logger: FeedLogger;
+  /** Start from the latest snapshots (default) or fold every topic from its beginning. */
+  readonly fromSnapshots?: boolean;
+  /** Wait before re-following after the log failed (doubles up to `maxRetryMs`). */
+  readonly retryMs?: number;
+  readonly maxRetryMs?: number;
+}
+
+/** Build the API's book feed over any event log (the composition root's factory). */
+export function createBookFeed(options: BookFeedOptions): LogBookFeed {
+  return new LogBookFeed(options);
+}
+
+const FED: readonly TopicName[] = ['venues', 'books'];
+
+/**
+ * Folds every partition of `books` and `venues` into a BookCache: explicit positions, no
+ * consumer group, so every API replica sees every book. Applies each offset at most once and
+ * resumes from its own positions after the log fails, so a broker restart loses and repeats
+ * nothing.
+ */
+export class LogBookFeed extends BookFeed {
+  readonly cache = new BookCache();
+  private readonly pos: Partial<Record<TopicName, number[]>> = {};
+  private target: Partial<Record<TopicName, number[]>> = {};
+  private ready = false;
+  private readonly listeners = new Set<(symbols: ReadonlySet<string>) => void>();
+  /** exchangeId -> symbols seen for it, so a venue record can notify its symbols. */
+  private readonly venueSymbols = new Map<string, Set<string>>();
+  private abort: AbortController | null = null;
+  private loop: Promise<void> | null = null;
+  private onReady: (() => void) | null = null;
+  /** Counters for health and tests: entries applied and malformed entries skipped. */
+  readonly stats = { applied: 0, skipped: 0, restarts: 0 };
+
+  constructor(private readonly options: BookFeedOptions) {
+    super();
+  }
+
+  async start(): Promise<void> {
+    if (this.loop !== null) throw new Error('BookFeed already started');
+    const { log } = this.options;
+    for (const topic of FED) {
+      const hwm = await log.highWatermarks(topic);
+      this.target[topic] = hwm;
+      this.pos[topic] =
+        topic === 'books' && this.options.fromSnapshots !== false
+          ? await log.rebuildStarts(topic, hwm)
+          : hwm.map(() => 0);
+    }
+    const readyNow = new Promise<void>((res) => (this.onReady = res));
+    this.checkReady();
+    this.abort = new AbortController();
+    this.loop = this.run(this.abort.signal);
+    await Promise.race([readyNow, this.loop]);
+  }
+
+  isReady(): boolean {
+    return this.ready;
+  }
+
+  onChange(listener: (symbols: ReadonlySet<string>) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  positions(): PositionVector {
+    const out: PositionVector = {};
+    for (const topic of FED) if (this.pos[topic] !== undefined) out[topic] = [...this.pos[topic]];
+    return out;
+  }
+
+  async stop(): Promise<void> {
+    this.abort?.abort();
+    await this.loop?.catch(() => undefined);
+    this.loop = null;
+  }
+
+  /** Fold one batch: each offset once, malformed entries logged with their position and skipped. */
+  apply(batch: readonly LogEntry[]): void {
+    const touched = new Set<string>();
+    for (const entry of batch) {
+      const positions = this.pos[entry.topic];
+      if (positions === undefined || positions[entry.partition] === undefined) continue;
+      if (entry.offset < positions[entry.partition]!) continue;
+      positions[entry.partition] = entry.offset + 1;
+      const parsed = parseRecordLine(entry.value);
+      if (!parsed.ok) {
+        this.stats.skipped++;
+        this.options.logger.warn(
+          `skipped malformed record at ${entry.topic}/${entry.partition}@${entry.offset}: ${parsed.error.message}`,
+        );
+        continue;
+      }
+      const record = parsed.record;
+      this.cache.apply(record);
+      this.stats.applied++;
+      if (record.type === 'venue') {
+        for (const s of this.venueSymbols.get(record.exchangeId) ?? []) touched.add(s);
+      } else {
+        touched.add(record.symbol);
+        let set = this.venueSymbols.get(record.exchangeId);
+        if (set === undefined) this.venueSymbols.set(record.exchangeId, (set = new Set()));
+        set.add(record.symbol);
+      }
+    }
+    this.checkReady();
+    if (touched.size === 0) return;
+    for (const listener of this.listeners) {
+      try {
+        listener(touched);
+      } catch (e) {
+        this.options.logger.error(`onChange listener failed: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+  }
+
+  private async run(signal: AbortSignal): Promise<void> {
+    const base = this.options.retryMs ?? 500;
+    let wait = base;
+    while (!signal.aborted) {
+      try {
+        const from: LogPosition[] = FED.flatMap((topic) =>
+          this.pos[topic]!.map((offset, partition) => ({ topic, partition, offset })),
+        );
+        for await (const batch of this.options.log.follow(from, { signal })) {
+          this.apply(batch);
+          wait = base;
+        }
+      } catch (e) {
+        if (signal.aborted) return;
+        this.stats.restarts++;
+        this.options.logger.warn(
+          `event log read failed (${e instanceof Error ? e.message : String(e)}); resuming from positions in ${wait} ms`,
+        );
+        await sleep(wait, signal);
+        wait = Math.min(wait * 2, this.options.maxRetryMs ?? 5000);
+      }
+    }
+  }
+
+  private checkReady(): void {
+    if (this.ready) return;
+    for (const topic of FED) {
+      const want = this.target[topic] ?? [];
+      const have = this.pos[topic] ?? [];
+      if (want.some((w, p) => (have[p] ?? 0) < w)) return;
+    }
+    this.ready = true;
+    this.options.logger.log(`book feed caught up: ${JSON.stringify(this.positions())}`);
+    this.onReady?.();
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((res) => {
+    const t = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done(): void {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      res();
+    }
+  });
+}

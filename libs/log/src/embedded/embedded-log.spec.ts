@@ -1,0 +1,170 @@
+import { appendFileSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { LogEntry } from '../event-log';
+import { partitionFor } from '../partitioner';
+import { EmbeddedLog } from './embedded-log';
+
+const dirs: string[] = [];
+const tmp = (): string => {
+  const d = mkdtempSync(join(tmpdir(), 'elog-'));
+  dirs.push(d);
+  return d;
+};
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const entries = (n: number, from = 0, keys = 5): { key: string; value: string }[] =>
+  Array.from({ length: n }, (_, i) => ({
+    key: `k${(from + i) % keys}`,
+    value: `{"i":${from + i},"s":"é\\n"}`,
+  }));
+
+async function readAll(log: EmbeddedLog, topic: 'books'): Promise<LogEntry[]> {
+  const n = await log.partitions(topic);
+  const out: LogEntry[] = [];
+  for (let p = 0; p < n; p++) out.push(...(await log.read(topic, p, 0)));
+  return out;
+}
+
+describe('EmbeddedLog', () => {
+  it('appends by key partition and reads back in order with offsets and high-water marks', async () => {
+    const log = new EmbeddedLog({ dataDir: tmp(), partitions: { books: 3 } });
+    await log.append('books', entries(50));
+    await log.append('books', entries(50, 50));
+    const all = await readAll(log, 'books');
+    expect(all).toHaveLength(100);
+    for (const e of all) expect(e.partition).toBe(partitionFor(e.key, 3));
+    const hwm = await log.highWatermarks('books');
+    expect(hwm.reduce((a, b) => a + b, 0)).toBe(100);
+    for (let p = 0; p < 3; p++) {
+      const part = all.filter((e) => e.partition === p);
+      expect(part.map((e) => e.offset)).toEqual(part.map((_, i) => i));
+      // per key, the append order is kept
+      const is = part.map((e) => (JSON.parse(e.value) as { i: number }).i);
+      expect(is).toEqual([...is].sort((a, b) => a - b));
+    }
+    expect((await log.read('books', 0, 2, 3)).map((e) => e.offset)).toEqual([2, 3, 4]);
+    await log.close();
+  });
+
+  it('rolls segments and reads across them from any offset', async () => {
+    const dir = tmp();
+    const log = new EmbeddedLog({
+      dataDir: dir,
+      partitions: { books: 1 },
+      segmentBytes: 2000,
+      indexIntervalBytes: 200,
+    });
+    for (let b = 0; b < 40; b++) await log.append('books', entries(5, b * 5));
+    expect(readdirSync(join(dir, 'books', '0')).filter((f) => f.endsWith('.log')).length).toBeGreaterThan(3);
+    for (const from of [0, 7, 63, 199]) {
+      const got = await log.read('books', 0, from);
+      expect(got.map((e) => e.offset)).toEqual(Array.from({ length: 200 - from }, (_, i) => from + i));
+    }
+    expect(await log.read('books', 0, 200)).toEqual([]);
+    await log.close();
+    const again = new EmbeddedLog({ dataDir: dir });
+    expect(await again.highWatermarks('books')).toEqual([200]);
+    await again.close();
+  });
+
+  it('cuts a torn tail on reopen and never returns it; later appends continue the offsets', async () => {
+    const dir = tmp();
+    const log = new EmbeddedLog({ dataDir: dir, partitions: { books: 1 } });
+    await log.append('books', entries(10));
+    await log.close();
+    const seg = join(dir, 'books', '0', '00000000000000000000.log');
+    const size = statSync(seg).size;
+    truncateSync(seg, size - 7); // the last frame is now torn
+    appendFileSync(seg, Buffer.from([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]));
+    const reader = new EmbeddedLog({ dataDir: dir });
+    expect((await reader.read('books', 0, 0)).length).toBe(9);
+    const writer = new EmbeddedLog({ dataDir: dir });
+    await writer.append('books', entries(2, 100));
+    expect(writer.repairedBytes('books')[0]).toBeGreaterThan(0);
+    const got = await reader.read('books', 0, 0);
+    expect(got.map((e) => e.offset)).toEqual(Array.from({ length: 11 }, (_, i) => i));
+    expect(got[9]!.value).toBe('{"i":100,"s":"é\\n"}');
+    await writer.close();
+    await reader.close();
+  });
+
+  it('follows the tail across partitions and stops on abort', async () => {
+    const dir = tmp();
+    const writer = new EmbeddedLog({ dataDir: dir, partitions: { books: 2 } });
+    const reader = new EmbeddedLog({ dataDir: dir });
+    await writer.append('books', entries(4));
+    const ac = new AbortController();
+    const seen: LogEntry[] = [];
+    const done = (async () => {
+      for await (const batch of reader.follow(
+        [0, 1].map((partition) => ({ topic: 'books' as const, partition, offset: 0 })),
+        { signal: ac.signal },
+      )) {
+        seen.push(...batch);
+        if (seen.length >= 24) ac.abort();
+      }
+    })();
+    for (let i = 0; i < 4; i++) {
+      await new Promise((r) => setTimeout(r, 5));
+      await writer.append('books', entries(5, 4 + i * 5));
+    }
+    await done;
+    expect(seen).toHaveLength(24);
+    const is = seen.map((e) => (JSON.parse(e.value) as { i: number }).i).sort((a, b) => a - b);
+    expect(is).toEqual(Array.from({ length: 24 }, (_, i) => i));
+    await writer.close();
+    await reader.close();
+  });
+
+  it('allows one writer per topic', async () => {
+    const dir = tmp();
+    const a = new EmbeddedLog({ dataDir: dir });
+    const b = new EmbeddedLog({ dataDir: dir });
+    await a.append('books', entries(1));
+    await expect(b.append('books', entries(1))).rejects.toThrow(/already held/);
+    await b.append('venues', entries(1));
+    await a.close();
+    await b.append('books', entries(1));
+    expect((await b.highWatermarks('books')).reduce((x, y) => x + y, 0)).toBe(2);
+    await b.close();
+  });
+
+  it('finds the latest snapshot at or before a position for each key (rebuildStarts)', async () => {
+    const log = new EmbeddedLog({ dataDir: tmp(), partitions: { books: 1 } });
+    const e = (key: string, snapshot = false): { key: string; value: string; snapshot: boolean } => ({
+      key,
+      value: '{}',
+      snapshot,
+    });
+    // offsets:   0 a(d)  1 a(S)  2 b(d)  3 a(d)  4 b(S)  5 a(S)  6 c(d)  7 b(d)
+    await log.append('books', [
+      e('a'),
+      e('a', true),
+      e('b'),
+      e('a'),
+      e('b', true),
+      e('a', true),
+      e('c'),
+      e('b'),
+    ]);
+    expect(await log.rebuildStarts('books', [8])).toEqual([4]); // a@5, b@4, c@6 (first, no snapshot)
+    expect(await log.rebuildStarts('books', [5])).toEqual([1]); // a@1, b@4
+    expect(await log.rebuildStarts('books', [4])).toEqual([1]); // a@1, b@2 (first)
+    expect(await log.rebuildStarts('books', [1])).toEqual([0]);
+    expect(await log.rebuildStarts('books', [0])).toEqual([0]);
+    await expect(log.rebuildStarts('books', [1, 2])).rejects.toThrow(/needs 1 offsets/);
+    await log.close();
+  });
+
+  it('rejects bad arguments with clear errors', async () => {
+    const log = new EmbeddedLog({ dataDir: tmp(), partitions: { books: 2 } });
+    await expect(log.read('books', 5, 0)).rejects.toThrow(/partitions 0..1/);
+    await expect(log.read('books', 0, -1)).rejects.toThrow(/non-negative/);
+    await log.close();
+    await expect(log.append('books', entries(1))).rejects.toThrow(/closed/);
+  });
+});

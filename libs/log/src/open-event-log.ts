@@ -1,0 +1,37 @@
+import type { TopicName } from '@app/events';
+import type { EventLog } from './event-log';
+import { EmbeddedLog, type FsyncPolicy } from './embedded/embedded-log';
+import { KafkaLog } from './kafka/kafka-log';
+
+export interface OpenEventLogOptions {
+  /** `host:port` list or comma-separated string (KAFKA_BROKERS); empty, null or absent selects the embedded log. */
+  readonly kafkaBrokers?: string | readonly string[] | null;
+  /** Embedded log directory (DATA_DIR); required even with Kafka so the choice can change freely. */
+  readonly dataDir: string;
+  readonly topicPrefix?: string;
+  readonly partitions?: Partial<Record<TopicName, number>>;
+  readonly fsync?: FsyncPolicy;
+  readonly clientId?: string;
+}
+
+/** Pick the adapter: Kafka when brokers are given, else the embedded on-disk log under dataDir. */
+export function openEventLog(options: OpenEventLogOptions): EventLog {
+  const raw = options.kafkaBrokers ?? [];
+  const brokers = (typeof raw === 'string' ? raw.split(',') : raw)
+    .map((b) => b.trim())
+    .filter((b) => b.length > 0);
+  if (brokers.length > 0) {
+    return new KafkaLog({
+      brokers,
+      topicPrefix: options.topicPrefix,
+      partitions: options.partitions,
+      clientId: options.clientId,
+    });
+  }
+  return new EmbeddedLog({
+    dataDir: options.dataDir,
+    topicPrefix: options.topicPrefix,
+    partitions: options.partitions,
+    fsync: options.fsync,
+  });
+}

@@ -1,0 +1,113 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+/**
+ * The one entry point integration tests use to get a real Kafka broker:
+ *   1. KAFKA_BROKERS when set (a broker the caller runs, e.g. `docker compose up kafka`);
+ *   2. testcontainers when a Docker engine answers: not wired, because @testcontainers/kafka is
+ *      not installed in this project and these machines have no Docker engine (see
+ *      ../shared/notes/kafka.md); install it and add the branch here when that changes;
+ *   3. else the jar broker of scripts/kafka (`npm run kafka:start`) on a test port and a tmpfs
+ *      data dir, started once per test run and stopped by ./global-setup.ts at the end.
+ */
+const run = promisify(execFile);
+const repo = resolve(__dirname, '..', '..');
+const script = join(repo, 'scripts', 'kafka', 'kafka.mjs');
+const SHARED_PORT = Number(process.env.TEST_KAFKA_PORT ?? 39092);
+const shmRoot = existsSync('/dev/shm') ? '/dev/shm' : join(repo, '.kafka');
+
+export const sharedDataDir = (): string => join(shmRoot, `route-service-test-kafka-${SHARED_PORT}`);
+
+/** Brokers for the tests (cached per worker). */
+let shared: Promise<string> | null = null;
+export function testBrokers(): Promise<string> {
+  const fromEnv = process.env.KAFKA_BROKERS?.trim();
+  if (fromEnv) return Promise.resolve(fromEnv);
+  shared ??= startShared();
+  return shared;
+}
+
+async function startShared(): Promise<string> {
+  const dataDir = sharedDataDir();
+  const lock = `${dataDir}.lock`;
+  // Test files run in parallel workers: one starts the broker, the others wait for it.
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${lock}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  try {
+    const wasRunning = await kafkaScript('status', dataDir, SHARED_PORT).then(
+      () => true,
+      () => false,
+    );
+    const brokers = await kafkaScript('start', dataDir, SHARED_PORT);
+    const runId = process.env.ROUTE_TEST_RUN_ID;
+    if (!wasRunning && runId !== undefined) writeFileSync(join(dataDir, 'started-by-run'), runId);
+    return brokers;
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** Stop the shared broker if this test run started it (called by the global teardown). */
+export async function stopSharedIfOurs(runId: string): Promise<void> {
+  const dataDir = sharedDataDir();
+  const marker = join(dataDir, 'started-by-run');
+  if (!existsSync(marker) || readFileSync(marker, 'utf8') !== runId) return;
+  await kafkaScript('stop', dataDir, SHARED_PORT);
+  rmSync(marker, { force: true });
+}
+
+/** A broker a test may stop and start (a restart keeps its data), on its own port and data dir. */
+export interface OwnedBroker {
+  readonly brokers: string;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  /** Stop and wipe. */
+  dispose(): Promise<void>;
+}
+
+export async function ownedBroker(name: string, port: number): Promise<OwnedBroker> {
+  const dataDir = join(shmRoot, `route-service-test-${name}-${port}`);
+  await kafkaScript('reset', dataDir, port);
+  const brokers = await kafkaScript('start', dataDir, port);
+  return {
+    brokers,
+    stop: async () => void (await kafkaScript('stop', dataDir, port)),
+    start: async () => void (await kafkaScript('start', dataDir, port)),
+    dispose: async () => void (await kafkaScript('reset', dataDir, port)),
+  };
+}
+
+/** Run scripts/kafka/kafka.mjs; for start, returns the brokers from its last line. */
+export async function kafkaScript(
+  command: 'start' | 'stop' | 'reset' | 'status',
+  dataDir: string,
+  port: number,
+): Promise<string> {
+  const env = {
+    ...process.env,
+    KAFKA_DATA_DIR: dataDir,
+    KAFKA_PORT: String(port),
+    KAFKA_CONTROLLER_PORT: String(port + 1),
+    KAFKA_NUM_PARTITIONS: '4',
+  };
+  const { stdout } = await run('node', [script, command], {
+    env,
+    timeout: 240_000,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  if (command !== 'start') return '';
+  const last = stdout.trim().split('\n').pop() ?? '';
+  const m = /^KAFKA_BROKERS=(.+)$/.exec(last);
+  if (m === null) throw new Error(`kafka start printed no KAFKA_BROKERS line:\n${stdout}`);
+  return m[1]!;
+}
