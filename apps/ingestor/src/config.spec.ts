@@ -1,0 +1,118 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { watchOrderBookIds } from './ccxt-venue';
+import { DEFAULT_VENUES, EXCLUDED_VENUES } from './default-venues';
+import { chooseTakerFee } from './fees';
+import { ingestorOptions } from './options';
+import { selectSymbols } from './select-symbols';
+import { loadVenuesConfig, parseVenuesConfig, VenuesConfigError } from './venues-config';
+
+const ids = watchOrderBookIds();
+const sink = { write: () => Promise.resolve() };
+
+describe('VENUES_CONFIG', () => {
+  it('parses venues in the order written, with symbols, ccxt options and watch limits', () => {
+    const config = parseVenuesConfig(
+      {
+        venues: {
+          okx: { symbols: ['BTC/USDT'], ccxt: { urls: { api: { ws: 'ws://127.0.0.1:1/ws/v5' } } } },
+          binance: {},
+        },
+      },
+      'f.json',
+      ids,
+    );
+    const options = ingestorOptions({ sink, venuesConfig: config });
+    expect(options.venues).toEqual([
+      {
+        exchangeId: 'okx',
+        symbols: ['BTC/USDT'],
+        ccxt: { urls: { api: { ws: 'ws://127.0.0.1:1/ws/v5' } } },
+        watchLimit: undefined,
+      },
+      { exchangeId: 'binance', symbols: null, ccxt: {}, watchLimit: undefined },
+    ]);
+  });
+
+  it('lists every problem at once', () => {
+    const bad = {
+      venues: { nope: {}, okx: { symbols: ['BTCUSDT'], ccxt: 3, watchLimit: 0, extra: true } },
+      other: 1,
+    };
+    let error: unknown;
+    try {
+      parseVenuesConfig(bad, 'f.json', ids);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(VenuesConfigError);
+    expect((error as VenuesConfigError).problems).toEqual([
+      "unknown top-level key 'other'",
+      "venues.nope: 'nope' is not a ccxt pro exchange with watchOrderBook",
+      "venues.okx: unknown key 'extra'",
+      'venues.okx.symbols: must be an array of unified symbols like "BTC/USDT"',
+      'venues.okx.ccxt: must be an object of ccxt options',
+      'venues.okx.watchLimit: must be a positive integer',
+    ]);
+  });
+
+  it('reports unreadable files and bad JSON with the path', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'venues-'));
+    const file = join(dir, 'v.json');
+    writeFileSync(file, '{ "venues": ');
+    expect(() => loadVenuesConfig(file, ids)).toThrow(
+      /invalid venues config .*v\.json:\n {2}- not valid JSON/,
+    );
+    expect(() => loadVenuesConfig(join(dir, 'missing.json'), ids)).toThrow(/cannot read the file/);
+  });
+});
+
+describe('defaults', () => {
+  it('covers every ccxt watchOrderBook class: about sixty spot venues, the rest excluded with a reason', () => {
+    expect([...DEFAULT_VENUES, ...Object.keys(EXCLUDED_VENUES)].sort()).toEqual([...ids].sort());
+    expect(DEFAULT_VENUES.length).toBe(60);
+    const options = ingestorOptions({ sink });
+    expect(options.venues.map((v) => v.exchangeId)).toEqual(DEFAULT_VENUES);
+    expect(options.depth).toBe(500);
+  });
+
+  it('rejects nonsense knobs', () => {
+    expect(() => ingestorOptions({ sink, depth: 0 })).toThrow(/depth must be a positive integer/);
+    expect(() => ingestorOptions({ sink, assets: [] })).toThrow(/asset universe/);
+  });
+});
+
+describe('taker fees', () => {
+  it('the override table wins, a valid ccxt rate is kept, anything else is null', () => {
+    expect(chooseTakerFee('weex', 0.1)).toEqual({ rate: 0.001, source: 'override' });
+    expect(chooseTakerFee('binance', 0.001)).toEqual({ rate: 0.001, source: 'ccxt' });
+    expect(chooseTakerFee('somewhere', 0.1)).toMatchObject({ rate: null, source: 'missing' });
+    expect(chooseTakerFee('somewhere', undefined)).toMatchObject({ rate: null });
+    expect(chooseTakerFee('somewhere', [[0, 0.2]])).toMatchObject({ rate: null });
+    expect(chooseTakerFee('somewhere', -0.001)).toMatchObject({ rate: null });
+  });
+});
+
+describe('selectSymbols', () => {
+  const markets = {
+    'BTC/USDT': { symbol: 'BTC/USDT', base: 'BTC', quote: 'USDT', spot: true },
+    'ETH/BTC': { symbol: 'ETH/BTC', base: 'ETH', quote: 'BTC', spot: true, active: false },
+    'DOGE/USDT': { symbol: 'DOGE/USDT', base: 'DOGE', quote: 'USDT', spot: true },
+    'BTC/USDT:USDT': { symbol: 'BTC/USDT:USDT', base: 'BTC', quote: 'USDT', spot: false },
+    'SOL/EUR': { symbol: 'SOL/EUR', base: 'SOL', quote: 'EUR', spot: true },
+  };
+  it('takes active spot markets inside the universe, sorted', () => {
+    expect(selectSymbols(markets, ['BTC', 'ETH', 'USDT', 'SOL', 'EUR'], null)).toEqual({
+      symbols: ['BTC/USDT', 'SOL/EUR'],
+      unknown: [],
+    });
+  });
+  it('explicit symbols win, unknown ones are reported', () => {
+    expect(selectSymbols(markets, ['BTC'], ['DOGE/USDT', 'X/Y'])).toEqual({
+      symbols: ['DOGE/USDT'],
+      unknown: ['X/Y'],
+    });
+  });
+});

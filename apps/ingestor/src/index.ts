@@ -1,0 +1,8 @@
+export { Ingestor } from './ingestor';
+export { ingestorOptions, stderrLogger, DEFAULT_DEPTH, DEFAULT_SNAPSHOT_EVERY } from './options';
+export type { IngestorLogger, IngestorOptions, IngestorOptionsInput, VenueSettings } from './options';
+export { loadVenuesConfig, parseVenuesConfig, VenuesConfigError } from './venues-config';
+export type { VenueConfigEntry, VenuesConfig } from './venues-config';
+export { watchOrderBookIds } from './ccxt-venue';
+export { DEFAULT_ASSETS, DEFAULT_VENUES, EXCLUDED_VENUES } from './default-venues';
+export { TAKER_FEE_OVERRIDES } from './fees';

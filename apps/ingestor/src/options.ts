@@ -1,0 +1,119 @@
+import type { RecordSink } from '@app/log';
+import { DEFAULT_ASSETS, DEFAULT_VENUES, DEFAULT_WATCH_LIMITS } from './default-venues';
+import type { VenuesConfig } from './venues-config';
+
+/** Structured log lines; the default writes JSON to stderr. */
+export interface IngestorLogger {
+  info(message: string, fields?: Readonly<Record<string, unknown>>): void;
+  warn(message: string, fields?: Readonly<Record<string, unknown>>): void;
+  error(message: string, fields?: Readonly<Record<string, unknown>>): void;
+}
+
+/** One venue to ingest. */
+export interface VenueSettings {
+  readonly exchangeId: string;
+  /** Unified symbols; null = every spot market with base and quote in `assets`. */
+  readonly symbols: readonly string[] | null;
+  /** Passed to the ccxt constructor (deep-merged by ccxt into its defaults). */
+  readonly ccxt: Readonly<Record<string, unknown>>;
+  /** `limit` for watchOrderBook(ForSymbols); undefined = ccxt's default channel. */
+  readonly watchLimit: number | undefined;
+}
+
+/** Everything the ingestor needs, resolved; build it with `ingestorOptions`. */
+export interface IngestorOptions {
+  readonly venues: readonly VenueSettings[];
+  /** Levels per side published (the top of ccxt's book). */
+  readonly depth: number;
+  /** A snapshot record after this many delta records of one book. */
+  readonly snapshotEvery: number;
+  /** A snapshot at least this often (ms) for a book that keeps changing. */
+  readonly snapshotEveryMs: number;
+  readonly assets: readonly string[];
+  /** Symbols per watchOrderBookForSymbols call. */
+  readonly symbolsPerSubscription: number;
+  /** Re-subscription backoff: initialMs doubling up to maxMs (ccxt adds its own dial backoff). */
+  readonly backoff: { readonly initialMs: number; readonly maxMs: number };
+  /** The clock; receivedAt is stamped with it when an update arrives. */
+  readonly now: () => number;
+  readonly logger: IngestorLogger;
+  readonly sink: RecordSink;
+}
+
+/** What a caller may set; everything else takes the documented defaults (docs/venues.md). */
+export interface IngestorOptionsInput {
+  readonly sink: RecordSink;
+  readonly venuesConfig?: VenuesConfig | null;
+  readonly depth?: number;
+  readonly snapshotEvery?: number;
+  readonly snapshotEveryMs?: number;
+  readonly assets?: readonly string[];
+  readonly symbolsPerSubscription?: number;
+  readonly backoff?: { readonly initialMs: number; readonly maxMs: number };
+  readonly now?: () => number;
+  readonly logger?: IngestorLogger;
+}
+
+export const DEFAULT_DEPTH = 500;
+export const DEFAULT_SNAPSHOT_EVERY = 1000;
+export const DEFAULT_SNAPSHOT_EVERY_MS = 30_000;
+export const DEFAULT_SYMBOLS_PER_SUBSCRIPTION = 20;
+export const DEFAULT_BACKOFF = Object.freeze({ initialMs: 500, maxMs: 30_000 });
+
+/** JSON lines on stderr (stdout stays free for data). */
+export const stderrLogger: IngestorLogger = {
+  info: (message, fields) => writeLine('info', message, fields),
+  warn: (message, fields) => writeLine('warn', message, fields),
+  error: (message, fields) => writeLine('error', message, fields),
+};
+
+function writeLine(level: string, message: string, fields?: Readonly<Record<string, unknown>>): void {
+  process.stderr.write(`${JSON.stringify({ level, time: new Date().toISOString(), message, ...fields })}\n`);
+}
+
+function positiveInt(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1)
+    throw new RangeError(`ingestor option ${name} must be a positive integer, got ${value}`);
+  return value;
+}
+
+/**
+ * Resolve the ingestor's options: the venues of VENUES_CONFIG in the order written, or the
+ * default spot venues; every numeric knob validated.
+ */
+export function ingestorOptions(input: IngestorOptionsInput): IngestorOptions {
+  const configured = input.venuesConfig?.venues;
+  const venues: VenueSettings[] = configured
+    ? [...configured].map(([exchangeId, entry]) => ({
+        exchangeId,
+        symbols: entry.symbols,
+        ccxt: entry.ccxt,
+        watchLimit: entry.watchLimit ?? DEFAULT_WATCH_LIMITS[exchangeId],
+      }))
+    : DEFAULT_VENUES.map((exchangeId) => ({
+        exchangeId,
+        symbols: null,
+        ccxt: {},
+        watchLimit: DEFAULT_WATCH_LIMITS[exchangeId],
+      }));
+  const backoff = input.backoff ?? DEFAULT_BACKOFF;
+  if (!(backoff.initialMs >= 0 && backoff.maxMs >= backoff.initialMs))
+    throw new RangeError('ingestor backoff must satisfy 0 <= initialMs <= maxMs');
+  const assets = input.assets ?? DEFAULT_ASSETS;
+  if (assets.length === 0) throw new RangeError('ingestor asset universe must not be empty');
+  return {
+    venues,
+    depth: positiveInt('depth', input.depth ?? DEFAULT_DEPTH),
+    snapshotEvery: positiveInt('snapshotEvery', input.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY),
+    snapshotEveryMs: positiveInt('snapshotEveryMs', input.snapshotEveryMs ?? DEFAULT_SNAPSHOT_EVERY_MS),
+    assets,
+    symbolsPerSubscription: positiveInt(
+      'symbolsPerSubscription',
+      input.symbolsPerSubscription ?? DEFAULT_SYMBOLS_PER_SUBSCRIPTION,
+    ),
+    backoff,
+    now: input.now ?? Date.now,
+    logger: input.logger ?? stderrLogger,
+    sink: input.sink,
+  };
+}

@@ -1,0 +1,261 @@
+import type { EventRecord, MarketRecord } from '@app/events';
+import { NetworkError } from 'ccxt';
+import { BookPublisher } from './book-publisher';
+import { createVenue, type CcxtBook, type CcxtClient, type CcxtProExchange } from './ccxt-venue';
+import { chooseTakerFee } from './fees';
+import type { IngestorOptions, VenueSettings } from './options';
+import { selectSymbols } from './select-symbols';
+import { VenueStatus } from './venue-status';
+import { WriteQueue } from './write-queue';
+
+interface Dirty {
+  book: CcxtBook;
+  receivedAt: number;
+}
+
+/**
+ * One venue: markets, then one watch loop per subscription group. Book changes are observed by
+ * tapping the ws client's resolve (every ccxt venue resolves its live book after applying an
+ * update): ccxt's futures are one-shot, so a multi-symbol watch loses the notification of a book
+ * that changed while another book's resolve was being handled.
+ */
+export class VenueRunner {
+  private exchange!: CcxtProExchange;
+  private status!: VenueStatus;
+  private readonly publishers = new Map<string, BookPublisher>();
+  private readonly groupOf = new Map<string, number>();
+  private readonly lastBook = new Map<string, CcxtBook>();
+  private readonly dirty = new Map<string, Dirty>();
+  private flushScheduled = false;
+  /** Set while a bad book forces a re-subscription: nothing is published until the loops retry. */
+  private resyncing = false;
+  private stopped = false;
+  private readonly loops: Promise<void>[] = [];
+  private readonly writes: WriteQueue;
+  private readonly wakers = new Set<() => void>();
+
+  constructor(
+    private readonly venue: VenueSettings,
+    private readonly opts: IngestorOptions,
+  ) {
+    this.writes = new WriteQueue(opts.sink, (e) => {
+      opts.logger.error('record write failed; books of this venue will resync', {
+        exchangeId: venue.exchangeId,
+        error: String(e),
+      });
+      for (const p of this.publishers.values()) p.resync();
+    });
+  }
+
+  get exchangeId(): string {
+    return this.venue.exchangeId;
+  }
+
+  /** Construct the exchange and start in the background; never waits for the venue. */
+  start(): void {
+    const { exchange, certified } = createVenue(this.venue.exchangeId, this.venue.ccxt);
+    this.exchange = exchange;
+    this.status = new VenueStatus(this.venue.exchangeId, certified, 1);
+    this.tapClients();
+    this.loops.push(this.run());
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const wake of [...this.wakers]) wake();
+    await this.exchange?.close().catch(() => undefined);
+    await Promise.all(this.loops);
+    await this.writes.drained();
+  }
+
+  private async run(): Promise<void> {
+    const symbols = await this.loadMarkets();
+    if (symbols === null) return;
+    const size = this.exchange.has.watchOrderBookForSymbols === true ? this.opts.symbolsPerSubscription : 1;
+    const groups: string[][] = [];
+    for (let i = 0; i < symbols.length; i += size) groups.push(symbols.slice(i, i + size));
+    this.status.setGroups(groups.length);
+    groups.forEach((group, g) => {
+      for (const s of group) {
+        this.groupOf.set(s, g);
+        this.publishers.set(
+          s,
+          new BookPublisher(this.venue.exchangeId, s, this.opts.snapshotEvery, this.opts.depth, this.opts.snapshotEveryMs),
+        );
+      }
+      this.loops.push(this.watchLoop(group, g));
+    });
+  }
+
+  /** Load markets (retrying while the venue is down) and write market and venue records. */
+  private async loadMarkets(): Promise<string[] | null> {
+    for (let attempt = 0; !this.stopped; attempt++) {
+      try {
+        // Plain ws:// URLs (mock venues, private gateways) need ccxt's node http agent loaded first.
+        await this.exchange.loadHttpProxyAgent();
+        await this.exchange.loadMarkets();
+        break;
+      } catch (e) {
+        this.down(null, `loading markets failed: ${message(e)}`);
+        await this.sleep(attempt);
+      }
+    }
+    if (this.stopped) return null;
+    const markets = this.exchange.markets ?? {};
+    const { symbols, unknown } = selectSymbols(markets, this.opts.assets, this.venue.symbols);
+    if (unknown.length > 0)
+      this.opts.logger.warn('configured symbols not listed by the venue; skipped', {
+        exchangeId: this.venue.exchangeId,
+        symbols: unknown,
+      });
+    const now = this.opts.now();
+    const records: EventRecord[] = [];
+    const missingFee: string[] = [];
+    for (const symbol of symbols) {
+      const m = markets[symbol]!;
+      const fee = chooseTakerFee(this.venue.exchangeId, m.taker);
+      if (fee.rate === null) missingFee.push(symbol);
+      const record: MarketRecord = {
+        v: 1,
+        type: 'market',
+        exchangeId: this.venue.exchangeId,
+        symbol,
+        base: m.base,
+        quote: m.quote,
+        takerFeeRate: fee.rate,
+        receivedAt: now,
+      };
+      records.push(record);
+    }
+    if (missingFee.length > 0) {
+      this.opts.logger.warn('no valid taker fee; market records carry null and the API default applies', {
+        exchangeId: this.venue.exchangeId,
+        symbols: missingFee,
+      });
+    }
+    if (symbols.length === 0) this.status.down(null, 'no spot markets among the asset universe');
+    records.push(this.status.record(now));
+    this.writes.push(records);
+    this.opts.logger.info('venue markets loaded', {
+      exchangeId: this.venue.exchangeId,
+      symbols: symbols.length,
+    });
+    return [...symbols];
+  }
+
+  private async watchLoop(symbols: string[], group: number): Promise<void> {
+    const limit = this.venue.watchLimit;
+    for (let attempt = 0; !this.stopped;) {
+      try {
+        this.resyncing = false;
+        if (symbols.length > 1 || this.exchange.has.watchOrderBookForSymbols === true) {
+          await this.exchange.watchOrderBookForSymbols(symbols, limit);
+        } else {
+          await this.exchange.watchOrderBook(symbols[0]!, limit);
+        }
+        attempt = 0;
+      } catch (e) {
+        if (this.stopped) return;
+        for (const s of symbols) this.publishers.get(s)?.resync();
+        this.down(group, message(e));
+        this.opts.logger.warn('order book subscription failed; re-subscribing', {
+          exchangeId: this.venue.exchangeId,
+          symbols,
+          error: message(e),
+        });
+        await this.sleep(attempt++);
+      }
+    }
+  }
+
+  private down(group: number | null, error: string): void {
+    if (this.status.down(group, error)) this.writes.push([this.status.record(this.opts.now())]);
+  }
+
+  /** Wrap ccxt's client factory so every ws client reports each book it resolves. */
+  private tapClients(): void {
+    const ex = this.exchange;
+    const create = ex.client.bind(ex);
+    const tapped = new WeakSet<CcxtClient>();
+    ex.client = (url: string): CcxtClient => {
+      const client = create(url);
+      if (!tapped.has(client)) {
+        tapped.add(client);
+        const resolve = client.resolve.bind(client);
+        client.resolve = (result: unknown, hash?: string): unknown => {
+          this.observe(result);
+          return resolve(result, hash);
+        };
+      }
+      return client;
+    };
+  }
+
+  private observe(result: unknown): void {
+    if (typeof result !== 'object' || result === null) return;
+    const book = result as Partial<CcxtBook>;
+    if (typeof book.symbol !== 'string' || !Array.isArray(book.bids) || !Array.isArray(book.asks)) return;
+    if (!this.publishers.has(book.symbol)) return;
+    this.dirty.set(book.symbol, { book: book as CcxtBook, receivedAt: this.opts.now() });
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      // After ccxt finishes the message (some apply several updates per frame), publish once.
+      queueMicrotask(() => this.flush());
+    }
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    const records: EventRecord[] = [];
+    for (const [symbol, { book, receivedAt }] of this.dirty) {
+      const pub = this.publishers.get(symbol)!;
+      if (this.resyncing || this.stopped) continue;
+      // A new book object means ccxt rebuilt it from a fresh snapshot (re-subscription).
+      if (this.lastBook.get(symbol) !== book) pub.resync();
+      this.lastBook.set(symbol, book);
+      const ts = book.timestamp;
+      const exchangeTimestamp = typeof ts === 'number' && Number.isFinite(ts) ? Math.trunc(ts) : null;
+      const out = pub.publish(book.bids, book.asks, exchangeTimestamp, receivedAt);
+      if (out.kind === 'record') {
+        records.push(out.record);
+        if (this.status.groupUp(this.groupOf.get(symbol)!)) records.push(this.status.record(receivedAt));
+      } else if (out.kind === 'withheld') {
+        this.resubscribe(`${symbol}: ${out.fault.replace('_', ' ')} book withheld; re-subscribing`);
+      }
+    }
+    this.dirty.clear();
+    this.writes.push(records);
+  }
+
+  /** Drop every connection of the venue the way ccxt does on a keepalive timeout; the loops re-subscribe. */
+  private resubscribe(reason: string): void {
+    if (this.resyncing) return;
+    this.resyncing = true;
+    this.opts.logger.warn('bad book', { exchangeId: this.venue.exchangeId, reason });
+    for (const p of this.publishers.values()) p.resync();
+    this.down(null, reason);
+    for (const client of Object.values(this.exchange.clients ?? {})) {
+      client.onError(new NetworkError(`${this.venue.exchangeId} ${reason}`));
+      void Promise.resolve(client.close()).catch(() => undefined);
+    }
+  }
+
+  /** Backoff sleep that stop() cuts short. */
+  private sleep(attempt: number): Promise<void> {
+    const { initialMs, maxMs } = this.opts.backoff;
+    const ms = Math.min(maxMs, initialMs * 2 ** Math.min(attempt, 20));
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.wakers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wakers.add(done);
+    });
+  }
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? `${e.constructor.name}: ${e.message}` : String(e);
+}

@@ -1,0 +1,56 @@
+import {
+  Ingestor,
+  ingestorOptions,
+  parseVenuesConfig,
+  watchOrderBookIds,
+  type IngestorLogger,
+  type IngestorOptionsInput,
+} from '../../apps/ingestor/src';
+import { MemorySink } from './memory-sink';
+
+/** Log lines kept for assertions instead of printed. */
+export class MemoryLogger implements IngestorLogger {
+  readonly lines: { level: string; message: string; fields?: Readonly<Record<string, unknown>> }[] = [];
+  info(message: string, fields?: Readonly<Record<string, unknown>>): void {
+    this.lines.push({ level: 'info', message, fields });
+  }
+  warn(message: string, fields?: Readonly<Record<string, unknown>>): void {
+    this.lines.push({ level: 'warn', message, fields });
+  }
+  error(message: string, fields?: Readonly<Record<string, unknown>>): void {
+    this.lines.push({ level: 'error', message, fields });
+  }
+}
+
+/** An ingestor over `venues` (the VENUES_CONFIG shape) writing into a MemorySink, with a pinned-step clock. */
+export function startIngestor(venues: Record<string, unknown>, extra: Partial<IngestorOptionsInput> = {}) {
+  const sink = new MemorySink();
+  const logger = new MemoryLogger();
+  let clock = 1_786_309_548_000;
+  const venuesConfig = parseVenuesConfig({ venues }, 'test', watchOrderBookIds());
+  const ingestor = new Ingestor(
+    ingestorOptions({
+      sink,
+      logger,
+      venuesConfig,
+      now: () => clock++,
+      backoff: { initialMs: 20, maxMs: 200 },
+      ...extra,
+    }),
+  );
+  ingestor.start();
+  return { ingestor, sink, logger };
+}
+
+/** ccxt's re-dial backoff starts at 1 s; tests shorten it (options.ws.backoff). */
+export const FAST_REDIAL = { backoff: { base: 50, max: 200 } };
+
+/** ccxt options pointing binance at a local mock (spot markets only: the mock serves spot exchangeInfo). */
+export function binanceCcxt(http: string, ws: string): Record<string, unknown> {
+  return {
+    urls: { api: { public: `${http}/api/v3`, ws: { spot: `${ws}/stream/ws` } } },
+    // The mock has no request weights; ccxt's limiter still runs, just with a short interval.
+    rateLimit: 5,
+    options: { fetchMarkets: { types: ['spot'] }, ws: FAST_REDIAL },
+  };
+}

@@ -1,0 +1,71 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { CAPTURES_PRESENT } from './captures';
+import { FAST_REDIAL, startIngestor } from './ingest-harness';
+import { foldKraken, readKrakenBooks, startKrakenMock } from './kraken-mock';
+import { waitFor } from './memory-sink';
+import { marketsOption, spotMarket } from './offline-markets';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+describe.skipIf(!CAPTURES_PRESENT)(
+  'kraken through ccxt against a mock venue replaying the 2021 capture',
+  () => {
+    it('folds the ingestor records into the same BTC/CHF and ETH/CHF books as an independent fold', async () => {
+      const { pairs, frames } = readKrakenBooks();
+      const mock = await startKrakenMock(frames);
+      // Markets from the captured AssetPairs: taker fee is the first tier, in percent.
+      const markets = marketsOption(
+        ['XBTCHF', 'ETHCHF'].map((id) => {
+          const p = pairs[id]!;
+          const [base, quote] = p.wsname.replace('XBT', 'BTC').split('/') as [string, string];
+          return { ...spotMarket(id, base, quote, p.fees[0]![1]! / 100), info: { wsname: p.wsname } };
+        }),
+      );
+      const { ingestor, sink } = startIngestor(
+        {
+          kraken: {
+            ccxt: {
+              urls: { api: { ws: { publicV2: `${mock.ws}/v2` } } },
+              markets,
+              options: { ws: FAST_REDIAL },
+            },
+          },
+        },
+        { assets: ['BTC', 'ETH', 'CHF'] },
+      );
+      cleanups.push(
+        () => mock.close(),
+        () => ingestor.stop(),
+      );
+      const expected = new Map([
+        ['BTC/CHF', foldKraken(frames.get('XBT/CHF')!)],
+        ['ETH/CHF', foldKraken(frames.get('ETH/CHF')!)],
+      ]);
+      await waitFor('every book', () =>
+        [...expected.keys()].every((s) => sink.books('kraken', s).length > 0),
+      );
+      await waitFor('the ingestor to go quiet', () => Date.now() - sink.lastWriteAt > 400);
+      for (const [symbol, book] of expected) {
+        const got = sink.levels('kraken', symbol);
+        expect(got?.inSync, symbol).toBe(true);
+        expect({ bids: got?.bids, asks: got?.asks }, symbol).toEqual(book.top(500));
+        expect(sink.books('kraken', symbol).filter((b) => !b.snapshot).length, symbol).toBeGreaterThan(20);
+      }
+      expect(
+        sink.records
+          .filter((r) => r.type === 'market')
+          .map((m) => [m.symbol, m.type === 'market' && m.takerFeeRate]),
+      ).toEqual([
+        ['BTC/CHF', 0.0026],
+        ['ETH/CHF', 0.0026],
+      ]);
+      // The default watch limit asks for the 1000-level channel (v2's default is 10).
+      expect(JSON.parse(mock.received.find((t) => t.includes('subscribe'))!)).toMatchObject({
+        params: { channel: 'book', depth: 1000, symbol: ['BTC/CHF', 'ETH/CHF'] },
+      });
+    });
+  },
+);
