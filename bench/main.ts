@@ -3,8 +3,12 @@
  * with --json, one {"scenario","metric","value","unit"} object per line at the end.
  */
 import { cpus } from 'node:os';
+import { benchApi } from './api';
 import type { BenchRow } from './bench-row';
 import { benchFold } from './fold';
+import { benchIngestor } from './ingestor';
+import { benchLog } from './log';
+import { benchReplay } from './replay';
 import { benchSolve } from './solve';
 
 type Scenario = { name: string; run: () => BenchRow[] | Promise<BenchRow[]> };
@@ -12,6 +16,10 @@ type Scenario = { name: string; run: () => BenchRow[] | Promise<BenchRow[]> };
 const SCENARIOS: Scenario[] = [
   { name: 'solve', run: () => benchSolve() },
   { name: 'fold', run: () => benchFold() },
+  { name: 'replay', run: () => benchReplay() },
+  { name: 'log', run: () => benchLog() },
+  { name: 'ingestor', run: () => benchIngestor() },
+  { name: 'api', run: () => benchApi() },
 ];
 
 async function main(): Promise<void> {

@@ -63,16 +63,22 @@ export interface StartConfig {
 export interface IngestorConfig {
   readonly app: 'ingestor';
   readonly log: LogConfig;
+  /** null = live venues; otherwise the recording is fed into the log instead. */
+  readonly replay: ReplayConfig | null;
   readonly venuesConfig: string | null;
 }
 
 export type AppName = 'api' | 'start' | 'ingestor';
-type ConfigOf<A extends AppName> = A extends 'api' ? ApiConfig : A extends 'start' ? StartConfig : IngestorConfig;
+type ConfigOf<A extends AppName> = A extends 'api'
+  ? ApiConfig
+  : A extends 'start'
+    ? StartConfig
+    : IngestorConfig;
 
 const FLAGS: Record<AppName, readonly string[]> = {
   api: ['port', 'host', 'now'],
   start: ['port', 'host', 'now', 'replay', 'speed'],
-  ingestor: [],
+  ingestor: ['replay', 'speed'],
 };
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -81,14 +87,19 @@ type Env = Readonly<Record<string, string | undefined>>;
  * Build the frozen configuration of `app` from argv (without node and script) and the environment.
  * Throws ConfigError listing every bad key; never reads process.* itself (see loadConfigOrExit).
  */
-export function loadConfig<A extends AppName>(app: A, argv: readonly string[], env: Env, cwd: string): ConfigOf<A> {
+export function loadConfig<A extends AppName>(
+  app: A,
+  argv: readonly string[],
+  env: Env,
+  cwd: string,
+): ConfigOf<A> {
   const parsed = parseArgv(argv, FLAGS[app]);
   const r = new Reader(parsed.flags, env);
   r.issues.push(...parsed.issues);
   const log = readLog(r, cwd);
   let config: ApiConfig | StartConfig | IngestorConfig;
   if (app === 'ingestor') {
-    config = { app: 'ingestor', log, venuesConfig: readVenuesConfig(r, cwd) };
+    config = { app: 'ingestor', log, replay: readReplay(r, cwd), venuesConfig: readVenuesConfig(r, cwd) };
   } else {
     const server = readServer(r);
     const nowMs = r.int('--now', r.flag('now'), -1, 0, 8_640_000_000_000_000);
@@ -96,7 +107,14 @@ export function loadConfig<A extends AppName>(app: A, argv: readonly string[], e
     config =
       app === 'api'
         ? { app: 'api', server, log, nowMs: pinned }
-        : { app: 'start', server, log, nowMs: pinned, replay: readReplay(r, cwd), venuesConfig: readVenuesConfig(r, cwd) };
+        : {
+            app: 'start',
+            server,
+            log,
+            nowMs: pinned,
+            replay: readReplay(r, cwd),
+            venuesConfig: readVenuesConfig(r, cwd),
+          };
   }
   if (r.issues.length > 0) throw new ConfigError(r.issues);
   return deepFreeze(config) as ConfigOf<A>;
@@ -105,7 +123,10 @@ export function loadConfig<A extends AppName>(app: A, argv: readonly string[], e
 function readServer(r: Reader): ServerConfig {
   const host = r.flag('host') ?? '::';
   if (/\s/.test(host)) r.bad('--host', `must be an address or host name, got '${host}'`);
-  const proxies = (r.envValue('TRUSTED_PROXY') ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const proxies = (r.envValue('TRUSTED_PROXY') ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
   for (const p of proxies) if (isIP(p) === 0) r.bad('TRUSTED_PROXY', `'${p}' is not an IP address`);
   return {
     port: r.int('--port', r.flag('port'), 3000, 0, 65535),
@@ -117,7 +138,13 @@ function readServer(r: Reader): ServerConfig {
     routing: {
       staleBookMs: r.int('STALE_BOOK_MS', r.envValue('STALE_BOOK_MS'), 10_000, 1, 86_400_000),
       stalenessPenaltyBps: r.num('STALENESS_PENALTY_BPS', r.envValue('STALENESS_PENALTY_BPS'), 1, 0, 10_000),
-      defaultTakerFeeRate: r.num('DEFAULT_TAKER_FEE_RATE', r.envValue('DEFAULT_TAKER_FEE_RATE'), 0.001, 0, 0.5),
+      defaultTakerFeeRate: r.num(
+        'DEFAULT_TAKER_FEE_RATE',
+        r.envValue('DEFAULT_TAKER_FEE_RATE'),
+        0.001,
+        0,
+        0.5,
+      ),
     },
   };
 }
@@ -127,7 +154,8 @@ function readLog(r: Reader, cwd: string): LogConfig {
   let kafkaBrokers: string[] | null = null;
   if (rawBrokers !== undefined) {
     kafkaBrokers = rawBrokers.split(',').map((b) => b.trim());
-    for (const b of kafkaBrokers) if (!/^[^\s:,]+:\d{1,5}$/.test(b)) r.bad('KAFKA_BROKERS', `'${b}' is not host:port`);
+    for (const b of kafkaBrokers)
+      if (!/^[^\s:,]+:\d{1,5}$/.test(b)) r.bad('KAFKA_BROKERS', `'${b}' is not host:port`);
   }
   return { kafkaBrokers, dataDir: resolve(cwd, r.envValue('DATA_DIR') ?? './.data') };
 }

@@ -36,13 +36,28 @@ describe('loadConfig', () => {
   });
 
   it('reads flags in both spellings and the environment', () => {
-    const c = loadConfig('start', ['--replay', 'events.jsonl', '--speed=max', '--now', '1700000000000', '--port', '0', '--host', '127.0.0.1'], {
-      KAFKA_BROKERS: 'localhost:9092,kafka:29092',
-      DATA_DIR: 'd',
-      RATE_LIMIT_RPS: '100',
-      STALENESS_PENALTY_BPS: '2.5',
-      TRUSTED_PROXY: '10.0.0.1',
-    }, cwd);
+    const c = loadConfig(
+      'start',
+      [
+        '--replay',
+        'events.jsonl',
+        '--speed=max',
+        '--now',
+        '1700000000000',
+        '--port',
+        '0',
+        '--host',
+        '127.0.0.1',
+      ],
+      {
+        KAFKA_BROKERS: 'localhost:9092,kafka:29092',
+        DATA_DIR: 'd',
+        RATE_LIMIT_RPS: '100',
+        STALENESS_PENALTY_BPS: '2.5',
+        TRUSTED_PROXY: '10.0.0.1',
+      },
+      cwd,
+    );
     expect(c.replay).toEqual({ path: join(cwd, 'events.jsonl'), speed: 'max' });
     expect(c.nowMs).toBe(1_700_000_000_000);
     expect(c.server.port).toBe(0);
@@ -55,17 +70,34 @@ describe('loadConfig', () => {
 
   it('lists every bad key at once', () => {
     const keys = issues(() =>
-      loadConfig('start', ['--bogus', '1', '--port', 'abc', '--speed', '0', '--replay', 'missing.jsonl', '--now', '-5'], {
-        RATE_LIMIT_RPS: '0',
-        STALE_BOOK_MS: '1e3',
-        DEFAULT_TAKER_FEE_RATE: '0x1',
-        HEARTBEAT_MS: 'fast',
-        KAFKA_BROKERS: 'nohost',
-        TRUSTED_PROXY: 'proxy.local',
-      }, cwd),
+      loadConfig(
+        'start',
+        ['--bogus', '1', '--port', 'abc', '--speed', '0', '--replay', 'missing.jsonl', '--now', '-5'],
+        {
+          RATE_LIMIT_RPS: '0',
+          STALE_BOOK_MS: '1e3',
+          DEFAULT_TAKER_FEE_RATE: '0x1',
+          HEARTBEAT_MS: 'fast',
+          KAFKA_BROKERS: 'nohost',
+          TRUSTED_PROXY: 'proxy.local',
+        },
+        cwd,
+      ),
     );
     expect(keys.sort()).toEqual(
-      ['--bogus', '--now', '--port', '--replay', '--speed', 'DEFAULT_TAKER_FEE_RATE', 'HEARTBEAT_MS', 'KAFKA_BROKERS', 'RATE_LIMIT_RPS', 'STALE_BOOK_MS', 'TRUSTED_PROXY'].sort(),
+      [
+        '--bogus',
+        '--now',
+        '--port',
+        '--replay',
+        '--speed',
+        'DEFAULT_TAKER_FEE_RATE',
+        'HEARTBEAT_MS',
+        'KAFKA_BROKERS',
+        'RATE_LIMIT_RPS',
+        'STALE_BOOK_MS',
+        'TRUSTED_PROXY',
+      ].sort(),
     );
   });
 
@@ -77,6 +109,8 @@ describe('loadConfig', () => {
   });
 
   it('names the key and the value in the message', () => {
-    expect(() => loadConfig('api', ['--port', '70000'], {}, cwd)).toThrow(/--port: must be between 0 and 65535, got 70000/);
+    expect(() => loadConfig('api', ['--port', '70000'], {}, cwd)).toThrow(
+      /--port: must be between 0 and 65535, got 70000/,
+    );
   });
 });

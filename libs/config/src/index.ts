@@ -1,5 +1,15 @@
 export { ConfigError } from './config-error';
 export type { ConfigIssue } from './config-error';
 export { loadConfig } from './app-config';
-export type { ApiConfig, AppName, IngestorConfig, LogConfig, ReplayConfig, ReplaySpeed, RoutingSettings, ServerConfig, StartConfig } from './app-config';
+export type {
+  ApiConfig,
+  AppName,
+  IngestorConfig,
+  LogConfig,
+  ReplayConfig,
+  ReplaySpeed,
+  RoutingSettings,
+  ServerConfig,
+  StartConfig,
+} from './app-config';
 export { loadConfigOrExit } from './load-or-exit';

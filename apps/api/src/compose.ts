@@ -1,0 +1,78 @@
+import { Logger } from '@nestjs/common';
+import type { LogConfig, ServerConfig } from '@app/config';
+import { TOPICS } from '@app/events';
+import { openEventLog, type EventLog } from '@app/log';
+import { startApiServer, type ApiServer } from './bootstrap';
+import type { Clock } from './clock';
+import { createBookFeed, type BookFeed, type FeedLogger } from './feed';
+
+/** The pieces every API host process wires: the log, the feed folding it, the HTTP server. */
+export interface ApiHost {
+  readonly log: EventLog;
+  readonly feed: BookFeed;
+  server: ApiServer | null;
+}
+
+/** Open the configured log (Kafka or embedded) and start folding it; resolves once caught up. */
+export async function openFeed(
+  config: LogConfig,
+  logger: FeedLogger = new Logger('BookFeed'),
+): Promise<ApiHost> {
+  const log = openEventLog({ kafkaBrokers: config.kafkaBrokers, dataDir: config.dataDir });
+  const feed = createBookFeed({ log, logger });
+  await feed.start();
+  return { log, feed, server: null };
+}
+
+/** Resolve once the feed has applied everything appended to the log so far. */
+export async function waitCaughtUp(host: ApiHost, timeoutMs = 60_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const positions = host.feed.positions();
+    let behind = false;
+    for (const topic of TOPICS) {
+      if (topic === 'quotes') continue;
+      const hwm = await host.log.highWatermarks(topic);
+      const pos = positions[topic] ?? [];
+      if (hwm.some((h, p) => (pos[p] ?? 0) < h)) behind = true;
+    }
+    if (!behind) return;
+    if (performance.now() > deadline) throw new Error('the book feed did not catch up with the log in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Start the HTTP/WebSocket server on the host's feed and announce where it listens. */
+export async function serveApi(host: ApiHost, config: ServerConfig, clock: Clock): Promise<ApiServer> {
+  host.server = await startApiServer({ config, feed: host.feed, clock });
+  // One JSON line on stdout: scripts and tests read the bound port from it (useful with --port 0).
+  process.stdout.write(
+    `${JSON.stringify({ level: 'info', message: 'listening', port: host.server.port, url: host.server.url })}\n`,
+  );
+  return host.server;
+}
+
+/** Close server, feed and log in that order (the reverse of start). */
+export async function closeHost(host: ApiHost): Promise<void> {
+  await host.server?.close();
+  await host.feed.stop();
+  await host.log.close();
+}
+
+/** Exit cleanly on SIGINT/SIGTERM after `stop` finishes. */
+export function onShutdown(stop: () => Promise<void>): void {
+  let stopping = false;
+  const handler = (): void => {
+    if (stopping) return;
+    stopping = true;
+    stop().then(
+      () => process.exit(0),
+      (e: unknown) => {
+        process.stderr.write(`shutdown failed: ${String(e)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', handler);
+  process.once('SIGTERM', handler);
+}

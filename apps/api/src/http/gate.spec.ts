@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { clientAddress } from './client-address';
+import { FixedWindowLimiter } from './rate-limiter';
+import { requestIdFrom } from './request-id';
+
+describe('FixedWindowLimiter', () => {
+  it('opens the window at the first request and admits exactly `limit` in 1000 ms', () => {
+    const l = new FixedWindowLimiter(2);
+    expect(l.hit('1.1.1.1', 500)).toEqual({ allowed: true, limit: 2, remaining: 1, resetSec: 1 });
+    expect(l.hit('1.1.1.1', 900).allowed).toBe(true);
+    expect(l.hit('1.1.1.1', 1499)).toEqual({ allowed: false, limit: 2, remaining: 0, resetSec: 1 });
+    // Another address has its own window.
+    expect(l.hit('2.2.2.2', 1499).allowed).toBe(true);
+    // 1000 ms after the first request a new window opens.
+    expect(l.hit('1.1.1.1', 1500)).toMatchObject({ allowed: true, remaining: 1 });
+  });
+
+  it('reset is whole seconds rounded up and at least 1', () => {
+    const l = new FixedWindowLimiter(1, 2500);
+    expect(l.hit('a', 0).resetSec).toBe(3);
+    expect(l.hit('a', 1600).resetSec).toBe(1);
+    expect(l.hit('a', 2499.9).resetSec).toBe(1);
+  });
+});
+
+describe('clientAddress', () => {
+  const none = new Set<string>();
+  it('accepts IPv4 and ::ffff:-mapped IPv4, refuses IPv6', () => {
+    expect(clientAddress('10.0.0.7', undefined, none)).toBe('10.0.0.7');
+    expect(clientAddress('::ffff:127.0.0.1', undefined, none)).toBe('127.0.0.1');
+    expect(clientAddress('::1', undefined, none)).toBeNull();
+    expect(clientAddress('2001:db8::1', undefined, none)).toBeNull();
+    expect(clientAddress(undefined, undefined, none)).toBeNull();
+  });
+
+  it('ignores x-forwarded-for unless the peer is a trusted proxy', () => {
+    expect(clientAddress('10.0.0.1', '1.2.3.4', none)).toBe('10.0.0.1');
+    const trusted = new Set(['10.0.0.1', '10.0.0.2']);
+    expect(clientAddress('::ffff:10.0.0.1', '9.9.9.9, 1.2.3.4, 10.0.0.2', trusted)).toBe('1.2.3.4');
+    expect(clientAddress('10.0.0.1', '2001:db8::5', trusted)).toBeNull();
+  });
+});
+
+describe('requestIdFrom', () => {
+  it('keeps ^[\\w.-]{1,200}$ and mints a UUID otherwise', () => {
+    expect(requestIdFrom('abc-1.2_x')).toBe('abc-1.2_x');
+    for (const bad of [undefined, '', 'a b', 'x'.repeat(201), ['a', 'b']])
+      expect(requestIdFrom(bad)).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});

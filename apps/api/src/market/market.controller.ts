@@ -1,0 +1,96 @@
+import { Controller, Get, Inject, Param, Res } from '@nestjs/common';
+import {
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiProperty,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { MarketService, type OrderBookJson, type VenueStatusJson } from './market.service';
+
+class SymbolsDto {
+  @ApiProperty({ type: [String], example: ['BTC/USDT', 'ETH/USDT'] }) symbols!: string[];
+}
+class VenueStatusDto {
+  @ApiProperty({ type: String }) exchangeId!: string;
+  @ApiProperty({ type: Boolean }) connected!: boolean;
+  @ApiProperty({ type: Number, nullable: true }) lastUpdateAt!: number | null;
+  @ApiProperty({ type: Number }) updateCount!: number;
+  @ApiProperty({ type: Number }) reconnectCount!: number;
+  @ApiProperty({ type: String, nullable: true }) lastError!: string | null;
+}
+class ExchangesStatusDto {
+  @ApiProperty({ type: [VenueStatusDto] }) exchanges!: VenueStatusDto[];
+}
+class HealthDto {
+  @ApiProperty({
+    type: String,
+    example: 'ok',
+    description: '`ok` once the cache has caught up with the log, `starting` before.',
+  })
+  status!: string;
+  @ApiProperty({ type: Number }) uptimeSec!: number;
+}
+
+/** Cached books, symbols, venue status and health (spec 4.4-4.7). */
+@ApiTags('market')
+@Controller()
+export class MarketController {
+  private readonly startedAt = performance.now();
+
+  constructor(@Inject(MarketService) private readonly markets: MarketService) {}
+
+  @Get('orderbook/:exchange/:symbol')
+  @ApiOperation({ summary: 'The cached order book; symbol URL-encoded (BTC%2FUSDT).' })
+  @ApiParam({ name: 'symbol', example: 'BTC%2FUSDT' })
+  @ApiNotFoundResponse({ description: '{error: no cached order book for <exchange>:<symbol>}' })
+  orderBook(
+    @Param('exchange') exchange: string,
+    @Param('symbol') symbol: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): OrderBookJson | { error: string } {
+    return this.book(exchange, symbol, reply);
+  }
+
+  // The same book when a client sends the slash unencoded.
+  @Get('orderbook/:exchange/:base/:quote')
+  @ApiOperation({ summary: 'Alias of /orderbook/{exchange}/{symbol} with the slash unencoded.' })
+  orderBookSplit(
+    @Param('exchange') exchange: string,
+    @Param('base') base: string,
+    @Param('quote') quote: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): OrderBookJson | { error: string } {
+    return this.book(exchange, `${base}/${quote}`, reply);
+  }
+
+  @Get('symbols')
+  @ApiOkResponse({ type: SymbolsDto })
+  symbols(): { symbols: string[] } {
+    return { symbols: this.markets.symbols() };
+  }
+
+  @Get('exchanges/status')
+  @ApiOkResponse({ type: ExchangesStatusDto })
+  exchanges(): { exchanges: VenueStatusJson[] } {
+    return { exchanges: this.markets.venues() };
+  }
+
+  @Get('health')
+  @ApiOkResponse({ type: HealthDto })
+  health(): { status: string; uptimeSec: number } {
+    return {
+      status: this.markets.ready() ? 'ok' : 'starting',
+      uptimeSec: Math.floor((performance.now() - this.startedAt) / 1000),
+    };
+  }
+
+  private book(exchange: string, symbol: string, reply: FastifyReply): OrderBookJson | { error: string } {
+    const book = this.markets.orderBook(exchange, symbol);
+    if (book !== null) return book;
+    void reply.status(404);
+    return { error: `no cached order book for ${exchange}:${symbol}` };
+  }
+}

@@ -1,0 +1,92 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ServerConfig } from '@app/config';
+import { cmp, type BookSideView } from '@app/books';
+import { Clock } from '../clock';
+import { BookFeed } from '../feed/book-feed';
+import { SERVER_CONFIG } from '../tokens';
+
+export interface LevelJson {
+  price: number;
+  amount: number;
+}
+
+/** Spec 2.7. */
+export interface OrderBookJson {
+  exchangeId: string;
+  symbol: string;
+  bids: LevelJson[];
+  asks: LevelJson[];
+  exchangeTimestamp: number | null;
+  receivedAt: number;
+  sequence: number;
+}
+
+/** Spec 2.8 venue status. */
+export interface VenueStatusJson {
+  exchangeId: string;
+  connected: boolean;
+  lastUpdateAt: number | null;
+  updateCount: number;
+  reconnectCount: number;
+  lastError: string | null;
+}
+
+/** Read-only snapshots of the cache for the market endpoints. */
+@Injectable()
+export class MarketService {
+  private readonly staleBookMs: number;
+
+  constructor(
+    @Inject(BookFeed) private readonly feed: BookFeed,
+    @Inject(Clock) private readonly clock: Clock,
+    @Inject(SERVER_CONFIG) config: ServerConfig,
+  ) {
+    this.staleBookMs = config.routing.staleBookMs;
+  }
+
+  orderBook(exchangeId: string, symbol: string): OrderBookJson | null {
+    const book = this.feed.cache.book(exchangeId, symbol);
+    // A book that has never had a snapshot holds nothing worth showing.
+    if (book === undefined || book.sequence < 0) return null;
+    return {
+      exchangeId,
+      symbol,
+      bids: levels(book.bids),
+      asks: levels(book.asks),
+      exchangeTimestamp: book.exchangeTimestamp,
+      receivedAt: book.receivedAt,
+      sequence: book.sequence,
+    };
+  }
+
+  /** Unified symbols with at least one fresh, in-sync book, sorted (clarifications 12). */
+  symbols(): string[] {
+    const now = this.clock.now();
+    const fresh = new Set<string>();
+    for (const book of this.feed.cache.allBooks()) {
+      if (book.inSync && now - book.receivedAt <= this.staleBookMs) fresh.add(book.symbol);
+    }
+    return [...fresh].sort(cmp);
+  }
+
+  venues(): VenueStatusJson[] {
+    return this.feed.cache.venueStates().map((v) => ({
+      exchangeId: v.exchangeId,
+      connected: v.connected,
+      lastUpdateAt: v.lastUpdateAt,
+      updateCount: v.updateCount,
+      reconnectCount: v.reconnectCount,
+      lastError: v.lastError,
+    }));
+  }
+
+  ready(): boolean {
+    return this.feed.isReady();
+  }
+}
+
+function levels(side: BookSideView): LevelJson[] {
+  const out: LevelJson[] = new Array<LevelJson>(side.count);
+  for (let i = 0; i < side.count; i++) out[i] = { price: side.price(i), amount: side.amount(i) };
+  return out;
+}

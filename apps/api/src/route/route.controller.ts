@@ -1,0 +1,65 @@
+import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { RouteBodyDto } from './route-body.dto';
+import { bodyToRaw } from './route-body';
+import { parseRouteParams, type ParamsParse } from './parse-route-params';
+import { RouteQueryDto } from './route-query.dto';
+import { RouteService, statusOf } from './route.service';
+import { RouteResultDto } from './route-result.dto';
+
+/** GET and POST /route: parse, solve, map the outcome to a status (spec 4.1, 4.2, 7). */
+@ApiTags('route')
+@Controller('route')
+export class RouteController {
+  constructor(@Inject(RouteService) private readonly routes: RouteService) {}
+
+  @Get()
+  @ApiOperation({
+    summary:
+      'Quote a conversion (404 no_market and 501 exact_out_multi_hop_unsupported carry a full RouteResult).',
+  })
+  @ApiOkResponse({ type: RouteResultDto })
+  @ApiBadRequestResponse({ description: '{error}: invalid parameters' })
+  getRoute(@Query() query: RouteQueryDto, @Res({ passthrough: true }) reply: FastifyReply): object {
+    return this.answer(parseRouteParams(query as unknown as Record<string, unknown>, 'rest'), reply);
+  }
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'Same as GET /route with a JSON body (at most 64 KiB); recommended for balances. Query parameters are 400.',
+  })
+  @ApiBody({ type: RouteBodyDto })
+  @ApiOkResponse({ type: RouteResultDto })
+  @ApiBadRequestResponse({ description: '{error}: invalid parameters or body' })
+  postRoute(
+    @Body() body: unknown,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): object {
+    if (Object.keys(req.query as object).length > 0)
+      return this.badRequest(
+        reply,
+        'query parameters are not accepted on POST /route; send them in the JSON body',
+      );
+    if (!/^application\/json\b/i.test(req.headers['content-type'] ?? ''))
+      return this.badRequest(reply, 'Content-Type must be application/json');
+    const raw = bodyToRaw(body);
+    return this.answer(raw.ok ? parseRouteParams(raw.raw, 'rest') : raw, reply);
+  }
+
+  private answer(parsed: ParamsParse, reply: FastifyReply): object {
+    if (!parsed.ok) return this.badRequest(reply, parsed.error);
+    const requestId = String(reply.getHeader('x-request-id'));
+    const result = this.routes.solve({ requestId, ...parsed.params });
+    void reply.status(statusOf(result));
+    return result;
+  }
+
+  private badRequest(reply: FastifyReply, error: string): object {
+    void reply.status(400);
+    return { error };
+  }
+}

@@ -1,0 +1,251 @@
+import type { IncomingMessage } from 'node:http';
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import type { ServerConfig } from '@app/config';
+import { watchSymbols, type RouteResult } from '@app/routing';
+import type { WebSocket } from 'ws';
+import { BookFeed } from '../feed/book-feed';
+import { RequestGate } from '../http/request-gate';
+import { parseRouteParams, type RouteParams } from '../route/parse-route-params';
+import { RouteService } from '../route/route.service';
+import { SERVER_CONFIG } from '../tokens';
+import { errorFrame, SharedFrame } from './frames';
+import { PUSH_FLOOR_MS, Subscriber } from './subscriber';
+
+/** Subscribers with the same normalised request: solved once per tick, the frame shared. */
+interface Group {
+  readonly key: string;
+  readonly params: RouteParams;
+  readonly subs: Set<Subscriber>;
+  watch: ReadonlySet<string>;
+  dirty: boolean;
+  lastTickAt: number;
+  timer: NodeJS.Timeout | null;
+}
+
+export interface StreamStats {
+  readonly groups: number;
+  readonly subscribers: number;
+  readonly solves: number;
+  /** Frames written to sockets / replaced unsent by a newer state, over the open subscribers. */
+  readonly framesSent: number;
+  readonly framesDropped: number;
+  /** Largest unsent byte count of any open subscriber right now (bounded by backpressure). */
+  readonly maxBufferedBytes: number;
+}
+
+const now = (): number => performance.now();
+
+/** The stream's state machine (spec 3, 6; clarifications 11). */
+@Injectable()
+export class StreamHub implements OnModuleInit, OnModuleDestroy {
+  private readonly groups = new Map<string, Group>();
+  private readonly watchers = new Map<string, Set<Group>>();
+  private readonly perAddress = new Map<string, number>();
+  private readonly subs = new Set<Subscriber>();
+  private knownSymbols = new Set<string>();
+  private unsubscribe: (() => void) | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
+  private solves = 0;
+
+  constructor(
+    @Inject(BookFeed) private readonly feed: BookFeed,
+    @Inject(RouteService) private readonly routes: RouteService,
+    @Inject(RequestGate) private readonly gate: RequestGate,
+    @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
+  ) {}
+
+  onModuleInit(): void {
+    this.knownSymbols = new Set(this.feed.cache.symbols());
+    this.unsubscribe = this.feed.onChange((symbols) => this.onBooksChanged(symbols));
+    this.heartbeat = setInterval(() => this.beat(), this.config.heartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  onModuleDestroy(): void {
+    this.unsubscribe?.();
+    if (this.heartbeat !== null) clearInterval(this.heartbeat);
+    for (const g of this.groups.values()) if (g.timer !== null) clearTimeout(g.timer);
+    for (const s of this.subs) s.dispose();
+  }
+
+  stats(): StreamStats {
+    let framesSent = 0;
+    let framesDropped = 0;
+    let maxBufferedBytes = 0;
+    for (const s of this.subs) {
+      framesSent += s.framesSent;
+      framesDropped += s.framesDropped;
+      maxBufferedBytes = Math.max(maxBufferedBytes, s.ws.bufferedAmount);
+    }
+    return {
+      groups: this.groups.size,
+      subscribers: this.subs.size,
+      solves: this.solves,
+      framesSent,
+      framesDropped,
+      maxBufferedBytes,
+    };
+  }
+
+  /** A socket passed the IPv4 rule and the rate limit: check the cap and the request, then subscribe. */
+  open(ws: WebSocket, req: IncomingMessage): void {
+    const address =
+      this.gate.addressOf(req.socket.remoteAddress, req.headers['x-forwarded-for']) ?? 'unknown';
+    const held = this.perAddress.get(address) ?? 0;
+    if (held >= this.config.streamMaxPerIp) {
+      return this.refuse(
+        ws,
+        `connection limit reached: at most ${this.config.streamMaxPerIp} concurrent streams per IP`,
+        1013,
+        'connection limit reached',
+      );
+    }
+    const parsed = parseRouteParams(queryOf(req.url ?? ''), 'stream');
+    if (!parsed.ok) return this.refuse(ws, parsed.error, 1008, 'invalid request');
+    const result = this.solve(parsed.params);
+    const reason = result.unroutableReason;
+    if (reason === 'no_market')
+      return this.refuse(
+        ws,
+        `no market or bridge path between ${result.from} and ${result.to}`,
+        1008,
+        reason,
+      );
+    if (reason === 'exact_out_multi_hop_unsupported') {
+      return this.refuse(
+        ws,
+        `amountOut is unsupported over a bridge (${result.from} to ${result.to}); re-ask with amountIn`,
+        1008,
+        reason,
+      );
+    }
+
+    this.perAddress.set(address, held + 1);
+    const group = this.join(parsed.params);
+    const sub = new Subscriber(ws, address, group.key, now);
+    group.subs.add(sub);
+    this.subs.add(sub);
+    ws.on('pong', () => {
+      sub.awaitingPong = false;
+      sub.missedPongs = 0;
+    });
+    ws.once('close', () => this.leave(sub));
+    sub.offer(new SharedFrame(result));
+  }
+
+  private refuse(ws: WebSocket, message: string, code: 1008 | 1013, reason: string): void {
+    ws.send(errorFrame(message, code, reason));
+    ws.close(code, reason);
+  }
+
+  private solve(params: RouteParams): RouteResult {
+    this.solves++;
+    return this.routes.solve({ requestId: '', ...params });
+  }
+
+  private join(params: RouteParams): Group {
+    const key = JSON.stringify(params);
+    let group = this.groups.get(key);
+    if (group === undefined) {
+      group = {
+        key,
+        params,
+        subs: new Set(),
+        watch: new Set(),
+        dirty: false,
+        lastTickAt: now(),
+        timer: null,
+      };
+      this.groups.set(key, group);
+      this.rewatch(group);
+    }
+    return group;
+  }
+
+  private leave(sub: Subscriber): void {
+    sub.dispose();
+    this.subs.delete(sub);
+    const held = (this.perAddress.get(sub.address) ?? 1) - 1;
+    if (held > 0) this.perAddress.set(sub.address, held);
+    else this.perAddress.delete(sub.address);
+    const group = this.groups.get(sub.groupKey);
+    if (group === undefined) return;
+    group.subs.delete(sub);
+    if (group.subs.size > 0) return;
+    if (group.timer !== null) clearTimeout(group.timer);
+    for (const symbol of group.watch) this.watchers.get(symbol)?.delete(group);
+    this.groups.delete(group.key);
+  }
+
+  /** Re-derive a group's watch set (spec 6.2); true when it changed. */
+  private rewatch(group: Group): boolean {
+    const next = new Set(watchSymbols({ requestId: '', ...group.params }, this.feed.cache));
+    const changed = next.size !== group.watch.size || [...next].some((s) => !group.watch.has(s));
+    if (!changed) return false;
+    for (const symbol of group.watch) this.watchers.get(symbol)?.delete(group);
+    for (const symbol of next) {
+      let set = this.watchers.get(symbol);
+      if (set === undefined) this.watchers.set(symbol, (set = new Set()));
+      set.add(group);
+    }
+    group.watch = next;
+    return true;
+  }
+
+  private onBooksChanged(symbols: ReadonlySet<string>): void {
+    let listed = false;
+    for (const symbol of symbols) {
+      if (!this.knownSymbols.has(symbol)) {
+        this.knownSymbols.add(symbol);
+        listed = true;
+      }
+    }
+    // A newly listed market can open a path: every group's watch set is re-derived.
+    if (listed) for (const group of this.groups.values()) if (this.rewatch(group)) this.markDirty(group);
+    for (const symbol of symbols) {
+      const groups = this.watchers.get(symbol);
+      if (groups !== undefined) for (const group of groups) this.markDirty(group);
+    }
+  }
+
+  /** Leading and trailing edge: at once after a quiet floor, else once when the floor elapses. */
+  private markDirty(group: Group): void {
+    group.dirty = true;
+    if (group.timer !== null) return;
+    const wait = Math.max(0, group.lastTickAt + PUSH_FLOOR_MS - now());
+    // Even the leading edge waits for the end of this turn so one fold batch is one solve.
+    group.timer = setTimeout(() => this.tick(group), Math.ceil(wait));
+  }
+
+  private tick(group: Group): void {
+    group.timer = null;
+    if (!group.dirty || group.subs.size === 0) return;
+    group.dirty = false;
+    group.lastTickAt = now();
+    this.rewatch(group);
+    const frame = new SharedFrame(this.solve(group.params));
+    for (const sub of group.subs) sub.offer(frame);
+  }
+
+  /** Ping every HEARTBEAT_MS; a socket that missed two pongs is terminated and its slot freed. */
+  private beat(): void {
+    for (const sub of this.subs) {
+      if (sub.awaitingPong && ++sub.missedPongs >= 2) {
+        sub.ws.terminate();
+        continue;
+      }
+      sub.awaitingPong = true;
+      sub.ws.ping();
+    }
+  }
+}
+
+/** The upgrade URL's query as Fastify would decode it (a repeated name becomes an array). */
+function queryOf(url: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of new URL(url, 'http://localhost').searchParams) {
+    const prev = out[name];
+    out[name] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
+  }
+  return out;
+}

@@ -1,0 +1,2 @@
+/** DI tokens for plain-object configuration. */
+export const SERVER_CONFIG = Symbol('SERVER_CONFIG');

@@ -1,0 +1,180 @@
+/**
+ * API benchmark: the real server (Fastify + ws) over the embedded log with 60 venues x 6 markets
+ * x 1,000 levels per side. GET /route split_optimal single-hop under autocannon, then 1,000 stream
+ * subscribers over 50 distinct requests while dependent books move 20 times a second.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import autocannon from 'autocannon';
+import type { BookRecord, EventRecord } from '@app/events';
+import { logSink } from '@app/log';
+import { startApiServer } from '../apps/api/src/bootstrap';
+import { WallClock } from '../apps/api/src/clock';
+import { closeHost, openFeed, waitCaughtUp } from '../apps/api/src/compose';
+import { quantile, type BenchRow } from './bench-row';
+import { benchSnapshots, prng } from './market-gen';
+
+const QUIET = { log: () => undefined, warn: () => undefined, error: (m: string) => console.error(m) };
+const ROUTE = '/route?from=USDT&to=BTC&amountIn=20000&strategy=split_optimal&bridges=';
+const SUBSCRIBERS = 1000;
+const DISTINCT = 50;
+const MOVES_PER_SEC = 20;
+const MOVE_SECONDS = 5;
+
+export async function benchApi(): Promise<BenchRow[]> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-api-'));
+  const host = await openFeed({ kafkaBrokers: null, dataDir }, QUIET);
+  const sink = logSink(host.log);
+  const snapshots = benchSnapshots(60, 1000, Date.now());
+  await sink.write(snapshots);
+  await waitCaughtUp(host);
+  const server = await startApiServer({
+    // Books are not refreshed during the REST run, so the freshness cutoff is widened for the bench.
+    config: {
+      port: 0,
+      host: '::',
+      rateLimitRps: 1e9,
+      streamMaxPerIp: 1e6,
+      heartbeatMs: 15_000,
+      trustedProxies: [],
+      routing: { staleBookMs: 3_600_000, stalenessPenaltyBps: 1, defaultTakerFeeRate: 0.001 },
+    },
+    feed: host.feed,
+    clock: new WallClock(),
+    logger: false,
+  });
+  host.server = server;
+  try {
+    const rows = await benchRest(server.url);
+    rows.push(
+      ...(await benchStream(
+        server.url.replace('http', 'ws'),
+        snapshots,
+        (records) => sink.write(records),
+        () => server.streamStats().solves,
+      )),
+    );
+    return rows;
+  } finally {
+    await closeHost(host);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function benchRest(url: string): Promise<BenchRow[]> {
+  // Latency at light concurrency (a handful of callers), throughput with the server saturated.
+  const light = await autocannon({ url: url + ROUTE, connections: 4, duration: 5, workers: 1 });
+  const heavy = await autocannon({ url: url + ROUTE, connections: 16, duration: 5, workers: 1 });
+  const bad = light.non2xx + light.errors + heavy.non2xx + heavy.errors;
+  if (bad > 0) throw new Error(`GET /route bench: ${bad} failed requests`);
+  return [
+    {
+      scenario: 'api',
+      metric: 'GET /route split_optimal p99 (4 conns)',
+      value: light.latency.p99,
+      unit: 'ms',
+    },
+    {
+      scenario: 'api',
+      metric: 'GET /route split_optimal p50 (4 conns)',
+      value: light.latency.p50,
+      unit: 'ms',
+    },
+    {
+      scenario: 'api',
+      metric: 'GET /route quotes/s (16 conns)',
+      value: heavy.requests.average,
+      unit: 'req/s',
+    },
+    { scenario: 'api', metric: 'GET /route p99 (16 conns)', value: heavy.latency.p99, unit: 'ms' },
+  ];
+}
+
+async function benchStream(
+  wsUrl: string,
+  snapshots: EventRecord[],
+  write: (r: EventRecord[]) => Promise<void>,
+  solves: () => number,
+): Promise<BenchRow[]> {
+  const queries = Array.from({ length: DISTINCT }, (_, i) => {
+    const [from, to] = i % 2 === 0 ? ['USDT', 'BTC'] : ['BTC', 'USDT'];
+    const amount = i % 2 === 0 ? 5_000 + i * 100 : 0.1 + i * 0.01;
+    return `from=${from}&to=${to}&amountIn=${amount}&strategy=split_optimal&bridges=`;
+  });
+  const worker = new Worker(join(__dirname, 'api-stream-clients.js'), {
+    workerData: { wsUrl, queries, perQuery: SUBSCRIBERS / DISTINCT },
+  });
+  const opened = await new Promise<unknown>((resolve) => worker.once('message', resolve));
+  if (opened !== 'open') throw new Error(`stream clients: ${String(opened)}`);
+
+  const books = snapshots.filter((r): r is BookRecord => r.type === 'book' && r.symbol === 'BTC/USDT');
+  const seq = new Map(books.map((b) => [b.exchangeId, b.sequence]));
+  const rand = prng(7);
+  const moves: number[] = [];
+  await new Promise((r) => setTimeout(r, 300));
+  const solvesBefore = solves();
+  const startedAt = performance.now();
+  for (let k = 0; k < MOVES_PER_SEC * MOVE_SECONDS; k++) {
+    const b = books[Math.floor(rand() * books.length)]!;
+    const next = seq.get(b.exchangeId)! + 1;
+    seq.set(b.exchangeId, next);
+    const top = b.asks[0]!;
+    moves.push(Date.now());
+    // A top-of-book size change on one venue: every subscriber's route depends on it.
+    await write([
+      {
+        ...b,
+        snapshot: false,
+        bids: [],
+        asks: [[top[0], +(top[1] * (0.5 + rand())).toPrecision(8)]],
+        sequence: next,
+        receivedAt: Date.now(),
+      },
+    ]);
+    const due = startedAt + ((k + 1) * 1000) / MOVES_PER_SEC;
+    await new Promise((r) => setTimeout(r, Math.max(0, due - performance.now())));
+  }
+  await new Promise((r) => setTimeout(r, 300));
+  const elapsedMs = performance.now() - startedAt;
+  const solved = solves() - solvesBefore;
+  worker.postMessage('report');
+  const frames = await new Promise<[number, number][][]>((resolve) => worker.once('message', resolve));
+  await worker.terminate();
+
+  const latencies: number[] = [];
+  for (const log of frames) {
+    for (const m of moves) {
+      const f = log.find(([, calculatedAt]) => calculatedAt >= m);
+      if (f !== undefined) latencies.push(f[0] - m);
+    }
+  }
+  const ticks = elapsedMs / 100;
+  return [
+    {
+      scenario: 'api',
+      metric: 'stream push latency after a move p99',
+      value: quantile(latencies, 0.99),
+      unit: 'ms',
+    },
+    {
+      scenario: 'api',
+      metric: 'stream push latency after a move p50',
+      value: quantile(latencies, 0.5),
+      unit: 'ms',
+    },
+    {
+      scenario: 'api',
+      metric: 'stream solves per 100 ms tick',
+      value: solved / ticks,
+      unit: `solves (${SUBSCRIBERS} subs, ${DISTINCT} distinct)`,
+    },
+    {
+      scenario: 'api',
+      metric: 'stream frames delivered',
+      value: frames.reduce((n, l) => n + l.length, 0),
+      unit: 'frames',
+    },
+  ];
+}

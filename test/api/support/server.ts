@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ServerConfig } from '@app/config';
+import type { EventRecord } from '@app/events';
+import { logSink, type RecordSink } from '@app/log';
+import type { ApiServer } from '../../../apps/api/src/bootstrap';
+import { PinnedClock } from '../../../apps/api/src/clock';
+import { closeHost, openFeed, waitCaughtUp, type ApiHost } from '../../../apps/api/src/compose';
+import { startApiServer } from '../../../apps/api/src/bootstrap';
+import { T0 } from './records';
+import { world } from './world';
+
+export interface TestServer {
+  readonly server: ApiServer;
+  readonly url: string;
+  readonly wsUrl: string;
+  /** Append records to the embedded log and wait until the API's feed has folded them. */
+  write(records: readonly EventRecord[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+const QUIET = { log: () => undefined, warn: () => undefined, error: (m: string) => console.error(m) };
+
+export const BASE_CONFIG: ServerConfig = {
+  port: 0,
+  host: '::',
+  rateLimitRps: 1_000_000,
+  streamMaxPerIp: 10,
+  heartbeatMs: 15_000,
+  trustedProxies: [],
+  routing: { staleBookMs: 10_000, stalenessPenaltyBps: 1, defaultTakerFeeRate: 0.001 },
+};
+
+/**
+ * The API in this process on a real dual-stack socket, folding a real embedded log in a temp
+ * DATA_DIR that starts with `records` (the fixture world by default); the clock is pinned at T0.
+ */
+export async function startTestServer(
+  overrides: Partial<ServerConfig> = {},
+  records: readonly EventRecord[] = world(),
+): Promise<TestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'api-e2e-'));
+  const host: ApiHost = await openFeed({ kafkaBrokers: null, dataDir }, QUIET);
+  const sink: RecordSink = logSink(host.log);
+  const write = async (batch: readonly EventRecord[]): Promise<void> => {
+    await sink.write(batch);
+    await waitCaughtUp(host);
+  };
+  await write(records);
+  host.server = await startApiServer({
+    config: { ...BASE_CONFIG, ...overrides },
+    feed: host.feed,
+    clock: new PinnedClock(T0),
+    logger: false,
+  });
+  const server = host.server;
+  return {
+    server,
+    url: server.url,
+    wsUrl: server.url.replace('http', 'ws'),
+    write,
+    close: async () => {
+      await closeHost(host);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
