@@ -1,0 +1,123 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseQuoteRecordLine } from '@app/journal';
+import { EmbeddedLog, type AppendEntry, type EventLog } from '@app/log';
+import { DEFAULT_ROUTING_CONFIG, SOLVER_VERSION, type RouteRequest } from '@app/routing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { QuoteJournal, type JournalEntry } from './quote-journal';
+import { sha256Hex } from './sha256';
+
+const request: RouteRequest = {
+  requestId: 'r-1',
+  from: 'BTC',
+  to: 'USDT',
+  exactSide: 'in',
+  amount: 1,
+  strategy: 'split_optimal',
+  maxVenues: 3,
+  bridges: [],
+  hopPenaltyBps: 0,
+  exchanges: null,
+  certifiedOnly: false,
+  includeFees: true,
+  includeQuotes: false,
+  balances: { default: { BTC: 2 }, perVenue: { a: { BTC: 0 } } },
+  balanceMode: 'cap',
+  minLegNotional: 0,
+  requireFullFill: false,
+};
+const body = '{"requestId":"r-1","amountOut":65000.5,"note":"é"}';
+const entry = (requestId = 'r-1'): JournalEntry => ({
+  kind: 'rest',
+  request: { ...request, requestId },
+  calculatedAt: 1_786_300_000_123,
+  positions: { books: [3, 0], venues: [1] },
+  status: 200,
+  body,
+});
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+function log(): EmbeddedLog {
+  const d = mkdtempSync(join(tmpdir(), 'journal-'));
+  dirs.push(d);
+  return new EmbeddedLog({ dataDir: d, partitions: { quotes: 2 } });
+}
+async function journalled(l: EventLog): Promise<string[]> {
+  const hwm = await l.highWatermarks('quotes');
+  const out: string[] = [];
+  for (let p = 0; p < hwm.length; p++) for (const e of await l.read('quotes', p, 0)) out.push(e.value);
+  return out;
+}
+
+describe('QuoteJournal', () => {
+  it('strict: record() resolves only once the record is in the log, and the record validates', async () => {
+    const l = log();
+    const j = new QuoteJournal({ log: l, routing: DEFAULT_ROUTING_CONFIG, mode: 'strict' });
+    await j.record(entry());
+    const [value] = await journalled(l);
+    const parsed = parseQuoteRecordLine(value!);
+    if (!parsed.ok) throw parsed.error;
+    expect(parsed.record).toMatchObject({
+      requestId: 'r-1',
+      kind: 'rest',
+      calculatedAt: 1_786_300_000_123,
+      config: { ...DEFAULT_ROUTING_CONFIG, solverVersion: SOLVER_VERSION },
+      positions: { books: [3, 0], venues: [1] },
+      status: 200,
+      responseSha256: sha256Hex(body),
+      responseBytes: Buffer.byteLength(body),
+      response: JSON.parse(body),
+    });
+    expect(parsed.record.request).toEqual(request);
+    await l.close();
+  });
+
+  it('batched: record() returns at once; entries land together after flushMs or on close', async () => {
+    const l = log();
+    const j = new QuoteJournal({ log: l, routing: DEFAULT_ROUTING_CONFIG, flushMs: 50 });
+    for (let i = 0; i < 5; i++) await j.record(entry(`b-${i}`));
+    expect(await journalled(l)).toHaveLength(0);
+    expect(j.queued).toBe(5);
+    await new Promise((r) => setTimeout(r, 120));
+    expect(await journalled(l)).toHaveLength(5);
+    await j.record(entry('b-5'));
+    await j.close();
+    expect(await journalled(l)).toHaveLength(6);
+    await expect(j.record(entry('late'))).rejects.toThrow(/closed/);
+    await l.close();
+  });
+
+  it('keeps batched entries when the log fails and appends them once it recovers; strict callers see the failure', async () => {
+    const inner = log();
+    let down = true;
+    const flaky = Object.assign(Object.create(inner) as EventLog, {
+      append: (topic: 'quotes', entries: readonly AppendEntry[]) =>
+        down ? Promise.reject(new Error('broker down')) : inner.append(topic, entries),
+    });
+    const errors: string[] = [];
+    const j = new QuoteJournal({
+      log: flaky,
+      routing: DEFAULT_ROUTING_CONFIG,
+      flushMs: 10,
+      onError: (e) => errors.push(e.message),
+    });
+    await j.record(entry('kept'));
+    await new Promise((r) => setTimeout(r, 60));
+    expect(errors[0]).toBe('broker down');
+    expect(j.queued).toBe(1);
+    const strict = new QuoteJournal({ log: flaky, routing: DEFAULT_ROUTING_CONFIG, mode: 'strict' });
+    await expect(strict.record(entry('s'))).rejects.toThrow('broker down');
+    down = false;
+    await new Promise((r) => setTimeout(r, 250));
+    expect(j.queued).toBe(0);
+    expect((await journalled(inner)).map((v) => (JSON.parse(v) as { requestId: string }).requestId)).toEqual([
+      'kept',
+    ]);
+    await j.close();
+    await inner.close();
+  });
+});

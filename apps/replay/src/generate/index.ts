@@ -1,0 +1,5 @@
+export { generateMarket, DEFAULT_GEN } from './market-sim';
+export type { MarketGenSpec } from './market-sim';
+export { MARKETS, TIERS, venueProfiles } from './profiles';
+export type { MarketSpec, Tier, VenueProfile } from './profiles';
+export { writeJsonl } from './write-events';

@@ -1,0 +1,192 @@
+import type { Balances, RouteRequest } from '@app/routing';
+import { JournalError } from './journal-error';
+import type { JournalConfig, JournalPositions, QuoteRecord } from './quote-record';
+
+export type QuoteParse =
+  { readonly ok: true; readonly record: QuoteRecord } | { readonly ok: false; readonly error: JournalError };
+
+type Obj = Record<string, unknown>;
+
+/** Parse one `quotes` topic value (JSON text) into a validated record; never throws. */
+export function parseQuoteRecordLine(text: string): QuoteParse {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, error: new JournalError('not_json', null, 'is not valid JSON') };
+  }
+  return parseQuoteRecord(value);
+}
+
+/** Validate a decoded value as a quote journal record; never throws, never returns a partial record. */
+export function parseQuoteRecord(value: unknown): QuoteParse {
+  try {
+    return { ok: true, record: validate(value) };
+  } catch (e) {
+    if (e instanceof JournalError) return { ok: false, error: e };
+    throw e;
+  }
+}
+
+function obj(v: unknown, path: string | null): Obj {
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw new JournalError(path === null ? 'not_object' : 'bad_field', path, 'must be a JSON object');
+  return v as Obj;
+}
+
+function get(o: Obj, path: string, key: string): unknown {
+  if (!(key in o) || o[key] === undefined)
+    throw new JournalError('missing_field', join(path, key), 'is missing');
+  return o[key];
+}
+
+const join = (path: string, key: string): string => (path === '' ? key : `${path}.${key}`);
+
+function str(o: Obj, path: string, key: string, allowEmpty = false): string {
+  const v = get(o, path, key);
+  if (typeof v !== 'string' || (!allowEmpty && v.length === 0))
+    throw new JournalError('bad_field', join(path, key), `must be a ${allowEmpty ? '' : 'non-empty '}string`);
+  return v;
+}
+
+function num(o: Obj, path: string, key: string, min = -Infinity): number {
+  const v = get(o, path, key);
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < min)
+    throw new JournalError(
+      'bad_field',
+      join(path, key),
+      `must be a finite number${min > -Infinity ? ` >= ${min}` : ''}`,
+    );
+  return v;
+}
+
+function int(o: Obj, path: string, key: string): number {
+  const v = num(o, path, key, 0);
+  if (!Number.isSafeInteger(v))
+    throw new JournalError('bad_field', join(path, key), 'must be a non-negative integer');
+  return v;
+}
+
+function bool(o: Obj, path: string, key: string): boolean {
+  const v = get(o, path, key);
+  if (typeof v !== 'boolean') throw new JournalError('bad_field', join(path, key), 'must be a boolean');
+  return v;
+}
+
+function oneOf<T extends string>(o: Obj, path: string, key: string, values: readonly T[]): T {
+  const v = get(o, path, key);
+  if (typeof v !== 'string' || !(values as readonly string[]).includes(v))
+    throw new JournalError('bad_field', join(path, key), `must be one of ${values.join(', ')}`);
+  return v as T;
+}
+
+function strings(v: unknown, path: string): string[] {
+  if (!Array.isArray(v) || v.some((s) => typeof s !== 'string'))
+    throw new JournalError('bad_field', path, 'must be an array of strings');
+  return [...(v as string[])];
+}
+
+function offsets(o: Obj, key: string): number[] {
+  const v = get(o, 'positions', key);
+  if (!Array.isArray(v) || v.some((n) => typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0))
+    throw new JournalError(
+      'bad_field',
+      `positions.${key}`,
+      'must be an array of non-negative integer offsets',
+    );
+  return [...(v as number[])];
+}
+
+function amounts(v: unknown, path: string): Record<string, number> {
+  const o = obj(v, path);
+  const out: Record<string, number> = {};
+  for (const [k, n] of Object.entries(o)) {
+    if (typeof n !== 'number' || !Number.isFinite(n) || n < 0)
+      throw new JournalError('bad_field', `${path}.${k}`, 'must be a finite number >= 0');
+    out[k] = n;
+  }
+  return out;
+}
+
+function balances(v: unknown): Balances | null {
+  if (v === null) return null;
+  const o = obj(v, 'request.balances');
+  const perVenue: Record<string, Record<string, number>> = {};
+  for (const [venue, held] of Object.entries(
+    obj(get(o, 'request.balances', 'perVenue'), 'request.balances.perVenue'),
+  ))
+    perVenue[venue] = amounts(held, `request.balances.perVenue.${venue}`);
+  return { default: amounts(get(o, 'request.balances', 'default'), 'request.balances.default'), perVenue };
+}
+
+function request(v: unknown): RouteRequest {
+  const p = 'request';
+  const o = obj(v, p);
+  const exchanges = get(o, p, 'exchanges');
+  return {
+    requestId: str(o, p, 'requestId', true),
+    from: str(o, p, 'from'),
+    to: str(o, p, 'to'),
+    exactSide: oneOf(o, p, 'exactSide', ['in', 'out'] as const),
+    amount: num(o, p, 'amount', 0),
+    strategy: oneOf(o, p, 'strategy', ['best_single', 'split_optimal', 'split_capped'] as const),
+    maxVenues: int(o, p, 'maxVenues'),
+    bridges: strings(get(o, p, 'bridges'), 'request.bridges'),
+    hopPenaltyBps: num(o, p, 'hopPenaltyBps'),
+    exchanges: exchanges === null ? null : strings(exchanges, 'request.exchanges'),
+    certifiedOnly: bool(o, p, 'certifiedOnly'),
+    includeFees: bool(o, p, 'includeFees'),
+    includeQuotes: bool(o, p, 'includeQuotes'),
+    balances: balances(get(o, p, 'balances')),
+    balanceMode: oneOf(o, p, 'balanceMode', ['cap', 'require'] as const),
+    minLegNotional: num(o, p, 'minLegNotional'),
+    requireFullFill: bool(o, p, 'requireFullFill'),
+  };
+}
+
+function config(v: unknown): JournalConfig {
+  const o = obj(v, 'config');
+  return {
+    staleBookMs: num(o, 'config', 'staleBookMs', 0),
+    stalenessPenaltyBps: num(o, 'config', 'stalenessPenaltyBps', 0),
+    defaultTakerFeeRate: num(o, 'config', 'defaultTakerFeeRate', 0),
+    solverVersion: str(o, 'config', 'solverVersion'),
+  };
+}
+
+function validate(value: unknown): QuoteRecord {
+  const o = obj(value, null);
+  if (o.v !== 1) throw new JournalError('bad_version', 'v', `unsupported version ${JSON.stringify(o.v)}`);
+  if (o.type !== 'quote')
+    throw new JournalError('bad_type', 'type', `must be 'quote', got ${JSON.stringify(o.type)}`);
+  const requestId = str(o, '', 'requestId');
+  const req = request(get(o, '', 'request'));
+  if (req.requestId !== requestId)
+    throw new JournalError('bad_field', 'request.requestId', `must equal requestId '${requestId}'`);
+  const pos = obj(get(o, '', 'positions'), 'positions');
+  const positions: JournalPositions = { books: offsets(pos, 'books'), venues: offsets(pos, 'venues') };
+  const status = get(o, '', 'status');
+  if (
+    status !== null &&
+    (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599)
+  )
+    throw new JournalError('bad_field', 'status', 'must be null or an HTTP status');
+  const hash = str(o, '', 'responseSha256');
+  if (!/^[0-9a-f]{64}$/.test(hash))
+    throw new JournalError('bad_field', 'responseSha256', 'must be 64 lowercase hex digits');
+  const response = get(o, '', 'response');
+  return {
+    v: 1,
+    type: 'quote',
+    requestId,
+    kind: oneOf(o, '', 'kind', ['rest', 'stream'] as const),
+    calculatedAt: int(o, '', 'calculatedAt'),
+    request: req,
+    config: config(get(o, '', 'config')),
+    positions,
+    status,
+    responseSha256: hash,
+    responseBytes: int(o, '', 'responseBytes'),
+    response,
+  };
+}

@@ -1,0 +1,138 @@
+import { createHash } from 'node:crypto';
+import { BookCache, type OrderBook } from '@app/books';
+import { parseRecord, type EventRecord } from '@app/events';
+import { describe, expect, it } from 'vitest';
+import { generateMarket, type MarketGenSpec } from '../../apps/replay/src/generate';
+
+const SPEC: MarketGenSpec = {
+  seed: 7,
+  startAt: 1_786_300_000_000,
+  durationMs: 60_000,
+  gapsPerMinute: 20,
+  reconnectsPerMinute: 10,
+};
+const STALE_MS = 10_000;
+
+function bytes(spec: MarketGenSpec): string {
+  const h = createHash('sha256');
+  for (const r of generateMarket(spec)) h.update(`${JSON.stringify(r)}\n`);
+  return h.digest('hex');
+}
+
+describe('seeded market generator', () => {
+  const records: EventRecord[] = [...generateMarket(SPEC)];
+
+  it('gives the same bytes for the same seed and different bytes for another seed', () => {
+    const a = bytes(SPEC);
+    expect(bytes(SPEC)).toBe(a);
+    expect(bytes({ ...SPEC, seed: 8 })).not.toBe(a);
+  });
+
+  it('writes valid events.md records in receivedAt order over 60 venues and the six markets', () => {
+    let last = 0;
+    for (const r of records) {
+      const parsed = parseRecord(JSON.parse(JSON.stringify(r)));
+      if (!parsed.ok) throw parsed.error;
+      expect(r.receivedAt).toBeGreaterThanOrEqual(last);
+      last = r.receivedAt;
+    }
+    const venues = new Set(records.map((r) => r.exchangeId));
+    expect(venues.size).toBe(60);
+    const symbols = new Set(records.flatMap((r) => (r.type === 'market' ? [r.symbol] : [])));
+    expect([...symbols].sort()).toEqual([
+      'BTC/USDC',
+      'BTC/USDT',
+      'ETH/BTC',
+      'ETH/USDC',
+      'ETH/USDT',
+      'USDC/USDT',
+    ]);
+  });
+
+  it('uses taker fees between 0.05% and 0.25%', () => {
+    const fees = records.flatMap((r) => (r.type === 'market' ? [r.takerFeeRate!] : []));
+    expect(Math.min(...fees)).toBeGreaterThanOrEqual(0.0005);
+    expect(Math.max(...fees)).toBeLessThanOrEqual(0.0025);
+    expect(new Set(fees).size).toBeGreaterThan(3);
+  });
+
+  it('follows every sequence gap with a snapshot of that book, and every disconnect with a reconnect', () => {
+    const seq = new Map<string, number>();
+    const open = new Map<string, number>();
+    let gaps = 0;
+    for (const r of records) {
+      if (r.type === 'venue') {
+        if (!r.connected) open.set(r.exchangeId, r.receivedAt);
+        else if (open.delete(r.exchangeId)) expect(r.reconnectCount).toBeGreaterThan(0);
+        continue;
+      }
+      if (r.type !== 'book') continue;
+      const k = `${r.exchangeId}|${r.symbol}`;
+      const prev = seq.get(k);
+      if (prev !== undefined && !r.snapshot && r.sequence !== prev + 1) {
+        gaps++;
+        const snap = records.find(
+          (x) =>
+            x.type === 'book' &&
+            x.snapshot &&
+            `${x.exchangeId}|${x.symbol}` === k &&
+            x.receivedAt >= r.receivedAt,
+        );
+        expect(snap, `snapshot after gap ${k} #${r.sequence}`).toBeDefined();
+        expect(snap!.receivedAt - r.receivedAt).toBeLessThanOrEqual(2_000);
+      }
+      seq.set(k, r.sequence);
+    }
+    expect(gaps).toBeGreaterThanOrEqual(5);
+    const disconnects = records.filter((r) => r.type === 'venue' && !r.connected).length;
+    expect(disconnects).toBeGreaterThanOrEqual(1);
+  });
+
+  it('never crosses a book, and never lets fresh books of two venues cross by more than their fees', () => {
+    const cache = new BookCache();
+    const fee = new Map<string, number>();
+    const down = new Set<string>();
+    let checks = 0;
+    let i = 0;
+    for (const r of records) {
+      cache.apply(r);
+      if (r.type === 'market') fee.set(`${r.exchangeId}|${r.symbol}`, r.takerFeeRate!);
+      if (r.type === 'venue' && r.connected) down.delete(r.exchangeId);
+      if (r.type === 'venue' && !r.connected) down.add(r.exchangeId);
+      if (r.type !== 'book') continue;
+      const b = cache.book(r.exchangeId, r.symbol)!;
+      if (b.inSync) expect(b.crossed, `${r.exchangeId} ${r.symbol} #${r.sequence}`).toBe(false);
+      if (++i % 97 !== 0) continue;
+      const now = r.receivedAt;
+      const usable = (ob: OrderBook | undefined): ob is OrderBook =>
+        ob !== undefined &&
+        ob.inSync &&
+        !down.has(ob.exchangeId) &&
+        now - ob.receivedAt <= STALE_MS &&
+        ob.bids.count > 0 &&
+        ob.asks.count > 0;
+      const books = cache
+        .venuesListing(r.symbol)
+        .map((v) => cache.book(v, r.symbol))
+        .filter(usable);
+      for (const a of books)
+        for (const b2 of books) {
+          if (a === b2) continue;
+          const bidNet = a.bids.price(0) * (1 - fee.get(`${a.exchangeId}|${r.symbol}`)!);
+          const askNet = b2.asks.price(0) * (1 + fee.get(`${b2.exchangeId}|${r.symbol}`)!);
+          expect(bidNet, `${a.exchangeId} bid vs ${b2.exchangeId} ask on ${r.symbol} at ${now}`).toBeLessThan(
+            askNet,
+          );
+          checks++;
+        }
+    }
+    expect(checks).toBeGreaterThan(10_000);
+  });
+
+  it('rejects a bad spec with a clear error', () => {
+    expect(() => [...generateMarket({ ...SPEC, durationMs: -1 })]).toThrow(
+      /durationMs must be a positive integer/,
+    );
+    expect(() => [...generateMarket({ ...SPEC, venues: 0 })]).toThrow(/venues must be 1\.\.100/);
+  });
+});
