@@ -59,6 +59,7 @@ const key = (exchangeId: string, symbol: string): string => `${exchangeId}|${sym
 /** In-memory books, markets and venues folded from event records. */
 export class BookCache implements MarketsView {
   private readonly books = new Map<string, OrderBook>();
+  private readonly booksByVenue = new Map<string, Map<string, { book: OrderBook; venue: MutableVenue }>>();
   private readonly markets = new Map<string, MarketInfo>();
   private readonly venues = new Map<string, MutableVenue>();
   /** symbol -> venues listing it (ids and entries), both kept sorted by exchangeId. */
@@ -79,15 +80,22 @@ export class BookCache implements MarketsView {
   }
 
   applyBook(record: BookRecord): ApplyOutcome {
-    const k = key(record.exchangeId, record.symbol);
-    let book = this.books.get(k);
-    if (book === undefined) {
-      book = new OrderBook(record.exchangeId, record.symbol);
-      this.books.set(k, book);
-      this.list(record.symbol, record.exchangeId).book = book;
+    // Nested lookups (venue, then symbol) avoid building a key string per record on this hot path.
+    let perVenue = this.booksByVenue.get(record.exchangeId);
+    if (perVenue === undefined) {
+      perVenue = new Map();
+      this.booksByVenue.set(record.exchangeId, perVenue);
     }
-    const outcome = book.apply(record);
-    const venue = this.venue(record.exchangeId);
+    let entry = perVenue.get(record.symbol);
+    if (entry === undefined) {
+      const book = new OrderBook(record.exchangeId, record.symbol);
+      this.books.set(key(record.exchangeId, record.symbol), book);
+      this.list(record.symbol, record.exchangeId).book = book;
+      entry = { book, venue: this.venue(record.exchangeId) };
+      perVenue.set(record.symbol, entry);
+    }
+    const outcome = entry.book.apply(record);
+    const venue = entry.venue;
     venue.updateCount++;
     if (venue.lastUpdateAt === null || record.receivedAt > venue.lastUpdateAt)
       venue.lastUpdateAt = record.receivedAt;
