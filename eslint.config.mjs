@@ -38,7 +38,12 @@ export default tseslint.config(
     },
   },
   {
-    files: ['libs/events/src/**/*.ts', 'libs/books/src/**/*.ts', 'libs/routing/src/**/*.ts'],
+    files: [
+      'libs/events/src/**/*.ts',
+      'libs/books/src/**/*.ts',
+      'libs/routing/src/**/*.ts',
+      'libs/journal/src/**/*.ts',
+    ],
     ignores: ['**/*.spec.ts'],
     rules: {
       'no-restricted-imports': ['error', pureLibImports],

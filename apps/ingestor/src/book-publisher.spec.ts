@@ -71,8 +71,17 @@ describe('BookPublisher', () => {
 
   it('writes a snapshot once snapshotEveryMs has passed, however few deltas', () => {
     const p = new BookPublisher('x', 'A/B', 1000, 500, 30_000);
-    expect(p.publish([[1, 1]], [[2, 1]], null, 1_000)).toMatchObject({ kind: 'record', record: { snapshot: true } });
-    expect(p.publish([[1, 2]], [[2, 1]], null, 20_000)).toMatchObject({ kind: 'record', record: { snapshot: false } });
-    expect(p.publish([[1, 3]], [[2, 1]], null, 31_000)).toMatchObject({ kind: 'record', record: { snapshot: true, sequence: 3 } });
+    expect(p.publish([[1, 1]], [[2, 1]], null, 1_000)).toMatchObject({
+      kind: 'record',
+      record: { snapshot: true },
+    });
+    expect(p.publish([[1, 2]], [[2, 1]], null, 20_000)).toMatchObject({
+      kind: 'record',
+      record: { snapshot: false },
+    });
+    expect(p.publish([[1, 3]], [[2, 1]], null, 31_000)).toMatchObject({
+      kind: 'record',
+      record: { snapshot: true, sequence: 3 },
+    });
   });
 });

@@ -11,9 +11,13 @@ import { loadVenuesConfig, VenuesConfigError } from './venues-config';
  * log (embedded under DATA_DIR, or Kafka with KAFKA_BROKERS) that `npm run start:api` folds.
  * Live venues through ccxt, or with `--replay <file-or-dir> [--speed n|max]` a recording instead.
  */
-async function main(): Promise<void> {
+function main(): void {
   const config = loadConfigOrExit('ingestor');
-  const log = openEventLog({ kafkaBrokers: config.log.kafkaBrokers, dataDir: config.log.dataDir, clientId: 'route-ingestor' });
+  const log = openEventLog({
+    kafkaBrokers: config.log.kafkaBrokers,
+    dataDir: config.log.dataDir,
+    clientId: 'route-ingestor',
+  });
   const sink = logSink(log);
   const stop = config.replay === null ? startLive(config, sink) : startReplay(config, sink);
   const shutdown = (): void => {
@@ -65,7 +69,9 @@ function startReplay(config: IngestorConfig, sink: RecordSink): () => Promise<vo
   };
 }
 
-main().catch((e: unknown) => {
+try {
+  main();
+} catch (e: unknown) {
   process.stderr.write(`ingestor failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
   process.exit(1);
-});
+}

@@ -80,7 +80,13 @@ export class VenueRunner {
         this.groupOf.set(s, g);
         this.publishers.set(
           s,
-          new BookPublisher(this.venue.exchangeId, s, this.opts.snapshotEvery, this.opts.depth, this.opts.snapshotEveryMs),
+          new BookPublisher(
+            this.venue.exchangeId,
+            s,
+            this.opts.snapshotEvery,
+            this.opts.depth,
+            this.opts.snapshotEveryMs,
+          ),
         );
       }
       this.loops.push(this.watchLoop(group, g));
