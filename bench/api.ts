@@ -40,8 +40,10 @@ export async function benchApi(): Promise<BenchRow[]> {
       heartbeatMs: 15_000,
       trustedProxies: [],
       routing: { staleBookMs: 3_600_000, stalenessPenaltyBps: 1, defaultTakerFeeRate: 0.001 },
+      journalStrict: false,
     },
     feed: host.feed,
+    log: host.log,
     clock: new WallClock(),
     logger: false,
   });

@@ -1,8 +1,10 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { ServerConfig } from '@app/config';
+import { EventLog } from '@app/log';
 import { Clock } from './clock';
 import { BookFeed } from './feed/book-feed';
 import { RequestGate } from './http/request-gate';
+import { QuoteJournal } from './journal';
 import { MarketController } from './market/market.controller';
 import { MarketService } from './market/market.service';
 import { RouteController } from './route/route.controller';
@@ -11,11 +13,16 @@ import { StreamGateway } from './stream/stream.gateway';
 import { StreamHub } from './stream/stream-hub';
 import { SERVER_CONFIG } from './tokens';
 
-/** What the API needs from its host process: settings, the folded book feed and the clock. */
+/**
+ * What the API needs from its host process: settings, the folded book feed, the clock, the event
+ * log (asOf rebuilds read it) and the quote journal every served result is written to.
+ */
 export interface ApiDeps {
   readonly config: ServerConfig;
   readonly feed: BookFeed;
   readonly clock: Clock;
+  readonly log: EventLog;
+  readonly journal: QuoteJournal;
 }
 
 @Module({})
@@ -28,6 +35,8 @@ export class ApiModule {
         { provide: SERVER_CONFIG, useValue: deps.config },
         { provide: BookFeed, useValue: deps.feed },
         { provide: Clock, useValue: deps.clock },
+        { provide: EventLog, useValue: deps.log },
+        { provide: QuoteJournal, useValue: deps.journal },
         RequestGate,
         RouteService,
         MarketService,

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import type { LogLevel } from '@nestjs/common';
+import { Logger, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ApiModule, type ApiDeps } from './api.module';
@@ -7,6 +7,7 @@ import { buildOpenApi, serveOpenApi } from './docs/openapi';
 import { ErrorBodyFilter } from './http/error-body.filter';
 import { installHttpHooks } from './http/http-hooks';
 import { RequestGate } from './http/request-gate';
+import { QuoteJournal } from './journal';
 import { GatedWsAdapter } from './stream/gated-ws-adapter';
 import { StreamHub, type StreamStats } from './stream/stream-hub';
 
@@ -19,18 +20,29 @@ export interface ApiServer {
   readonly port: number;
   /** http://127.0.0.1:<port> (IPv4, since IPv6 clients are refused). */
   readonly url: string;
+  /** Where every served result is journalled (flushed and closed by close()). */
+  readonly journal: QuoteJournal;
   streamStats(): StreamStats;
   close(): Promise<void>;
 }
 
-export interface ApiServerOptions extends ApiDeps {
+export interface ApiServerOptions extends Omit<ApiDeps, 'journal'> {
   readonly logger?: false | LogLevel[];
 }
 
 /** Create the Nest application on Fastify, install the gate, the stream and the docs, and listen. */
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES });
-  const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(options), adapter, {
+  const journalLogger = new Logger('QuoteJournal');
+  // JOURNAL_STRICT: responses wait for their record; otherwise records are appended in batches.
+  const journal = new QuoteJournal({
+    log: options.log,
+    routing: options.config.routing,
+    mode: options.config.journalStrict ? 'strict' : 'batched',
+    onError: (e) => journalLogger.error(`append failed, retrying: ${e.message}`),
+  });
+  const deps: ApiDeps = { ...options, journal };
+  const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(deps), adapter, {
     logger: options.logger ?? ['error', 'warn'],
   });
   const gate = app.get(RequestGate);
@@ -48,7 +60,12 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     app,
     port,
     url: `http://127.0.0.1:${port}`,
+    journal,
     streamStats: () => hub.stats(),
-    close: () => app.close(),
+    close: async () => {
+      await app.close();
+      // After the server stopped answering: everything it served is appended before the log closes.
+      await journal.close();
+    },
   };
 }

@@ -44,7 +44,7 @@ export async function waitCaughtUp(host: ApiHost, timeoutMs = 60_000): Promise<v
 
 /** Start the HTTP/WebSocket server on the host's feed and announce where it listens. */
 export async function serveApi(host: ApiHost, config: ServerConfig, clock: Clock): Promise<ApiServer> {
-  host.server = await startApiServer({ config, feed: host.feed, clock });
+  host.server = await startApiServer({ config, feed: host.feed, clock, log: host.log });
   // One JSON line on stdout: scripts and tests read the bound port from it (useful with --port 0).
   process.stdout.write(
     `${JSON.stringify({ level: 'info', message: 'listening', port: host.server.port, url: host.server.url })}\n`,

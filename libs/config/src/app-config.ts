@@ -29,6 +29,8 @@ export interface ServerConfig {
   /** Peer addresses whose x-forwarded-for is believed; empty = forwarded headers ignored. */
   readonly trustedProxies: readonly string[];
   readonly routing: RoutingSettings;
+  /** JOURNAL_STRICT: no response leaves before its quote journal record is in the log. */
+  readonly journalStrict: boolean;
 }
 
 export type ReplaySpeed = number | 'max';
@@ -128,6 +130,9 @@ function readServer(r: Reader): ServerConfig {
     .map((p) => p.trim())
     .filter((p) => p !== '');
   for (const p of proxies) if (isIP(p) === 0) r.bad('TRUSTED_PROXY', `'${p}' is not an IP address`);
+  const strict = r.envValue('JOURNAL_STRICT');
+  if (strict !== undefined && strict !== 'true' && strict !== 'false')
+    r.bad('JOURNAL_STRICT', `must be true or false, got '${strict}'`);
   return {
     port: r.int('--port', r.flag('port'), 3000, 0, 65535),
     host,
@@ -146,6 +151,7 @@ function readServer(r: Reader): ServerConfig {
         0.5,
       ),
     },
+    journalStrict: strict === 'true',
   };
 }
 

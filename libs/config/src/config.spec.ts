@@ -28,6 +28,7 @@ describe('loadConfig', () => {
       heartbeatMs: 15_000,
       trustedProxies: [],
       routing: { staleBookMs: 10_000, stalenessPenaltyBps: 1, defaultTakerFeeRate: 0.001 },
+      journalStrict: false,
     });
     expect(c.log).toEqual({ kafkaBrokers: null, dataDir: join(cwd, '.data') });
     expect(c.replay).toBeNull();
@@ -65,6 +66,7 @@ describe('loadConfig', () => {
     expect(c.server.rateLimitRps).toBe(100);
     expect(c.server.routing.stalenessPenaltyBps).toBe(2.5);
     expect(c.server.trustedProxies).toEqual(['10.0.0.1']);
+    expect(loadConfig('api', [], { JOURNAL_STRICT: 'true' }, cwd).server.journalStrict).toBe(true);
     expect(c.log).toEqual({ kafkaBrokers: ['localhost:9092', 'kafka:29092'], dataDir: join(cwd, 'd') });
   });
 
@@ -80,6 +82,7 @@ describe('loadConfig', () => {
           HEARTBEAT_MS: 'fast',
           KAFKA_BROKERS: 'nohost',
           TRUSTED_PROXY: 'proxy.local',
+          JOURNAL_STRICT: 'yes',
         },
         cwd,
       ),
@@ -93,6 +96,7 @@ describe('loadConfig', () => {
         '--speed',
         'DEFAULT_TAKER_FEE_RATE',
         'HEARTBEAT_MS',
+        'JOURNAL_STRICT',
         'KAFKA_BROKERS',
         'RATE_LIMIT_RPS',
         'STALE_BOOK_MS',

@@ -1,5 +1,5 @@
-import type { RouteRequest, RoutingConfig } from '@app/routing';
-import type { JournalPositions, QuoteKind, QuoteRecord } from './quote-record';
+import type { RoutingConfig } from '@app/routing';
+import type { FrameRecord, JournalPositions, JournalRequest, QuoteKind, QuoteRecord } from './quote-record';
 
 /** SHA-256 of a string's UTF-8 bytes as lowercase hex; an argument so this lib stays pure. */
 export type Sha256 = (text: string) => string;
@@ -7,7 +7,7 @@ export type Sha256 = (text: string) => string;
 /** What the API knows when it has serialised a response. */
 export interface JournalInput {
   readonly kind: QuoteKind;
-  readonly request: RouteRequest;
+  readonly request: JournalRequest;
   readonly calculatedAt: number;
   readonly routing: RoutingConfig;
   readonly solverVersion: string;
@@ -18,6 +18,8 @@ export interface JournalInput {
   readonly body: string;
   /** Keep the response in the record (true) or only its hash (false). */
   readonly storeResponse: boolean;
+  /** UTF-8 length of `body` when the caller has a faster way to count it (Buffer.byteLength). */
+  readonly responseBytes?: number;
 }
 
 /** UTF-8 length of a string without any platform API. */
@@ -57,7 +59,7 @@ export function journalRecord(input: JournalInput, sha256: Sha256): QuoteRecord 
     positions,
     status: input.status,
     responseSha256: sha256(input.body),
-    responseBytes: utf8Length(input.body),
+    responseBytes: input.responseBytes ?? utf8Length(input.body),
     response: input.storeResponse ? (JSON.parse(input.body) as unknown) : null,
   };
 }
@@ -66,4 +68,26 @@ export function journalRecord(input: JournalInput, sha256: Sha256): QuoteRecord 
 export function recordedRouting(record: QuoteRecord): RoutingConfig {
   const { staleBookMs, stalenessPenaltyBps, defaultTakerFeeRate } = record.config;
   return { staleBookMs, stalenessPenaltyBps, defaultTakerFeeRate };
+}
+
+/**
+ * The QuoteRecord a stream frame stands for: its tick's record with the frame's requestId, hash
+ * and length. The frame's bytes are the tick's result with the subscriber's requestId spliced in,
+ * which is what re-solving the tick's request under the frame's requestId gives.
+ */
+export function frameAsQuote(tick: QuoteRecord, frame: FrameRecord): QuoteRecord {
+  const response = tick.response;
+  return {
+    ...tick,
+    requestId: frame.requestId,
+    kind: 'stream',
+    request: { ...tick.request, requestId: frame.requestId },
+    responseSha256: frame.responseSha256,
+    responseBytes: frame.responseBytes,
+    // Spreading keeps requestId where it was (first), as the API's splice does.
+    response:
+      typeof response === 'object' && response !== null && !Array.isArray(response)
+        ? { ...response, requestId: frame.requestId }
+        : response,
+  };
 }

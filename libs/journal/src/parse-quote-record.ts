@@ -1,9 +1,19 @@
-import type { Balances, RouteRequest } from '@app/routing';
+import type { Balances } from '@app/routing';
 import { JournalError } from './journal-error';
-import type { JournalConfig, JournalPositions, QuoteRecord } from './quote-record';
+import type {
+  FrameRecord,
+  JournalConfig,
+  JournalEntryRecord,
+  JournalPositions,
+  JournalRequest,
+  QuoteRecord,
+} from './quote-record';
 
 export type QuoteParse =
   { readonly ok: true; readonly record: QuoteRecord } | { readonly ok: false; readonly error: JournalError };
+export type JournalEntryParse =
+  | { readonly ok: true; readonly record: JournalEntryRecord }
+  | { readonly ok: false; readonly error: JournalError };
 
 type Obj = Record<string, unknown>;
 
@@ -14,6 +24,25 @@ export function parseQuoteRecordLine(text: string): QuoteParse {
     value = JSON.parse(text);
   } catch {
     return { ok: false, error: new JournalError('not_json', null, 'is not valid JSON') };
+  }
+  return parseQuoteRecord(value);
+}
+
+/** Parse any `quotes` topic value: a QuoteRecord or a stream FrameRecord; never throws. */
+export function parseJournalEntryLine(text: string): JournalEntryParse {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, error: new JournalError('not_json', null, 'is not valid JSON') };
+  }
+  if (typeof value === 'object' && value !== null && (value as Obj).type === 'quote_frame') {
+    try {
+      return { ok: true, record: validateFrame(value as Obj) };
+    } catch (e) {
+      if (e instanceof JournalError) return { ok: false, error: e };
+      throw e;
+    }
   }
   return parseQuoteRecord(value);
 }
@@ -119,10 +148,12 @@ function balances(v: unknown): Balances | null {
   return { default: amounts(get(o, 'request.balances', 'default'), 'request.balances.default'), perVenue };
 }
 
-function request(v: unknown): RouteRequest {
+function request(v: unknown): JournalRequest {
   const p = 'request';
   const o = obj(v, p);
   const exchanges = get(o, p, 'exchanges');
+  // asOf is present only on quotes against a past instant.
+  const asOf = o.asOf === undefined ? {} : { asOf: int(o, p, 'asOf') };
   return {
     requestId: str(o, p, 'requestId', true),
     from: str(o, p, 'from'),
@@ -141,6 +172,7 @@ function request(v: unknown): RouteRequest {
     balanceMode: oneOf(o, p, 'balanceMode', ['cap', 'require'] as const),
     minLegNotional: num(o, p, 'minLegNotional'),
     requireFullFill: bool(o, p, 'requireFullFill'),
+    ...asOf,
   };
 }
 
@@ -171,15 +203,13 @@ function validate(value: unknown): QuoteRecord {
     (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599)
   )
     throw new JournalError('bad_field', 'status', 'must be null or an HTTP status');
-  const hash = str(o, '', 'responseSha256');
-  if (!/^[0-9a-f]{64}$/.test(hash))
-    throw new JournalError('bad_field', 'responseSha256', 'must be 64 lowercase hex digits');
+  const hash = sha256Field(o);
   const response = get(o, '', 'response');
   return {
     v: 1,
     type: 'quote',
     requestId,
-    kind: oneOf(o, '', 'kind', ['rest', 'stream'] as const),
+    kind: oneOf(o, '', 'kind', ['rest', 'stream', 'stream_tick'] as const),
     calculatedAt: int(o, '', 'calculatedAt'),
     request: req,
     config: config(get(o, '', 'config')),
@@ -188,5 +218,24 @@ function validate(value: unknown): QuoteRecord {
     responseSha256: hash,
     responseBytes: int(o, '', 'responseBytes'),
     response,
+  };
+}
+
+function sha256Field(o: Obj): string {
+  const hash = str(o, '', 'responseSha256');
+  if (!/^[0-9a-f]{64}$/.test(hash))
+    throw new JournalError('bad_field', 'responseSha256', 'must be 64 lowercase hex digits');
+  return hash;
+}
+
+function validateFrame(o: Obj): FrameRecord {
+  if (o.v !== 1) throw new JournalError('bad_version', 'v', `unsupported version ${JSON.stringify(o.v)}`);
+  return {
+    v: 1,
+    type: 'quote_frame',
+    requestId: str(o, '', 'requestId'),
+    tickId: str(o, '', 'tickId'),
+    responseSha256: sha256Field(o),
+    responseBytes: int(o, '', 'responseBytes'),
   };
 }

@@ -1,7 +1,14 @@
 import type { RouteRequest } from '@app/routing';
 
-/** Which response a journal record covers: a REST answer or one stream frame. */
-export type QuoteKind = 'rest' | 'stream';
+/**
+ * Which result a journal record covers: a REST answer, one stream frame journalled in full, or a
+ * stream tick (one solve shared by the frames of every subscriber with the same request; no
+ * client received the tick's own requestId, each frame is a FrameRecord pointing at it).
+ */
+export type QuoteKind = 'rest' | 'stream' | 'stream_tick';
+
+/** The normalised request, plus `asOf` when the client asked for the books of a past instant. */
+export type JournalRequest = RouteRequest & { readonly asOf?: number };
 
 /** The routing configuration a result was computed with, and the solver that computed it. */
 export interface JournalConfig {
@@ -35,7 +42,7 @@ export interface QuoteRecord {
   /** The solver's clock (RouteResult.calculatedAt), epoch ms. */
   readonly calculatedAt: number;
   /** The normalised request exactly as the solver received it (requestId included). */
-  readonly request: RouteRequest;
+  readonly request: JournalRequest;
   readonly config: JournalConfig;
   readonly positions: JournalPositions;
   /** HTTP status of a REST answer (200, 404, 501); null for a stream frame. */
@@ -47,3 +54,22 @@ export interface QuoteRecord {
   /** The response itself (JSON), when the journal stores responses; null otherwise. */
   readonly response: unknown;
 }
+
+/**
+ * One stream frame sent to one subscriber (docs/replay.md "Stream frames"): the frame is the
+ * tick's result with the subscriber's own requestId, so the record only names the tick and hashes
+ * the bytes sent. Keyed by the frame's requestId like every journal entry.
+ */
+export interface FrameRecord {
+  readonly v: 1;
+  readonly type: 'quote_frame';
+  /** The frame's own requestId (what the subscriber received). */
+  readonly requestId: string;
+  /** requestId of the `stream_tick` QuoteRecord whose result this frame carries. */
+  readonly tickId: string;
+  readonly responseSha256: string;
+  readonly responseBytes: number;
+}
+
+/** Any value of the `quotes` topic. */
+export type JournalEntryRecord = QuoteRecord | FrameRecord;

@@ -5,7 +5,7 @@ import type { ServerConfig } from '@app/config';
 import type { EventRecord } from '@app/events';
 import { logSink, type RecordSink } from '@app/log';
 import type { ApiServer } from '../../../apps/api/src/bootstrap';
-import { PinnedClock } from '../../../apps/api/src/clock';
+import { PinnedClock, type Clock } from '../../../apps/api/src/clock';
 import { closeHost, openFeed, waitCaughtUp, type ApiHost } from '../../../apps/api/src/compose';
 import { startApiServer } from '../../../apps/api/src/bootstrap';
 import { T0 } from './records';
@@ -13,6 +13,8 @@ import { world } from './world';
 
 export interface TestServer {
   readonly server: ApiServer;
+  /** The embedded log's directory (the quote journal is in it too). */
+  readonly dataDir: string;
   readonly url: string;
   readonly wsUrl: string;
   /** Append records to the embedded log and wait until the API's feed has folded them. */
@@ -30,6 +32,7 @@ export const BASE_CONFIG: ServerConfig = {
   heartbeatMs: 15_000,
   trustedProxies: [],
   routing: { staleBookMs: 10_000, stalenessPenaltyBps: 1, defaultTakerFeeRate: 0.001 },
+  journalStrict: false,
 };
 
 /**
@@ -39,6 +42,7 @@ export const BASE_CONFIG: ServerConfig = {
 export async function startTestServer(
   overrides: Partial<ServerConfig> = {},
   records: readonly EventRecord[] = world(),
+  clock: Clock = new PinnedClock(T0),
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'api-e2e-'));
   const host: ApiHost = await openFeed({ kafkaBrokers: null, dataDir }, QUIET);
@@ -51,12 +55,14 @@ export async function startTestServer(
   host.server = await startApiServer({
     config: { ...BASE_CONFIG, ...overrides },
     feed: host.feed,
-    clock: new PinnedClock(T0),
+    log: host.log,
+    clock,
     logger: false,
   });
   const server = host.server;
   return {
     server,
+    dataDir,
     url: server.url,
     wsUrl: server.url.replace('http', 'ws'),
     write,

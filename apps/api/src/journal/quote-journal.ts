@@ -1,6 +1,12 @@
-import type { EventLog, PositionVector } from '@app/log';
-import { journalRecord, type QuoteKind, type QuoteRecord } from '@app/journal';
-import { SOLVER_VERSION, type RouteRequest, type RoutingConfig } from '@app/routing';
+import type { EventLog } from '@app/log';
+import {
+  journalRecord,
+  type FrameRecord,
+  type JournalPositions,
+  type JournalRequest,
+  type QuoteKind,
+} from '@app/journal';
+import { SOLVER_VERSION, type RoutingConfig } from '@app/routing';
 import { sha256Hex } from './sha256';
 
 /**
@@ -31,23 +37,34 @@ export interface QuoteJournalOptions {
 /** One served response, as the API hands it over after serialising it. */
 export interface JournalEntry {
   readonly kind: QuoteKind;
-  /** The normalised request with the requestId the client received. */
-  readonly request: RouteRequest;
+  /** The normalised request with the requestId the client received (and asOf, if asked). */
+  readonly request: JournalRequest;
   /** RouteResult.calculatedAt: the solver's clock. */
   readonly calculatedAt: number;
   /** BookFeed.positions() taken together with the solve (same event-loop turn). */
-  readonly positions: PositionVector;
+  readonly positions: JournalPositions | Partial<Record<'books' | 'venues', readonly number[]>>;
   /** HTTP status for REST, null for a stream frame. */
   readonly status: number | null;
   /** The exact response text written to the socket. */
   readonly body: string;
 }
 
+/** One stream frame as sent: the subscriber's requestId, the tick it carries, the exact text. */
+export interface FrameEntry {
+  readonly requestId: string;
+  readonly tickId: string;
+  readonly body: string;
+}
+
 interface Pending {
-  readonly record: QuoteRecord;
+  readonly key: string;
+  /** Builds the record's JSON text at append time. */
+  readonly value: () => string;
   readonly done: () => void;
   readonly fail: (e: Error) => void;
 }
+
+const NULL_RESPONSE = '"response":null}';
 
 /** Appends one QuoteRecord per served response to the `quotes` topic, keyed by requestId. */
 export class QuoteJournal {
@@ -65,8 +82,26 @@ export class QuoteJournal {
   }
 
   /** Journal one response. Batched: resolves when queued. Strict: resolves when the log accepted it. */
-  async record(entry: JournalEntry): Promise<void> {
-    if (this.closed) throw new Error('quote journal is closed');
+  record(entry: JournalEntry): Promise<void> {
+    return this.enqueue(entry.request.requestId, () => this.recordText(entry));
+  }
+
+  /** Journal one stream frame as a light record pointing at its tick (docs/replay.md). */
+  recordFrame(frame: FrameEntry): Promise<void> {
+    return this.enqueue(frame.requestId, () => {
+      const record: FrameRecord = {
+        v: 1,
+        type: 'quote_frame',
+        requestId: frame.requestId,
+        tickId: frame.tickId,
+        responseSha256: sha256Hex(frame.body),
+        responseBytes: Buffer.byteLength(frame.body, 'utf8'),
+      };
+      return JSON.stringify(record);
+    });
+  }
+
+  private recordText(entry: JournalEntry): string {
     const record = journalRecord(
       {
         kind: entry.kind,
@@ -77,22 +112,37 @@ export class QuoteJournal {
         positions: entry.positions,
         status: entry.status,
         body: entry.body,
-        storeResponse: this.options.storeResponses ?? true,
+        storeResponse: false,
+        responseBytes: Buffer.byteLength(entry.body, 'utf8'),
       },
       sha256Hex,
     );
+    const value = JSON.stringify(record);
+    // The response is already JSON text: splice it in rather than parse and re-serialise it.
+    return (this.options.storeResponses ?? true) && value.endsWith(NULL_RESPONSE)
+      ? `${value.slice(0, -NULL_RESPONSE.length)}"response":${entry.body}}`
+      : value;
+  }
+
+  /**
+   * Queue an entry whose text is built when its batch is appended: hashing and serialising stay
+   * off the response path (the inputs are immutable: strings and arrays copied per request).
+   */
+  private enqueue(key: string, value: () => string): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('quote journal is closed'));
     this.stats.recorded++;
     if (this.mode === 'strict') {
-      const durable = new Promise<void>((done, fail) => this.queue.push({ record, done, fail }));
+      const durable = new Promise<void>((done, fail) => this.queue.push({ key, value, done, fail }));
       // Group commit: entries recorded in the same turn share one append.
       this.schedule(0);
       return durable;
     }
-    this.queue.push({ record, done: noop, fail: noop });
+    this.queue.push({ key, value, done: noop, fail: noop });
     this.schedule(this.options.flushMs ?? 20);
     if (this.queue.length >= (this.options.maxBatch ?? 500)) this.schedule(0);
     if (this.queue.length > (this.options.maxQueued ?? 50_000))
-      await new Promise<void>((res) => this.drained.push(res));
+      return new Promise<void>((res) => this.drained.push(res));
+    return RESOLVED;
   }
 
   /** Append everything queued so far; resolves when it is in the log (or rejects on failure). */
@@ -141,7 +191,7 @@ export class QuoteJournal {
       try {
         await this.options.log.append(
           'quotes',
-          batch.map((p) => ({ key: p.record.requestId, value: JSON.stringify(p.record) })),
+          batch.map((p) => ({ key: p.key, value: p.value() })),
         );
       } catch (e) {
         const error = e instanceof Error ? e : new Error(String(e));
@@ -162,3 +212,4 @@ export class QuoteJournal {
 }
 
 function noop(): void {}
+const RESOLVED = Promise.resolve();

@@ -1,13 +1,15 @@
-import { Controller, Get, Inject, Param, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query, Res } from '@nestjs/common';
 import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiParam,
   ApiProperty,
+  ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
+import { AS_OF } from '../route/route-query.dto';
 import { MarketService, type OrderBookJson, type VenueStatusJson } from './market.service';
 
 class SymbolsDto {
@@ -45,13 +47,21 @@ export class MarketController {
   @Get('orderbook/:exchange/:symbol')
   @ApiOperation({ summary: 'The cached order book; symbol URL-encoded (BTC%2FUSDT).' })
   @ApiParam({ name: 'symbol', example: 'BTC%2FUSDT' })
+  @ApiQuery({
+    name: 'asOf',
+    required: false,
+    type: Number,
+    description:
+      'Epoch ms (plain integer, not in the future): the book as it was at that instant, rebuilt from the event log.',
+  })
   @ApiNotFoundResponse({ description: '{error: no cached order book for <exchange>:<symbol>}' })
   orderBook(
     @Param('exchange') exchange: string,
     @Param('symbol') symbol: string,
+    @Query('asOf') asOf: unknown,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): OrderBookJson | { error: string } {
-    return this.book(exchange, symbol, reply);
+  ): OrderBookJson | { error: string } | Promise<OrderBookJson | { error: string }> {
+    return this.book(exchange, symbol, asOf, reply);
   }
 
   // The same book when a client sends the slash unencoded.
@@ -61,9 +71,10 @@ export class MarketController {
     @Param('exchange') exchange: string,
     @Param('base') base: string,
     @Param('quote') quote: string,
+    @Query('asOf') asOf: unknown,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): OrderBookJson | { error: string } {
-    return this.book(exchange, `${base}/${quote}`, reply);
+  ): OrderBookJson | { error: string } | Promise<OrderBookJson | { error: string }> {
+    return this.book(exchange, `${base}/${quote}`, asOf, reply);
   }
 
   @Get('symbols')
@@ -87,10 +98,38 @@ export class MarketController {
     };
   }
 
-  private book(exchange: string, symbol: string, reply: FastifyReply): OrderBookJson | { error: string } {
+  private book(
+    exchange: string,
+    symbol: string,
+    asOf: unknown,
+    reply: FastifyReply,
+  ): OrderBookJson | { error: string } | Promise<OrderBookJson | { error: string }> {
+    if (asOf !== undefined) return this.pastBook(exchange, symbol, asOf, reply);
     const book = this.markets.orderBook(exchange, symbol);
     if (book !== null) return book;
     void reply.status(404);
     return { error: `no cached order book for ${exchange}:${symbol}` };
+  }
+
+  private async pastBook(
+    exchange: string,
+    symbol: string,
+    raw: unknown,
+    reply: FastifyReply,
+  ): Promise<OrderBookJson | { error: string }> {
+    if (Array.isArray(raw)) return this.fail(reply, 400, "parameter 'asOf' must not be repeated");
+    const text = String(raw);
+    const asOf = Number(text);
+    if (!AS_OF.test(text) || !Number.isSafeInteger(asOf))
+      return this.fail(reply, 400, `asOf must be a plain integer of epoch milliseconds, got '${text}'`);
+    const past = await this.markets.orderBookAsOf(exchange, symbol, asOf);
+    if (!past.ok) return this.fail(reply, 400, past.error);
+    if (past.book !== null) return past.book;
+    return this.fail(reply, 404, `no order book for ${exchange}:${symbol} at asOf ${asOf}`);
+  }
+
+  private fail(reply: FastifyReply, status: 400 | 404, error: string): { error: string } {
+    void reply.status(status);
+    return { error };
   }
 }

@@ -1,8 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ServerConfig } from '@app/config';
-import { cmp, type BookSideView } from '@app/books';
+import { cmp, type BookCache, type BookSideView } from '@app/books';
+import { EventLog } from '@app/log';
 import { Clock } from '../clock';
 import { BookFeed } from '../feed/book-feed';
+import { positionsAt, rebuildBooks } from '../journal';
 import { SERVER_CONFIG } from '../tokens';
 
 export interface LevelJson {
@@ -40,23 +42,31 @@ export class MarketService {
     @Inject(BookFeed) private readonly feed: BookFeed,
     @Inject(Clock) private readonly clock: Clock,
     @Inject(SERVER_CONFIG) config: ServerConfig,
+    @Inject(EventLog) private readonly log: EventLog,
   ) {
     this.staleBookMs = config.routing.staleBookMs;
   }
 
   orderBook(exchangeId: string, symbol: string): OrderBookJson | null {
-    const book = this.feed.cache.book(exchangeId, symbol);
-    // A book that has never had a snapshot holds nothing worth showing.
-    if (book === undefined || book.sequence < 0) return null;
-    return {
-      exchangeId,
-      symbol,
-      bids: levels(book.bids),
-      asks: levels(book.asks),
-      exchangeTimestamp: book.exchangeTimestamp,
-      receivedAt: book.receivedAt,
-      sequence: book.sequence,
-    };
+    return bookJson(exchangeId, symbol, this.feed.cache.book(exchangeId, symbol));
+  }
+
+  /**
+   * The book as it was at `asOf` (docs/api.md "asOf"), rebuilt from the log: `book` is null when
+   * the venue had no snapshot of it then; an error when asOf is in the future or older than the log.
+   */
+  async orderBookAsOf(
+    exchangeId: string,
+    symbol: string,
+    asOf: number,
+  ): Promise<{ ok: true; book: OrderBookJson | null } | { ok: false; error: string }> {
+    const now = this.clock.now();
+    if (asOf > now) return { ok: false, error: `asOf ${asOf} is in the future (service clock ${now})` };
+    const p = this.feed.positions();
+    const cut = await positionsAt(this.log, { books: p.books ?? [], venues: p.venues ?? [] }, asOf);
+    if (!cut.ok) return { ok: false, error: cut.error };
+    const { cache } = await rebuildBooks(this.log, cut.positions, new Set([symbol]));
+    return { ok: true, book: bookJson(exchangeId, symbol, cache.book(exchangeId, symbol)) };
   }
 
   /** Unified symbols with at least one fresh, in-sync book, sorted (clarifications 12). */
@@ -83,6 +93,24 @@ export class MarketService {
   ready(): boolean {
     return this.feed.isReady();
   }
+}
+
+function bookJson(
+  exchangeId: string,
+  symbol: string,
+  book: ReturnType<BookCache['book']>,
+): OrderBookJson | null {
+  // A book that has never had a snapshot holds nothing worth showing.
+  if (book === undefined || book.sequence < 0) return null;
+  return {
+    exchangeId,
+    symbol,
+    bids: levels(book.bids),
+    asks: levels(book.asks),
+    exchangeTimestamp: book.exchangeTimestamp,
+    receivedAt: book.receivedAt,
+    sequence: book.sequence,
+  };
 }
 
 function levels(side: BookSideView): LevelJson[] {

@@ -26,6 +26,32 @@ describe('parseRouteParams', () => {
         minLegNotional: 0,
         requireFullFill: false,
       },
+      asOf: null,
+    });
+  });
+
+  it('asOf: a plain integer of epoch ms on REST, refused on the stream', () => {
+    const q = { from: 'ETH', to: 'USDT', amountIn: '1' };
+    expect(parseRouteParams({ ...q, asOf: '1786300000000' }, 'rest')).toMatchObject({
+      ok: true,
+      asOf: 1_786_300_000_000,
+    });
+    for (const bad of ['1.5', '-1', '1e12', '0x10', '', ' 1', '99999999999999999'])
+      expect(parseRouteParams({ ...q, asOf: bad }, 'rest')).toMatchObject({
+        ok: false,
+        error: expect.stringMatching(/^asOf must be a plain integer of epoch milliseconds/) as unknown,
+      });
+    expect(parseRouteParams({ ...q, asOf: ['1', '2'] }, 'rest')).toEqual({
+      ok: false,
+      error: "parameter 'asOf' must not be repeated",
+    });
+    expect(parseRouteParams({ ...q, asOf: '1' }, 'stream')).toEqual({
+      ok: false,
+      error: 'asOf is not available on the stream (a stream follows the live books)',
+    });
+    expect(bodyToRaw({ ...q, asOf: 1_786_300_000_000 })).toEqual({
+      ok: true,
+      raw: { ...q, asOf: '1786300000000' },
     });
   });
 

@@ -6,7 +6,8 @@ import { ROUTE_PARAMS, RouteQueryDto, type RouteParamName } from './route-query.
 /** A validated request minus its id (the id comes from the header or is minted per frame). */
 export type RouteParams = Omit<RouteRequest, 'requestId'>;
 export type ParamsParse =
-  { readonly ok: true; readonly params: RouteParams } | { readonly ok: false; readonly error: string };
+  | { readonly ok: true; readonly params: RouteParams; readonly asOf: number | null }
+  | { readonly ok: false; readonly error: string };
 /** REST defaults includeQuotes to true; the stream defaults it to false and refuses balances. */
 export type RouteMode = 'rest' | 'stream';
 
@@ -27,6 +28,8 @@ export function parseRouteParams(raw: Readonly<Record<string, unknown>>, mode: R
   }
   if (mode === 'stream' && values.balances !== undefined)
     return fail('balances is not available on the stream');
+  if (mode === 'stream' && values.asOf !== undefined)
+    return fail('asOf is not available on the stream (a stream follows the live books)');
 
   const dto = Object.assign(new RouteQueryDto(), values);
   if (values.from !== undefined) dto.from = values.from.trim().toUpperCase();
@@ -39,7 +42,10 @@ export function parseRouteParams(raw: Readonly<Record<string, unknown>>, mode: R
     return fail('exactly one of amountIn and amountOut must be supplied');
   }
   if (dto.from === dto.to) return fail(`from and to must differ (both are ${dto.from})`);
-  return { ok: true, params: toParams(dto, mode) };
+  const asOf = dto.asOf === undefined ? null : Number(dto.asOf);
+  if (asOf !== null && !Number.isSafeInteger(asOf))
+    return fail(`asOf must be a plain integer of epoch milliseconds, got '${dto.asOf}'`);
+  return { ok: true, params: toParams(dto, mode), asOf };
 }
 
 function toParams(dto: RouteQueryDto, mode: RouteMode): RouteParams {

@@ -32,4 +32,9 @@ export class RouteBodyDto {
   @ApiPropertyOptional({ enum: ['cap', 'require'], default: 'cap' }) balanceMode?: string;
   @ApiPropertyOptional({ type: Number, default: 0 }) minLegNotional?: number;
   @ApiPropertyOptional({ type: Boolean, default: false }) requireFullFill?: boolean;
+  @ApiPropertyOptional({
+    type: Number,
+    description: 'Epoch ms (integer, not in the future): quote against the books of that instant.',
+  })
+  asOf?: number;
 }

@@ -10,6 +10,7 @@ const NUMERIC = new Set<RouteParamName>([
   'maxVenues',
   'hopPenaltyBps',
   'minLegNotional',
+  'asOf',
 ]);
 const FLAGS = new Set<RouteParamName>(['certified', 'includeFees', 'includeQuotes', 'requireFullFill']);
 const LISTS = new Set<RouteParamName>(['bridges', 'exchanges']);

@@ -11,6 +11,8 @@ import { parseBalances } from './balances';
 import { IsPlainNumber } from './plain-number';
 import { ASSET } from './route-patterns';
 const ASSET_LIST = /^\s*$|^\s*[A-Za-z0-9._-]{1,32}\s*(,\s*[A-Za-z0-9._-]{1,32}\s*)*$/;
+/** Epoch ms as a plain integer: digits only (no sign, fraction or exponent), at most 16 of them. */
+export const AS_OF = /^\d{1,16}$/;
 const VENUE_LIST = /^\s*$|^\s*[A-Za-z0-9._-]{1,64}\s*(,\s*[A-Za-z0-9._-]{1,64}\s*)*$/;
 
 /** Every parameter name GET /route, POST /route and the stream accept (others are 400). */
@@ -31,6 +33,7 @@ export const ROUTE_PARAMS = [
   'balanceMode',
   'minLegNotional',
   'requireFullFill',
+  'asOf',
 ] as const;
 export type RouteParamName = (typeof ROUTE_PARAMS)[number];
 
@@ -169,6 +172,16 @@ export class RouteQueryDto {
   })
   @IsOptional()
   requireFullFill?: string;
+
+  @ApiPropertyOptional({
+    type: Number,
+    description:
+      'Quote against the books as they were at this instant (epoch ms, a plain integer, not in the future); the clock is that instant. REST only.',
+    example: 1786300060000,
+  })
+  @IsOptional()
+  @Matches(AS_OF, { message: "asOf must be a plain integer of epoch milliseconds, got '$value'" })
+  asOf?: string;
 }
 
 /** class-validator rule: a balances string that parseBalances accepts. */

@@ -5,7 +5,7 @@ import { RouteBodyDto } from './route-body.dto';
 import { bodyToRaw } from './route-body';
 import { parseRouteParams, type ParamsParse } from './parse-route-params';
 import { RouteQueryDto } from './route-query.dto';
-import { RouteService, statusOf } from './route.service';
+import { RouteService } from './route.service';
 import { RouteResultDto } from './route-result.dto';
 
 /** GET and POST /route: parse, solve, map the outcome to a status (spec 4.1, 4.2, 7). */
@@ -21,7 +21,10 @@ export class RouteController {
   })
   @ApiOkResponse({ type: RouteResultDto })
   @ApiBadRequestResponse({ description: '{error}: invalid parameters' })
-  getRoute(@Query() query: RouteQueryDto, @Res({ passthrough: true }) reply: FastifyReply): object {
+  getRoute(
+    @Query() query: RouteQueryDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string | object> {
     return this.answer(parseRouteParams(query as unknown as Record<string, unknown>, 'rest'), reply);
   }
 
@@ -38,7 +41,7 @@ export class RouteController {
     @Body() body: unknown,
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): object {
+  ): Promise<string | object> | object {
     if (Object.keys(req.query as object).length > 0)
       return this.badRequest(
         reply,
@@ -50,12 +53,15 @@ export class RouteController {
     return this.answer(raw.ok ? parseRouteParams(raw.raw, 'rest') : raw, reply);
   }
 
-  private answer(parsed: ParamsParse, reply: FastifyReply): object {
+  /** The body is serialised once; exactly that text is journalled (hashed) and sent. */
+  private async answer(parsed: ParamsParse, reply: FastifyReply): Promise<string | object> {
     if (!parsed.ok) return this.badRequest(reply, parsed.error);
     const requestId = String(reply.getHeader('x-request-id'));
-    const result = this.routes.solve({ requestId, ...parsed.params });
-    void reply.status(statusOf(result));
-    return result;
+    const answer = await this.routes.quote(parsed.params, requestId, parsed.asOf);
+    void reply.status(answer.status);
+    if (!answer.ok) return { error: answer.error };
+    void reply.header('content-type', 'application/json; charset=utf-8');
+    return answer.body;
   }
 
   private badRequest(reply: FastifyReply, error: string): object {

@@ -1,9 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ServerConfig } from '@app/config';
-import { solve, type RouteRequest, type RouteResult, type RoutingConfig } from '@app/routing';
+import type { JournalPositions } from '@app/journal';
+import { EventLog } from '@app/log';
+import { solve, watchSymbols, type RouteRequest, type RouteResult, type RoutingConfig } from '@app/routing';
 import { Clock } from '../clock';
 import { BookFeed } from '../feed/book-feed';
+import { positionsAt, QuoteJournal, rebuildBooks } from '../journal';
 import { SERVER_CONFIG } from '../tokens';
+import type { RouteParams } from './parse-route-params';
 
 /** HTTP status of a route result (spec 2.6, 7): only the two request-level refusals are errors. */
 export function statusOf(result: RouteResult): 200 | 404 | 501 {
@@ -22,7 +26,18 @@ export function statusOf(result: RouteResult): 200 | 404 | 501 {
   }
 }
 
-/** Solves a request against the live cache at the service clock. */
+/** A served REST answer: the exact text, already journalled (strict) or queued (batched). */
+export type RestAnswer =
+  | { readonly ok: true; readonly status: 200 | 404 | 501; readonly body: string }
+  | { readonly ok: false; readonly status: 400 | 503; readonly error: string };
+
+/** A live solve and the cache position it read, taken in the same synchronous turn. */
+export interface LiveSolve {
+  readonly result: RouteResult;
+  readonly positions: JournalPositions;
+}
+
+/** Solves requests against the live cache (or the log at a past instant) and journals each answer. */
 @Injectable()
 export class RouteService {
   readonly routing: RoutingConfig;
@@ -31,11 +46,71 @@ export class RouteService {
     @Inject(BookFeed) private readonly feed: BookFeed,
     @Inject(Clock) private readonly clock: Clock,
     @Inject(SERVER_CONFIG) config: ServerConfig,
+    @Inject(QuoteJournal) private readonly journal: QuoteJournal,
+    @Inject(EventLog) private readonly log: EventLog,
   ) {
     this.routing = config.routing;
   }
 
-  solve(request: RouteRequest): RouteResult {
-    return solve({ request, books: this.feed.cache, now: this.clock.now(), config: this.routing });
+  /** Solve against the live cache at the service clock. */
+  solveLive(request: RouteRequest): LiveSolve {
+    const positions = this.positions();
+    const result = solve({ request, books: this.feed.cache, now: this.clock.now(), config: this.routing });
+    return { result, positions };
   }
+
+  /** GET/POST /route: solve, serialise once, journal, and hand back the text to send. */
+  async quote(params: RouteParams, requestId: string, asOf: number | null): Promise<RestAnswer> {
+    const request: RouteRequest = { requestId, ...params };
+    let solved: LiveSolve;
+    if (asOf === null) solved = this.solveLive(request);
+    else {
+      const past = await this.solveAsOf(request, asOf);
+      if (!past.ok) return past;
+      solved = past;
+    }
+    const body = JSON.stringify(solved.result);
+    const status = statusOf(solved.result);
+    try {
+      await this.journal.record({
+        kind: 'rest',
+        request: asOf === null ? request : { ...request, asOf },
+        calculatedAt: solved.result.calculatedAt,
+        positions: solved.positions,
+        status,
+        body,
+      });
+    } catch (e) {
+      // Strict mode: a quote that could not be journalled is not served.
+      return { ok: false, status: 503, error: `quote journal unavailable: ${message(e)}` };
+    }
+    return { ok: true, status, body };
+  }
+
+  /**
+   * The books as they were at `asOf`, rebuilt from the log (docs/api.md "asOf"): the log's
+   * position at that instant, then only the books the request can read. The instant is the clock.
+   */
+  private async solveAsOf(
+    request: RouteRequest,
+    asOf: number,
+  ): Promise<(LiveSolve & { ok: true }) | { ok: false; status: 400; error: string }> {
+    const now = this.clock.now();
+    if (asOf > now)
+      return { ok: false, status: 400, error: `asOf ${asOf} is in the future (service clock ${now})` };
+    const cut = await positionsAt(this.log, this.positions(), asOf);
+    if (!cut.ok) return { ok: false, status: 400, error: cut.error };
+    const { cache } = await rebuildBooks(this.log, cut.positions, new Set(watchSymbols(request)));
+    const result = solve({ request, books: cache, now: asOf, config: this.routing });
+    return { ok: true, result, positions: cut.positions };
+  }
+
+  private positions(): JournalPositions {
+    const p = this.feed.positions();
+    return { books: p.books ?? [], venues: p.venues ?? [] };
+  }
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
 }

@@ -1,20 +1,29 @@
-import { randomUUID } from 'node:crypto';
 import type { RouteResult } from '@app/routing';
 
 const PREFIX = '{"requestId":""';
 
-/** A RouteResult serialised once per tick; each subscriber gets its own fresh requestId (spec 6.1). */
+/**
+ * One tick's RouteResult serialised once; each subscriber gets it with its own fresh requestId
+ * (spec 6.1). `tickId` names the tick's journal record, which every frame record points at.
+ */
 export class SharedFrame {
   private readonly body: string;
   private readonly fast: boolean;
 
-  constructor(readonly result: RouteResult) {
+  /** Settles when the tick's journal record is in the log (strict mode waits for it). */
+  journalled: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly result: RouteResult,
+    readonly tickId: string,
+  ) {
     this.body = JSON.stringify({ ...result, requestId: '' });
     // The solver puts requestId first; splicing the id in saves a stringify per subscriber.
     this.fast = this.body.startsWith(PREFIX);
   }
 
-  stamp(requestId: string = randomUUID()): string {
+  /** The frame text with `requestId`: byte for byte JSON.stringify of the result under that id. */
+  stamp(requestId: string): string {
     return this.fast
       ? `{"requestId":${JSON.stringify(requestId)}${this.body.slice(PREFIX.length)}`
       : JSON.stringify({ ...this.result, requestId });

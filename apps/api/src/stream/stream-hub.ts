@@ -1,12 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { ServerConfig } from '@app/config';
-import { watchSymbols, type RouteResult } from '@app/routing';
+import { watchSymbols, type RouteRequest } from '@app/routing';
 import type { WebSocket } from 'ws';
 import { BookFeed } from '../feed/book-feed';
 import { RequestGate } from '../http/request-gate';
+import { QuoteJournal } from '../journal';
 import { parseRouteParams, type RouteParams } from '../route/parse-route-params';
-import { RouteService } from '../route/route.service';
+import { RouteService, type LiveSolve } from '../route/route.service';
 import { SERVER_CONFIG } from '../tokens';
 import { errorFrame, SharedFrame } from './frames';
 import { PUSH_FLOOR_MS, Subscriber } from './subscriber';
@@ -46,12 +48,15 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
   private unsubscribe: (() => void) | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private solves = 0;
+  private readonly logger = new Logger('StreamHub');
+  private readonly deliver = (sub: Subscriber, frame: SharedFrame): void => this.send(sub, frame);
 
   constructor(
     @Inject(BookFeed) private readonly feed: BookFeed,
     @Inject(RouteService) private readonly routes: RouteService,
     @Inject(RequestGate) private readonly gate: RequestGate,
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
+    @Inject(QuoteJournal) private readonly journal: QuoteJournal,
   ) {}
 
   onModuleInit(): void {
@@ -102,8 +107,9 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
     }
     const parsed = parseRouteParams(queryOf(req.url ?? ''), 'stream');
     if (!parsed.ok) return this.refuse(ws, parsed.error, 1008, 'invalid request');
-    const result = this.solve(parsed.params);
-    const reason = result.unroutableReason;
+    const solved = this.solve(parsed.params);
+    const reason = solved.result.unroutableReason;
+    const result = solved.result;
     if (reason === 'no_market')
       return this.refuse(
         ws,
@@ -122,7 +128,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
 
     this.perAddress.set(address, held + 1);
     const group = this.join(parsed.params);
-    const sub = new Subscriber(ws, address, group.key, now);
+    const sub = new Subscriber(ws, address, group.key, now, this.deliver);
     group.subs.add(sub);
     this.subs.add(sub);
     ws.on('pong', () => {
@@ -130,7 +136,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
       sub.missedPongs = 0;
     });
     ws.once('close', () => this.leave(sub));
-    sub.offer(new SharedFrame(result));
+    sub.offer(this.shared(solved));
   }
 
   private refuse(ws: WebSocket, message: string, code: 1008 | 1013, reason: string): void {
@@ -138,9 +144,51 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
     ws.close(code, reason);
   }
 
-  private solve(params: RouteParams): RouteResult {
+  /** One solve; its requestId becomes the tick's id if the result is sent. */
+  private solve(params: RouteParams): LiveSolve & { request: RouteRequest } {
     this.solves++;
-    return this.routes.solve({ requestId: '', ...params });
+    const request: RouteRequest = { requestId: randomUUID(), ...params };
+    return { request, ...this.routes.solveLive(request) };
+  }
+
+  /** Journal a solve as a stream tick; the frames sent from it are journalled as they go out. */
+  private shared(solved: LiveSolve & { request: RouteRequest }): SharedFrame {
+    const tickId = solved.request.requestId;
+    const frame = new SharedFrame(solved.result, tickId);
+    frame.journalled = this.journal.record({
+      kind: 'stream_tick',
+      request: solved.request,
+      calculatedAt: solved.result.calculatedAt,
+      positions: solved.positions,
+      status: null,
+      // The tick's own text is the result under the tick id (what `quote <tickId>` reproduces).
+      body: frame.stamp(tickId),
+    });
+    frame.journalled.catch((e: unknown) => this.journalFailed(e));
+    return frame;
+  }
+
+  /** Stamp a frame with the subscriber's own requestId, journal it, send exactly that text. */
+  private send(sub: Subscriber, frame: SharedFrame): void {
+    const requestId = randomUUID();
+    const body = frame.stamp(requestId);
+    const journalled = this.journal.recordFrame({ requestId, tickId: frame.tickId, body });
+    if (this.journal.mode !== 'strict') {
+      journalled.catch((e: unknown) => this.journalFailed(e));
+      sub.ws.send(body);
+      return;
+    }
+    // Strict: the frame leaves only once its record and its tick's record are in the log.
+    Promise.all([frame.journalled, journalled]).then(
+      () => {
+        if (sub.ws.readyState === sub.ws.OPEN) sub.ws.send(body);
+      },
+      () => sub.ws.close(1011, 'quote journal unavailable'),
+    );
+  }
+
+  private journalFailed(e: unknown): void {
+    this.logger.error(`quote journal: ${e instanceof Error ? e.message : String(e)}`);
   }
 
   private join(params: RouteParams): Group {
@@ -223,7 +271,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
     group.dirty = false;
     group.lastTickAt = now();
     this.rewatch(group);
-    const frame = new SharedFrame(this.solve(group.params));
+    const frame = this.shared(this.solve(group.params));
     for (const sub of group.subs) sub.offer(frame);
   }
 

@@ -27,6 +27,8 @@ export class Subscriber {
     readonly address: string,
     readonly groupKey: string,
     private readonly now: () => number,
+    /** Stamps the frame with a fresh requestId, journals it and writes it to the socket. */
+    private readonly deliver: (sub: Subscriber, frame: SharedFrame) => void,
   ) {}
 
   /** Offer the newest state; it replaces any frame still waiting. */
@@ -46,7 +48,7 @@ export class Subscriber {
     this.pending = null;
     this.lastSentAt = this.now();
     this.framesSent++;
-    this.ws.send(frame.stamp());
+    this.deliver(this, frame);
   }
 
   private retryIn(ms: number): void {

@@ -1,21 +1,49 @@
-import { parseQuoteRecordLine, type QuoteRecord } from '@app/journal';
+import { frameAsQuote, parseJournalEntryLine, type JournalEntryRecord, type QuoteRecord } from '@app/journal';
 import { partitionFor, type EventLog } from '@app/log';
 
 export interface FoundQuote {
+  /** The record to replay; for a stream frame, its tick's record under the frame's id and hash. */
   readonly record: QuoteRecord;
   readonly partition: number;
   readonly offset: number;
   /** Journal entries whose key was compared before the record was found. */
   readonly scanned: number;
+  /** For a stream frame: where its tick's record is. */
+  readonly tick?: { readonly partition: number; readonly offset: number };
 }
 
 const CHUNK = 4096;
 
 /**
  * The newest journal record of `requestId`. Only the requestId's own partition is read, newest
- * entries first, comparing keys without parsing; a record found but invalid is an error, not a miss.
+ * entries first, comparing keys without parsing; a record found but invalid is an error, not a
+ * miss. A stream frame record is resolved through the tick it points at.
  */
 export async function findQuote(log: EventLog, requestId: string): Promise<FoundQuote | null> {
+  const found = await findEntry(log, requestId);
+  if (found === null) return null;
+  const { record, partition, offset, scanned } = found;
+  if (record.type === 'quote') return { record, partition, offset, scanned };
+  const tick = await findEntry(log, record.tickId);
+  if (tick === null)
+    throw new Error(`stream frame ${requestId} points at tick ${record.tickId}, which is not in the journal`);
+  if (tick.record.type !== 'quote' || tick.record.kind !== 'stream_tick')
+    throw new Error(
+      `stream frame ${requestId} points at ${record.tickId}, which is not a stream tick record`,
+    );
+  return {
+    record: frameAsQuote(tick.record, record),
+    partition,
+    offset,
+    scanned: scanned + tick.scanned,
+    tick: { partition: tick.partition, offset: tick.offset },
+  };
+}
+
+async function findEntry(
+  log: EventLog,
+  requestId: string,
+): Promise<{ record: JournalEntryRecord; partition: number; offset: number; scanned: number } | null> {
   const n = await log.partitions('quotes');
   const partition = partitionFor(requestId, n);
   const end = (await log.highWatermarks('quotes'))[partition] ?? 0;
@@ -27,7 +55,7 @@ export async function findQuote(log: EventLog, requestId: string): Promise<Found
       const e = entries[i]!;
       scanned++;
       if (e.key !== requestId) continue;
-      const parsed = parseQuoteRecordLine(e.value);
+      const parsed = parseJournalEntryLine(e.value);
       if (!parsed.ok)
         throw new Error(
           `journal record of ${requestId} at quotes/${partition}@${e.offset} is invalid: ${parsed.error.message}`,

@@ -33,7 +33,9 @@ export async function quoteCommand(
     const ms = performance.now() - t0;
     io.out(`${replay.body}\n`);
     const s = replay.stats;
-    const where = `quotes/${found.partition}@${found.offset}; ${s.books} books from ${s.bookRecordsFolded} records (${s.bookEntriesRead} entries read), ${s.venueRecordsFolded} venue records; ${ms.toFixed(0)} ms`;
+    const tick =
+      found.tick === undefined ? '' : ` (frame of tick quotes/${found.tick.partition}@${found.tick.offset})`;
+    const where = `quotes/${found.partition}@${found.offset}${tick}; ${s.books} books from ${s.bookRecordsFolded} records (${s.bookEntriesRead} entries read), ${s.venueRecordsFolded} venue records; ${ms.toFixed(0)} ms`;
     for (const note of replay.notes) io.err(`note: ${note}`);
     if (replay.identical) {
       io.err(`identical: sha256 ${replay.sha256} (${where})`);

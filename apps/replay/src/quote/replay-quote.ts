@@ -2,7 +2,7 @@ import { jsonDiff, recordedRouting, type JsonChange, type QuoteRecord } from '@a
 import type { EventLog } from '@app/log';
 import { SOLVER_VERSION, solve, watchSymbols, type SolveInput, type RouteResult } from '@app/routing';
 import { sha256Hex } from './sha256';
-import { rebuildBooks, type RebuildStats } from './rebuild-books';
+import { rebuildBooks, type RebuildStats } from '../../../api/src/journal/rebuild-books';
 
 export type Solve = (input: SolveInput) => RouteResult;
 
@@ -29,10 +29,12 @@ export async function replayQuote(
   solveFn: Solve = solve,
   solverVersion = SOLVER_VERSION,
 ): Promise<QuoteReplay> {
-  const symbols = new Set(watchSymbols(record.request));
+  // asOf is not a solver input: the recorded positions and clock already are that instant.
+  const { asOf: _asOf, ...request } = record.request;
+  const symbols = new Set(watchSymbols(request));
   const { cache, stats } = await rebuildBooks(log, record.positions, symbols);
   const result = solveFn({
-    request: record.request,
+    request,
     books: cache,
     now: record.calculatedAt,
     config: recordedRouting(record),

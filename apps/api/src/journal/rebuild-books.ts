@@ -75,7 +75,8 @@ export async function rebuildBooks(
       const got: EventRecord[] = [];
       for (let i = entries.length - 1; i >= 0; i--) {
         const e = entries[i]!;
-        if (e.offset >= upTo || complete.has(e.key) || !symbols.has(e.key.slice(e.key.indexOf('|') + 1)))
+        // Past `to` means the read skipped a range gone to retention: those entries were read already.
+        if (e.offset >= to || complete.has(e.key) || !symbols.has(e.key.slice(e.key.indexOf('|') + 1)))
           continue;
         const parsed = parseRecordLine(e.value);
         // The API skipped malformed entries too (LogBookFeed.apply); skipping keeps the same state.
