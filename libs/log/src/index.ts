@@ -9,7 +9,7 @@ export { DEFAULT_SNAPSHOT_POLICY, SnapshotScheduler } from './snapshot-scheduler
 export type { SnapshotPolicy } from './snapshot-scheduler';
 export { DEFAULT_PARTITIONS, EmbeddedLog } from './embedded/embedded-log';
 export type { EmbeddedLogOptions, FsyncPolicy } from './embedded/embedded-log';
-export { KafkaLog } from './kafka/kafka-log';
-export type { KafkaLogOptions } from './kafka/kafka-log';
+export { DEFAULT_FETCH, KafkaLog } from './kafka/kafka-log';
+export type { KafkaFetchOptions, KafkaLogOptions } from './kafka/kafka-log';
 export { openEventLog } from './open-event-log';
 export type { OpenEventLogOptions } from './open-event-log';

@@ -21,6 +21,13 @@ describe('partitionFor', () => {
     }
   });
 
+  it('hashes ASCII and non-ASCII keys as their UTF-8 bytes (the Java partitioner)', () => {
+    const keys = ['binance|BTC/USDT', 'a', '', 'bücher|€/USDT', 'x|😀', 'k'.repeat(700)];
+    for (const key of keys)
+      for (const n of [1, 3, 8, 13])
+        expect(partitionFor(key, n)).toBe((murmur2(Buffer.from(key, 'utf8')) & 0x7fffffff) % n);
+  });
+
   it('rejects a bad partition count', () => {
     expect(() => partitionFor('k', 0)).toThrow(/positive integer/);
   });

@@ -5,12 +5,30 @@
 export function partitionFor(key: string, partitionCount: number): number {
   if (!Number.isInteger(partitionCount) || partitionCount < 1)
     throw new RangeError(`partition count must be a positive integer, got ${partitionCount}`);
-  return (murmur2(Buffer.from(key, 'utf8')) & 0x7fffffff) % partitionCount;
+  return (hashKey(key) & 0x7fffffff) % partitionCount;
+}
+
+/** Reused for ASCII keys (all of ours: venue ids, symbols, request ids), so hashing allocates nothing. */
+let scratch = new Uint8Array(256);
+
+function hashKey(key: string): number {
+  const length = key.length;
+  if (length > scratch.length) scratch = new Uint8Array(length * 2);
+  for (let i = 0; i < length; i++) {
+    const c = key.charCodeAt(i);
+    // Not ASCII: a UTF-16 unit is not one UTF-8 byte, so encode for real.
+    if (c > 0x7f) return murmur2(Buffer.from(key, 'utf8'));
+    scratch[i] = c;
+  }
+  return murmur2Bytes(scratch, length);
 }
 
 /** MurmurHash2 (32-bit, seed 0x9747b28c) exactly as org.apache.kafka.common.utils.Utils.murmur2. */
 export function murmur2(data: Uint8Array): number {
-  const length = data.length;
+  return murmur2Bytes(data, data.length);
+}
+
+function murmur2Bytes(data: Uint8Array, length: number): number {
   const m = 0x5bd1e995;
   let h = 0x9747b28c ^ length;
   const whole = length & ~3;

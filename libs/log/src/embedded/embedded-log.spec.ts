@@ -92,6 +92,32 @@ describe('EmbeddedLog', () => {
     await reader.close();
   });
 
+  it("'interval' syncs in the background while appends and segment rolls go on", async () => {
+    const dir = tmp();
+    const log = new EmbeddedLog({
+      dataDir: dir,
+      partitions: { books: 2 },
+      fsync: 'interval',
+      fsyncIntervalMs: 1,
+      segmentBytes: 3000,
+    });
+    // Appends between timer ticks, segments rolling while their syncs may still be running.
+    for (let b = 0; b < 60; b++) {
+      await log.append('books', entries(10, b * 10));
+      if (b % 3 === 0) await new Promise((r) => setTimeout(r, 2));
+    }
+    await log.close();
+    const again = new EmbeddedLog({ dataDir: dir });
+    expect((await again.highWatermarks('books')).reduce((a, b) => a + b, 0)).toBe(600);
+    await again.append('books', entries(1, 600));
+    expect(again.repairedBytes('books')).toEqual([0, 0]);
+    const all = await readAll(again, 'books');
+    expect(all.map((e) => (JSON.parse(e.value) as { i: number }).i).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 601 }, (_, i) => i),
+    );
+    await again.close();
+  });
+
   it('follows the tail across partitions and stops on abort', async () => {
     const dir = tmp();
     const writer = new EmbeddedLog({ dataDir: dir, partitions: { books: 2 } });
@@ -157,6 +183,34 @@ describe('EmbeddedLog', () => {
     expect(await log.rebuildStarts('books', [1])).toEqual([0]);
     expect(await log.rebuildStarts('books', [0])).toEqual([0]);
     await expect(log.rebuildStarts('books', [1, 2])).rejects.toThrow(/needs 1 offsets/);
+    await log.close();
+  });
+
+  it('rejects an oversized entry before writing any of its batch, and round-trips large values', async () => {
+    const log = new EmbeddedLog({ dataDir: tmp(), partitions: { books: 1 } });
+    const bad = [
+      { key: 'a', value: '1', snapshot: true },
+      { key: 'k'.repeat(70_000), value: '2' },
+    ];
+    await expect(log.append('books', bad)).rejects.toThrow(/key is 70000 bytes; at most 65535/);
+    expect(await log.highWatermarks('books')).toEqual([0]);
+    expect(await log.rebuildStarts('books', [0])).toEqual([0]);
+    // Larger than the encoder's first buffer, multi-byte characters, next to small entries.
+    const big = 'é€😀x'.repeat(300_000);
+    await log.append('books', [
+      { key: 'a', value: '1' },
+      { key: 'é|€', value: big },
+      { key: 'a', value: '3' },
+    ]);
+    const got = await log.read('books', 0, 0);
+    expect(got.map((e) => [e.offset, e.key, e.value.length])).toEqual([
+      [0, 'a', 1],
+      [1, 'é|€', big.length],
+      [2, 'a', 1],
+    ]);
+    expect(got[1]!.value).toBe(big);
+    // The rejected batch left no mark behind: 'a' is still first seen at offset 0.
+    expect(await log.rebuildStarts('books', [3])).toEqual([0]);
     await log.close();
   });
 

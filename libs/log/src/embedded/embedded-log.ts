@@ -11,7 +11,7 @@ import {
 } from '../event-log';
 import { LogError } from '../log-error';
 import { partitionFor } from '../partitioner';
-import { FLAG_SNAPSHOT, type EncodedEntry } from './frame';
+import { FrameEncoder, entrySizeError } from './frame';
 import { PartitionReader } from './partition-reader';
 import { PartitionWriter } from './partition-writer';
 import { SnapshotIndexWriter, readSnapshotMarks, rebuildStart } from './snapshot-index';
@@ -54,6 +54,8 @@ export class EmbeddedLog extends EventLog {
   private readonly readers = new Map<string, PartitionReader>();
   private readonly appended = new EventEmitter();
   private readonly fsync: FsyncPolicy;
+  /** One scratch buffer for every partition writer: appends are synchronous. */
+  private readonly encoder = new FrameEncoder();
   private readonly timer: NodeJS.Timeout | null;
   private closed = false;
 
@@ -87,21 +89,23 @@ export class EmbeddedLog extends EventLog {
     if (entries.length === 0) return;
     const w = this.writersFor(topic);
     const n = w.partitions.length;
-    const groups: EncodedEntry[][] = Array.from({ length: n }, () => []);
-    const sources: AppendEntry[][] = Array.from({ length: n }, () => []);
-    for (const e of entries) {
+    // Validate everything before writing anything, so a bad entry leaves no marks or frames.
+    const groups: number[][] = Array.from({ length: n }, () => []);
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i]!;
       if (typeof e.key !== 'string' || typeof e.value !== 'string')
         throw new LogError('bad_argument', 'log entries need a string key and value');
-      const p = partitionFor(e.key, n);
-      groups[p]!.push({ key: e.key, value: e.value, flags: e.snapshot === true ? FLAG_SNAPSHOT : 0 });
-      sources[p]!.push(e);
+      const tooBig = entrySizeError(e.key, e.value);
+      if (tooBig !== null) throw new LogError('bad_argument', tooBig);
+      groups[partitionFor(e.key, n)]!.push(i);
     }
     for (let p = 0; p < n; p++) {
-      if (groups[p]!.length === 0) continue;
+      const indices = groups[p]!;
+      if (indices.length === 0) continue;
       const writer = w.partitions[p]!;
-      const marked = w.marks[p]!.mark(sources[p]!, writer.nextOffset);
+      const marked = w.marks[p]!.mark(entries, indices, writer.nextOffset);
       if (marked && this.fsync === 'always') w.marks[p]!.sync();
-      writer.append(groups[p]!);
+      writer.append(entries, indices);
       if (this.fsync === 'always') writer.sync();
     }
     this.appended.emit(topic);
@@ -271,6 +275,7 @@ export class EmbeddedLog extends EventLog {
       const options = {
         segmentBytes: this.options.segmentBytes ?? 256 * 1024 * 1024,
         indexIntervalBytes: this.options.indexIntervalBytes ?? 4096,
+        encoder: this.encoder,
       };
       const partitions = Array.from(
         { length: n },

@@ -1,4 +1,4 @@
-import { crc32 } from 'node:zlib';
+import { crc32 } from './crc32';
 
 /**
  * Frame layout (little-endian), one per entry:
@@ -8,7 +8,7 @@ import { crc32 } from 'node:zlib';
  * whole body is present and its CRC matches; the stored offset must also be the expected one.
  */
 export const FRAME_HEADER = 8;
-const BODY_FIXED = 11;
+export const BODY_FIXED = 11;
 export const FLAG_SNAPSHOT = 1;
 /** Bodies above this are treated as garbage (a torn length field), not as a huge entry. */
 export const MAX_BODY = 64 * 1024 * 1024;
@@ -19,37 +19,86 @@ export interface EncodedEntry {
   readonly flags: number;
 }
 
-/** Encode consecutive entries starting at `firstOffset` into one buffer (one write per batch). */
-export function encodeFrames(entries: readonly EncodedEntry[], firstOffset: number): Buffer {
-  let total = 0;
-  const keyLens = new Array<number>(entries.length);
-  const valueLens = new Array<number>(entries.length);
-  for (let i = 0; i < entries.length; i++) {
-    const e = entries[i]!;
-    const k = Buffer.byteLength(e.key, 'utf8');
-    if (k > 0xffff) throw new RangeError(`log key is ${k} bytes; at most 65535`);
-    keyLens[i] = k;
-    valueLens[i] = Buffer.byteLength(e.value, 'utf8');
-    if (BODY_FIXED + k + valueLens[i]! > MAX_BODY)
+/**
+ * Encodes frames into one reused buffer, so an append batch costs one pass over its strings and
+ * no allocation per entry (no Buffer.byteLength pre-pass: the strings are written straight into
+ * room reserved for their worst-case UTF-8 size, 3 bytes per UTF-16 unit). The bytes returned by
+ * `bytes()` are valid until the next `reset()`; callers write them out synchronously.
+ */
+export class FrameEncoder {
+  private buf: Buffer;
+  private pos = 0;
+
+  constructor(initialBytes = 1 << 20) {
+    this.buf = Buffer.allocUnsafe(initialBytes);
+  }
+
+  reset(): void {
+    this.pos = 0;
+  }
+
+  /** Append one frame; throws RangeError (and writes nothing) for an oversized key or entry. */
+  add(offset: number, flags: number, key: string, value: string): void {
+    // A UTF-16 unit is at least one UTF-8 byte: reject what cannot fit before reserving room.
+    if (key.length > 0xffff) throw new RangeError(`log key is over 65535 bytes`);
+    if (BODY_FIXED + key.length + value.length > MAX_BODY)
       throw new RangeError(`log entry is larger than ${MAX_BODY} bytes`);
-    total += FRAME_HEADER + BODY_FIXED + k + valueLens[i]!;
+    const worst = FRAME_HEADER + BODY_FIXED + 3 * (key.length + value.length);
+    if (this.pos + worst > this.buf.length) this.grow(this.pos + worst);
+    const buf = this.buf;
+    const start = this.pos;
+    const body = start + FRAME_HEADER;
+    const keyAt = body + BODY_FIXED;
+    const keyBytes = buf.write(key, keyAt, 'utf8');
+    if (keyBytes > 0xffff) throw new RangeError(`log key is ${keyBytes} bytes; at most 65535`);
+    const valueBytes = buf.write(value, keyAt + keyBytes, 'utf8');
+    const bodyLen = BODY_FIXED + keyBytes + valueBytes;
+    if (bodyLen > MAX_BODY) throw new RangeError(`log entry is larger than ${MAX_BODY} bytes`);
+    buf.writeUInt32LE(bodyLen, start);
+    buf.writeDoubleLE(offset, body);
+    buf[body + 8] = flags;
+    buf.writeUInt16LE(keyBytes, body + 9);
+    buf.writeUInt32LE(crc32(buf, body, body + bodyLen), start + 4);
+    this.pos = body + bodyLen;
   }
-  const buf = Buffer.allocUnsafe(total);
-  let pos = 0;
+
+  /** The frames added since the last reset (a view into the reused buffer). */
+  bytes(): Buffer {
+    return this.buf.subarray(0, this.pos);
+  }
+
+  private grow(needed: number): void {
+    let size = this.buf.length * 2;
+    while (size < needed) size *= 2;
+    const next = Buffer.allocUnsafe(size);
+    this.buf.copy(next, 0, 0, this.pos);
+    this.buf = next;
+  }
+}
+
+/**
+ * Why an entry cannot be framed (key over 65535 UTF-8 bytes, body over MAX_BODY), or null. Exact
+ * byte counts are taken only near the limits, so the common case costs two length reads.
+ */
+export function entrySizeError(key: string, value: string): string | null {
+  if (key.length * 3 > 0xffff && Buffer.byteLength(key, 'utf8') > 0xffff)
+    return `log key is ${Buffer.byteLength(key, 'utf8')} bytes; at most 65535`;
+  if (
+    BODY_FIXED + 3 * (key.length + value.length) > MAX_BODY &&
+    BODY_FIXED + Buffer.byteLength(key, 'utf8') + Buffer.byteLength(value, 'utf8') > MAX_BODY
+  )
+    return `log entry is larger than ${MAX_BODY} bytes`;
+  return null;
+}
+
+/** Encode consecutive entries starting at `firstOffset` into a new buffer. */
+export function encodeFrames(entries: readonly EncodedEntry[], firstOffset: number): Buffer {
+  const enc = new FrameEncoder(256);
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i]!;
-    const bodyLen = BODY_FIXED + keyLens[i]! + valueLens[i]!;
-    const body = pos + FRAME_HEADER;
-    buf.writeUInt32LE(bodyLen, pos);
-    buf.writeDoubleLE(firstOffset + i, body);
-    buf[body + 8] = e.flags;
-    buf.writeUInt16LE(keyLens[i]!, body + 9);
-    buf.write(e.key, body + BODY_FIXED, keyLens[i]!, 'utf8');
-    buf.write(e.value, body + BODY_FIXED + keyLens[i]!, valueLens[i]!, 'utf8');
-    buf.writeUInt32LE(crc32(buf.subarray(body, body + bodyLen)), pos + 4);
-    pos = body + bodyLen;
+    enc.add(firstOffset + i, e.flags, e.key, e.value);
   }
-  return buf;
+  return Buffer.from(enc.bytes());
 }
 
 export interface DecodedFrame {
@@ -62,6 +111,24 @@ export interface DecodedFrame {
 }
 
 /**
+ * Check the frame at `pos` of `buf` (up to `end`) against `expectedOffset` (-1: any offset).
+ * Returns the frame's body length when it is whole and valid, -1 when the buffer ends inside it
+ * (read more, or a torn tail), -2 when it is damaged. The hot read path uses this and decodes the
+ * strings itself, so no intermediate object is made per entry.
+ */
+export function checkFrame(buf: Buffer, pos: number, end: number, expectedOffset: number): number {
+  if (end - pos < FRAME_HEADER) return -1;
+  const bodyLen = buf.readUInt32LE(pos);
+  if (bodyLen < BODY_FIXED || bodyLen > MAX_BODY) return -2;
+  const body = pos + FRAME_HEADER;
+  if (end - body < bodyLen) return -1;
+  if (crc32(buf, body, body + bodyLen) !== buf.readUInt32LE(pos + 4)) return -2;
+  if (expectedOffset >= 0 && buf.readDoubleLE(body) !== expectedOffset) return -2;
+  if (BODY_FIXED + buf.readUInt16LE(body + 9) > bodyLen) return -2;
+  return bodyLen;
+}
+
+/**
  * Decode the frame at `pos` of `buf`, expecting `expectedOffset` (-1: any offset). Returns 'partial' when the
  * buffer ends inside the frame (read more, or a torn tail), 'invalid' when the frame is damaged.
  */
@@ -71,19 +138,13 @@ export function decodeFrame(
   end: number,
   expectedOffset: number,
 ): DecodedFrame | 'partial' | 'invalid' {
-  if (end - pos < FRAME_HEADER) return 'partial';
-  const bodyLen = buf.readUInt32LE(pos);
-  if (bodyLen < BODY_FIXED || bodyLen > MAX_BODY) return 'invalid';
+  const bodyLen = checkFrame(buf, pos, end, expectedOffset);
+  if (bodyLen === -1) return 'partial';
+  if (bodyLen === -2) return 'invalid';
   const body = pos + FRAME_HEADER;
-  if (end - body < bodyLen) return 'partial';
-  if (crc32(buf.subarray(body, body + bodyLen)) !== buf.readUInt32LE(pos + 4)) return 'invalid';
-  const offset = buf.readDoubleLE(body);
-  if (expectedOffset >= 0 && offset !== expectedOffset) return 'invalid';
-  const keyLen = buf.readUInt16LE(body + 9);
-  if (BODY_FIXED + keyLen > bodyLen) return 'invalid';
-  const keyEnd = body + BODY_FIXED + keyLen;
+  const keyEnd = body + BODY_FIXED + buf.readUInt16LE(body + 9);
   return {
-    offset,
+    offset: buf.readDoubleLE(body),
     flags: buf[body + 8]!,
     key: buf.toString('utf8', body + BODY_FIXED, keyEnd),
     value: buf.toString('utf8', keyEnd, body + bodyLen),

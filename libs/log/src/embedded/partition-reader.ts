@@ -2,7 +2,7 @@ import { closeSync, fstatSync, openSync } from 'node:fs';
 import type { TopicName } from '@app/events';
 import type { LogEntry } from '../event-log';
 import { LogError } from '../log-error';
-import { decodeFrame } from './frame';
+import { BODY_FIXED, FRAME_HEADER, checkFrame } from './frame';
 import { floorIndex, listSegments, readFully, readIndex, segmentFile } from './segment-files';
 
 /** A read position inside one partition; entries below `skipUntil` are scanned but not returned. */
@@ -51,7 +51,8 @@ export class PartitionReader {
     const out: LogEntry[] = [];
     for (;;) {
       if (!this.hasSegment(c.segment)) return out;
-      const n = readFully(this.fd(c.segment), this.buf, c.position);
+      const buf = this.buf;
+      const n = readFully(this.fd(c.segment), buf, c.position);
       let pos = 0;
       let stop: 'partial' | 'invalid' | 'full' | null = null;
       while (pos < n) {
@@ -59,20 +60,24 @@ export class PartitionReader {
           stop = 'full';
           break;
         }
-        const f = decodeFrame(this.buf, pos, n, c.offset);
-        if (f === 'partial' || f === 'invalid') {
-          stop = f;
+        const bodyLen = checkFrame(buf, pos, n, c.offset);
+        if (bodyLen < 0) {
+          stop = bodyLen === -1 ? 'partial' : 'invalid';
           break;
         }
-        if (c.offset >= c.skipUntil)
+        if (c.offset >= c.skipUntil) {
+          // Decoded in place (no intermediate frame object): this loop runs once per entry read.
+          const keyAt = pos + FRAME_HEADER + BODY_FIXED;
+          const valueAt = keyAt + buf.readUInt16LE(pos + FRAME_HEADER + 9);
           out.push({
             topic: this.topic,
             partition: this.partition,
-            offset: f.offset,
-            key: f.key,
-            value: f.value,
+            offset: c.offset,
+            key: buf.toString('utf8', keyAt, valueAt),
+            value: buf.toString('utf8', valueAt, pos + FRAME_HEADER + bodyLen),
           });
-        pos += f.size;
+        }
+        pos += FRAME_HEADER + bodyLen;
         c.offset++;
       }
       c.position += pos;

@@ -1,6 +1,8 @@
 import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { BackgroundSync } from './background-sync';
 import { LogError } from '../log-error';
-import { decodeFrame, encodeFrames, type EncodedEntry } from './frame';
+import type { AppendEntry } from '../event-log';
+import { FLAG_SNAPSHOT, decodeFrame, type FrameEncoder } from './frame';
 import { INDEX_ENTRY, indexFile, listSegments, readFully, readIndex, segmentFile } from './segment-files';
 
 export interface WriterOptions {
@@ -8,6 +10,8 @@ export interface WriterOptions {
   readonly segmentBytes: number;
   /** Write an offset-index entry at most every this many log bytes. */
   readonly indexIntervalBytes: number;
+  /** Scratch encoder shared by the writers of one log (appends are synchronous). */
+  readonly encoder: FrameEncoder;
 }
 
 /**
@@ -23,6 +27,7 @@ export class PartitionWriter {
   private idxFd = -1;
   private sinceIndex = 0;
   private dirty = false;
+  private readonly background = new BackgroundSync();
   nextOffset = 0;
   /** Bytes cut from the tail when the partition was opened (0 after a clean shutdown). */
   repairedBytes = 0;
@@ -39,12 +44,21 @@ export class PartitionWriter {
     this.recover();
   }
 
-  /** Append encoded entries; returns the offset of the first one. */
-  append(entries: readonly EncodedEntry[]): number {
+  /** Append `entries[indices[0]]`, `entries[indices[1]]`, ... in one write; returns the first offset. */
+  append(entries: readonly AppendEntry[], indices: readonly number[]): number {
     if (this.logFd < 0) throw new LogError('closed', `partition ${this.dir} is closed`);
+    this.background.check(this.dir);
     const first = this.nextOffset;
-    const buf = encodeFrames(entries, first);
+    const enc = this.options.encoder;
+    enc.reset();
+    for (let j = 0; j < indices.length; j++) {
+      const e = entries[indices[j]!]!;
+      enc.add(first + j, e.snapshot === true ? FLAG_SNAPSHOT : 0, e.key, e.value);
+    }
+    const buf = enc.bytes();
     if (this.size > 0 && this.size + buf.length > this.options.segmentBytes) {
+      // The timer only syncs the active segment: make the one being closed durable now.
+      this.sync();
       this.closeFds();
       this.openSegment(first);
     }
@@ -54,16 +68,27 @@ export class PartitionWriter {
       written += writeSync(this.logFd, buf, written, buf.length - written, this.size + written);
     this.size += buf.length;
     this.sinceIndex += buf.length;
-    this.nextOffset += entries.length;
+    this.nextOffset += indices.length;
     this.dirty = true;
     return first;
   }
 
-  /** fdatasync the active segment if anything was written since the last sync. */
+  /** fdatasync the active segment now if anything was written since the last completed sync. */
   sync(): void {
-    if (!this.dirty || this.logFd < 0) return;
+    if (this.logFd < 0 || (!this.dirty && !this.background.pending(this.logFd))) return;
     fdatasyncSync(this.logFd);
     this.dirty = false;
+  }
+
+  /**
+   * The 'interval' policy's tick: fdatasync the active segment on libuv's thread pool if anything
+   * was written since the last sync, so appends (and a feed in the same process) are not stalled
+   * for the length of a disk flush.
+   */
+  syncInBackground(): void {
+    if (!this.dirty || this.logFd < 0 || this.background.pending(this.logFd)) return;
+    this.dirty = false;
+    this.background.start(this.logFd);
   }
 
   close(): void {
@@ -81,7 +106,7 @@ export class PartitionWriter {
   }
 
   private closeFds(): void {
-    closeSync(this.logFd);
+    this.background.close(this.logFd);
     closeSync(this.idxFd);
     this.logFd = -1;
     this.idxFd = -1;

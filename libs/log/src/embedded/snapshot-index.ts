@@ -1,6 +1,7 @@
 import { closeSync, existsSync, fdatasyncSync, fstatSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { decodeFrame, encodeFrames } from './frame';
+import { BackgroundSync } from './background-sync';
+import { FrameEncoder, decodeFrame, encodeFrames } from './frame';
 import { readFully } from './segment-files';
 
 /** Kinds of snapshot-index entries (the frame's flags byte). */
@@ -46,6 +47,9 @@ export function readSnapshotMarks(dir: string): SnapshotMark[] {
 export class SnapshotIndexWriter {
   private fd = -1;
   private readonly seen = new Set<string>();
+  private readonly encoder = new FrameEncoder(4096);
+  private readonly background = new BackgroundSync();
+  private dirty = false;
 
   constructor(readonly dir: string) {}
 
@@ -63,31 +67,51 @@ export class SnapshotIndexWriter {
     if (keep < marks.length || fstatSync(this.fd).size !== bytes) ftruncateSync(this.fd, bytes);
   }
 
-  /** Record the marks of a batch about to be appended at `firstOffset`; true when any was written. */
-  mark(entries: readonly { key: string; snapshot?: boolean }[], firstOffset: number): boolean {
-    const marks: { key: string; value: string; flags: number }[] = [];
-    const offsets: number[] = [];
-    for (let i = 0; i < entries.length; i++) {
-      const e = entries[i]!;
-      const first = !this.seen.has(e.key);
-      if (!first && e.snapshot !== true) continue;
+  /**
+   * Record the marks of `entries[indices[j]]`, about to be appended at `firstOffset + j`; true when
+   * any was written.
+   */
+  mark(
+    entries: readonly { key: string; snapshot?: boolean }[],
+    indices: readonly number[],
+    firstOffset: number,
+  ): boolean {
+    const enc = this.encoder;
+    enc.reset();
+    let any = false;
+    for (let j = 0; j < indices.length; j++) {
+      const e = entries[indices[j]!]!;
+      const snapshot = e.snapshot === true;
+      if (!snapshot && this.seen.has(e.key)) continue;
       this.seen.add(e.key);
-      marks.push({ key: e.key, value: '', flags: e.snapshot === true ? KIND_SNAPSHOT : KIND_FIRST });
-      offsets.push(firstOffset + i);
+      // Frames carry their own offset, so non-consecutive offsets are fine in one buffer.
+      enc.add(firstOffset + j, snapshot ? KIND_SNAPSHOT : KIND_FIRST, e.key, '');
+      any = true;
     }
-    if (marks.length === 0) return false;
-    // Frames carry their own offset; encode one by one since the offsets are not consecutive.
-    const bufs = marks.map((m, i) => encodeFrames([m], offsets[i]!));
-    writeSync(this.fd, Buffer.concat(bufs));
+    if (!any) return false;
+    this.background.check(this.dir);
+    const bytes = enc.bytes();
+    let written = 0;
+    while (written < bytes.length) written += writeSync(this.fd, bytes, written, bytes.length - written);
+    this.dirty = true;
     return true;
   }
 
   sync(): void {
-    if (this.fd >= 0) fdatasyncSync(this.fd);
+    if (this.fd < 0 || (!this.dirty && !this.background.pending(this.fd))) return;
+    fdatasyncSync(this.fd);
+    this.dirty = false;
+  }
+
+  /** The 'interval' policy's tick (see PartitionWriter.syncInBackground). */
+  syncInBackground(): void {
+    if (!this.dirty || this.fd < 0 || this.background.pending(this.fd)) return;
+    this.dirty = false;
+    this.background.start(this.fd);
   }
 
   close(): void {
-    if (this.fd >= 0) closeSync(this.fd);
+    if (this.fd >= 0) this.background.close(this.fd);
     this.fd = -1;
   }
 }

@@ -24,7 +24,28 @@ export interface KafkaLogOptions {
   readonly readerRetries?: number;
   /** kafkajs's own log output; off by default (errors surface through this adapter). */
   readonly clientLogLevel?: logLevel;
+  /** Fetch sizing of follows (see DEFAULT_FETCH for why the defaults are what they are). */
+  readonly fetch?: Partial<KafkaFetchOptions>;
 }
+
+/** kafkajs consumer fetch settings used by `follow`. */
+export interface KafkaFetchOptions {
+  readonly maxBytesPerPartition: number;
+  readonly maxBytes: number;
+  readonly maxWaitTimeInMs: number;
+}
+
+/**
+ * kafkajs decodes a whole fetch response before it hands out the first batch. With 16 MiB per
+ * partition (64 MiB responses) a cold follow of 200,000 records waited ~340 ms for its first
+ * batch; with 1 MiB / 8 MiB it waits ~35 ms, the whole fold is as fast or faster, and the broker
+ * prepares the next response while this process folds the last one.
+ */
+export const DEFAULT_FETCH: KafkaFetchOptions = {
+  maxBytesPerPartition: 1024 * 1024,
+  maxBytes: 8 * 1024 * 1024,
+  maxWaitTimeInMs: 100,
+};
 
 const DEFAULT_PARTITIONS: Readonly<Record<TopicName, number>> = { books: 8, venues: 4, quotes: 4 };
 
@@ -141,10 +162,7 @@ export class KafkaLog extends EventLog {
       partition: p.partition,
       next: p.offset,
     }));
-    yield* this.consume(subs, options.signal, (name, m) => ({
-      topic: subs.find((s) => s.name === name)!.topic,
-      ...m,
-    }));
+    yield* this.consume(subs, options.signal);
   }
 
   async highWatermarks(topic: TopicName): Promise<number[]> {
@@ -162,7 +180,7 @@ export class KafkaLog extends EventLog {
     if (end > 0) {
       const ac = new AbortController();
       const subs: Sub[] = [{ topic, name, partition: 0, next: 0 }];
-      for await (const batch of this.consume(subs, ac.signal, (_n, m) => ({ topic, ...m }))) {
+      for await (const batch of this.consume(subs, ac.signal)) {
         for (const m of batch) {
           const bar = m.key.indexOf('|');
           const at = JSON.parse(m.value) as { p: number; o: number };
@@ -250,19 +268,14 @@ export class KafkaLog extends EventLog {
     return this.ready;
   }
 
-  private async *consume(
-    subs: Sub[],
-    signal: AbortSignal,
-    make: (name: string, m: Omit<LogEntry, 'topic'>) => LogEntry,
-  ): AsyncIterable<LogEntry[]> {
+  private async *consume(subs: Sub[], signal: AbortSignal): AsyncIterable<LogEntry[]> {
     const byKey = new Map(subs.map((s) => [`${s.name}/${s.partition}`, s]));
     const names = [...new Set(subs.map((s) => s.name))];
     const queue = new AsyncQueue<LogEntry[]>(8);
     const consumer = this.kafka.consumer({
       groupId: `${this.prefix || 'route'}.reader.${randomUUID()}`,
-      maxWaitTimeInMs: 100,
-      maxBytesPerPartition: 16 * 1024 * 1024,
-      maxBytes: 64 * 1024 * 1024,
+      ...DEFAULT_FETCH,
+      ...this.options.fetch,
       allowAutoTopicCreation: false,
       // We resume from our own positions with a fresh follow; kafkajs must not restart on its own.
       retry: {
@@ -298,18 +311,14 @@ export class KafkaLog extends EventLog {
           const s = byKey.get(`${batch.topic}/${batch.partition}`);
           if (s === undefined) return;
           const out: LogEntry[] = [];
+          const { topic, partition } = s;
           for (const m of batch.messages) {
             const offset = Number(m.offset);
             // Guard against re-delivery after a rejoin: positions only move forward.
             if (offset < s.next) continue;
-            out.push(
-              make(batch.topic, {
-                partition: batch.partition,
-                offset,
-                key: m.key?.toString('utf8') ?? '',
-                value: m.value?.toString('utf8') ?? '',
-              }),
-            );
+            const key = m.key === null ? '' : m.key.toString('utf8');
+            const value = m.value === null ? '' : m.value.toString('utf8');
+            out.push({ topic, partition, offset, key, value });
             s.next = offset + 1;
           }
           if (out.length > 0) await queue.push(out);
