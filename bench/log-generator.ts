@@ -7,6 +7,7 @@ import {
   type VenueRecord,
 } from '@app/events';
 import type { AppendEntry } from '@app/log';
+import { seeded } from '../apps/replay/src/generate/random';
 
 /** Log entries for records, snapshots marked (what logSink appends). */
 export function toEntries(records: readonly EventRecord[]): AppendEntry[] {
@@ -34,16 +35,7 @@ export interface StreamSpec {
 }
 
 /** Deterministic PRNG (mulberry32): the same spec gives the same bytes. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = seeded;
 
 const BASES = ['BTC', 'ETH', 'SOL', 'XRP', 'ADA', 'DOGE', 'DOT', 'LTC', 'AVAX', 'LINK', 'ATOM', 'TRX'];
 

@@ -1,16 +1,8 @@
+import { seeded } from '../apps/replay/src/generate/random';
 import type { BookRecord, EventRecord, Level } from '@app/events';
 
-/** Deterministic PRNG (mulberry32): same seed, same stream. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic PRNG (mulberry32): same seed, same stream (the generator's, shared). */
+export const prng = seeded;
 
 /** The six markets of the routing benchmark and a mid price for each. */
 export const BENCH_MARKETS: readonly { symbol: string; mid: number; tick: number; size: number }[] = [

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { BookCache } from '@app/books';
 import type { EventRecord } from '@app/events';
 import { EmbeddedLog, logSink } from '@app/log';
-import { DEFAULT_ROUTING_CONFIG, solve, type RouteRequest } from '@app/routing';
+import { DEFAULT_ROUTING_CONFIG, ROUTE_DEFAULTS, solve, type RouteRequest } from '@app/routing';
 import { QuoteJournal } from '../apps/api/src/journal';
 import { runBacktest } from '../apps/replay/src/backtest/run-backtest';
 import { parseSchedule } from '../apps/replay/src/backtest/schedule';
@@ -16,22 +16,13 @@ import { quantile, type BenchRow } from './bench-row';
 const START = 1_786_300_000_000;
 
 const REQUEST: Omit<RouteRequest, 'requestId'> = {
+  ...ROUTE_DEFAULTS,
   from: 'ETH',
   to: 'USDT',
-  exactSide: 'in',
   amount: 50,
   strategy: 'split_optimal',
-  maxVenues: 3,
   bridges: ['USDC', 'BTC'],
   hopPenaltyBps: 5,
-  exchanges: null,
-  certifiedOnly: false,
-  includeFees: true,
-  includeQuotes: true,
-  balances: null,
-  balanceMode: 'cap',
-  minLegNotional: 0,
-  requireFullFill: false,
 };
 
 interface Built {

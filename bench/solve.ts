@@ -1,30 +1,18 @@
 import { BookCache } from '@app/books';
-import { DEFAULT_ROUTING_CONFIG, solve, type RouteRequest } from '@app/routing';
+import { DEFAULT_ROUTING_CONFIG, routeRequest, solve, type RouteRequest } from '@app/routing';
 import { quantile, type BenchRow } from './bench-row';
 import { benchSnapshots } from './market-gen';
 
 const NOW = 1_786_309_548_000;
 
 /** A bridged split_optimal request with quotes, as issue 2's `solve` scenario specifies. */
-export const BENCH_REQUEST: RouteRequest = {
+export const BENCH_REQUEST: RouteRequest = routeRequest({
   requestId: 'bench',
   from: 'ETH',
   to: 'USDT',
-  exactSide: 'in',
   amount: 50,
   strategy: 'split_optimal',
-  maxVenues: 3,
-  bridges: ['USDT', 'USDC', 'BTC', 'ETH'],
-  hopPenaltyBps: 5,
-  exchanges: null,
-  certifiedOnly: false,
-  includeFees: true,
-  includeQuotes: true,
-  balances: null,
-  balanceMode: 'cap',
-  minLegNotional: 0,
-  requireFullFill: false,
-};
+});
 
 /** Scenario `solve`: 60 venues x 6 markets x 1,000 levels per side, one bridged request. */
 export function benchSolve(iterations = 3000): BenchRow[] {

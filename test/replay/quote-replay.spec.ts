@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { EventRecord } from '@app/events';
 import { parseQuoteRecordLine, type QuoteRecord } from '@app/journal';
 import { EmbeddedLog, logSink } from '@app/log';
-import { solve, type RouteRequest, type RoutingConfig } from '@app/routing';
+import { ROUTE_DEFAULTS, solve, type RouteRequest, type RoutingConfig } from '@app/routing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QuoteJournal } from '../../apps/api/src/journal';
 import { createBookFeed, type LogBookFeed } from '../../apps/api/src/feed/log-book-feed';
@@ -19,22 +19,13 @@ const QUIET = { log: () => undefined, warn: () => undefined, error: (m: string) 
 const START = 1_786_300_000_000;
 
 const base: Omit<RouteRequest, 'requestId'> = {
+  ...ROUTE_DEFAULTS,
   from: 'BTC',
   to: 'USDT',
-  exactSide: 'in',
   amount: 3,
   strategy: 'split_optimal',
-  maxVenues: 3,
   bridges: ['USDC'],
   hopPenaltyBps: 2,
-  exchanges: null,
-  certifiedOnly: false,
-  includeFees: true,
-  includeQuotes: true,
-  balances: null,
-  balanceMode: 'cap',
-  minLegNotional: 0,
-  requireFullFill: false,
 };
 
 /** Requests covering every strategy, bridging, exact-out, filters and balances. */

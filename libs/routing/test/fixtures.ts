@@ -1,6 +1,6 @@
 import { BookCache } from '@app/books';
 import type { EventRecord } from '@app/events';
-import type { RouteRequest, RoutingConfig } from '@app/routing';
+import { routeRequest, type RouteRequest, type RoutingConfig } from '@app/routing';
 
 /** A venue's book for a market in a fixture: levels best first, and how old it is. */
 export interface BookSpec {
@@ -92,21 +92,5 @@ export function cacheOf(specs: readonly BookSpec[], now = NOW): BookCache {
 export function req(
   over: Partial<RouteRequest> & Pick<RouteRequest, 'from' | 'to' | 'amount'>,
 ): RouteRequest {
-  return {
-    requestId: 'req-1',
-    exactSide: 'in',
-    strategy: 'best_single',
-    maxVenues: 3,
-    bridges: ['USDT', 'USDC', 'BTC', 'ETH'],
-    hopPenaltyBps: 5,
-    exchanges: null,
-    certifiedOnly: false,
-    includeFees: true,
-    includeQuotes: true,
-    balances: null,
-    balanceMode: 'cap',
-    minLegNotional: 0,
-    requireFullFill: false,
-    ...over,
-  };
+  return routeRequest({ requestId: 'req-1', ...over });
 }

@@ -1,7 +1,7 @@
 /** A seeded random source: uniform in [0, 1). Deterministic: the same seed gives the same stream. */
 export type Random = () => number;
 
-/** mulberry32, the same PRNG bench/market-gen.ts uses: tiny, fast and good enough for synthetic markets. */
+/** mulberry32 (also the benchmarks' generators): tiny, fast and good enough for synthetic markets. */
 export function seeded(seed: number): Random {
   let a = seed >>> 0;
   return () => {
