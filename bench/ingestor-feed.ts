@@ -1,12 +1,15 @@
 /**
  * Child process for the ingestor bench: a local bybit-protocol venue (v5 public spot) that
- * answers each subscription with a 500-level snapshot per topic and then pushes `rate` deltas a
- * second per topic. Runs apart so its CPU is not counted as the ingestor's.
+ * answers each subscription with a snapshot per topic and then pushes `rate` deltas a second per
+ * topic. Like Bybit, the snapshot has as many levels per side as the topic's depth
+ * (`orderbook.200.X`: 200; a real capture, ../shared/data/captures BYBIT.jsonl.gz, has 200 levels
+ * per side and deltas of 2 levels median, 9 at p90); argv[3] overrides it. Runs apart so its CPU
+ * is not counted as the ingestor's.
  */
 import { WebSocketServer, type WebSocket } from 'ws';
 
 const rate = Number(process.argv[2] ?? 10);
-const LEVELS = 500;
+const levelsOverride = process.argv[3] === undefined ? undefined : Number(process.argv[3]);
 
 // Deterministic pseudo-random stream (no Math.random: the same run sends the same bytes).
 let seed = 42;
@@ -18,13 +21,14 @@ const rnd = (): number => {
 interface Topic {
   readonly topic: string;
   readonly symbol: string;
+  readonly levels: number;
   u: number;
 }
 
 function snapshot(t: Topic): string {
   const b: string[][] = [];
   const a: string[][] = [];
-  for (let i = 0; i < LEVELS; i++) {
+  for (let i = 0; i < t.levels; i++) {
     b.push([(1000 - 0.5 - i * 0.01).toFixed(2), (1 + rnd() * 5).toFixed(4)]);
     a.push([(1000 + 0.5 + i * 0.01).toFixed(2), (1 + rnd() * 5).toFixed(4)]);
   }
@@ -76,7 +80,10 @@ wss.on('connection', (socket) => {
         op: 'subscribe',
       }),
     );
-    const topics = (msg.args ?? []).map((topic) => ({ topic, symbol: topic.split('.')[2]!, u: 0 }));
+    const topics = (msg.args ?? []).map((topic) => {
+      const [, depth, symbol] = topic.split('.');
+      return { topic, symbol: symbol!, levels: levelsOverride ?? Number(depth), u: 0 };
+    });
     subscribed.set(socket, [...(subscribed.get(socket) ?? []), ...topics]);
     for (const t of topics) socket.send(snapshot(t));
   });

@@ -1,9 +1,12 @@
+import { Exchange as ccxtExchange } from 'ccxt';
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import type { EventRecord } from '@app/events';
 import type { RecordSink } from '@app/log';
 import { BookPublisher } from '../apps/ingestor/src/book-publisher';
+import type { CcxtBook } from '../apps/ingestor/src/ccxt-venue';
 import { ingestorOptions, type IngestorLogger } from '../apps/ingestor/src/options';
+import { touchedBand, trackBook } from '../apps/ingestor/src/side-tracker';
 import { VenueRunner } from '../apps/ingestor/src/venue-runner';
 import type { BenchRow } from './bench-row';
 
@@ -22,40 +25,80 @@ class CountingSink implements RecordSink {
   }
 }
 
-/** Cost of one book update at 500 levels per side: copy top levels, diff, build and encode the record. */
-function benchUpdateCost(): BenchRow[] {
+interface BenchSide {
+  storeArray(delta: number[]): void;
+}
+
+/**
+ * Cost of one book update at 500 levels per side: diff against what was published, build and
+ * encode the record. The book is a real ccxt book changed through its own storeArray (a few
+ * amounts near the top of each side, as a typical venue update); ccxt's own cost is not timed.
+ * `banded`: the changed-price band the ingestor taps from ccxt (side-tracker.ts); otherwise the
+ * whole 500-level window is diffed (the path for books whose changes cannot be banded).
+ */
+function updateCost(banded: boolean): number {
   let seed = 7;
   const rnd = (): number => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
-  const bids: number[][] = [];
-  const asks: number[][] = [];
+  const factory = ccxtExchange.prototype as unknown as Record<string, (s: object) => CcxtBook>;
+  const book = factory.orderBook!({});
+  const bids = book.bids as unknown as BenchSide;
+  const asks = book.asks as unknown as BenchSide;
   for (let i = 0; i < 520; i++) {
-    bids.push([999.5 - i * 0.01, 1 + rnd()]);
-    asks.push([1000.5 + i * 0.01, 1 + rnd()]);
+    bids.storeArray([Math.round((999.5 - i * 0.01) * 100) / 100, 1 + rnd()]);
+    asks.storeArray([Math.round((1000.5 + i * 0.01) * 100) / 100, 1 + rnd()]);
   }
+  if (banded) trackBook(book);
+  const bidBand = banded ? touchedBand(book.bids) : undefined;
+  const askBand = banded ? touchedBand(book.asks) : undefined;
   const pub = new BookPublisher('bench', 'A/B', 1_000_000, 500);
+  let timed = 0n;
   const step = (): void => {
-    // A typical venue update: a few amounts change near the top of each side.
-    for (let k = 0; k < 3; k++) bids[Math.floor(rnd() * 20)]![1] = 1 + rnd();
-    asks[Math.floor(rnd() * 20)]![1] = 1 + rnd();
-    const out = pub.publish(bids, asks, null, 0);
+    for (let k = 0; k < 3; k++) bids.storeArray([book.bids[Math.floor(rnd() * 20)]![0]!, 1 + rnd()]);
+    asks.storeArray([book.asks[Math.floor(rnd() * 20)]![0]!, 1 + rnd()]);
+    const t0 = process.hrtime.bigint();
+    const out = pub.publish(book.bids, book.asks, null, 0, bidBand, askBand);
     if (out.kind === 'record') JSON.stringify(out.record);
+    timed += process.hrtime.bigint() - t0;
   };
   for (let i = 0; i < 2000; i++) step();
+  timed = 0n;
   const n = 20_000;
-  const t0 = process.hrtime.bigint();
   for (let i = 0; i < n; i++) step();
-  const us = Number(process.hrtime.bigint() - t0) / 1e3 / n;
+  return Number(timed) / 1e3 / n;
+}
+
+function benchUpdateCost(): BenchRow[] {
   return [
-    { scenario: 'ingestor', metric: 'update cost @500 levels (diff+encode)', value: us, unit: 'us/update' },
+    {
+      scenario: 'ingestor',
+      metric: 'update cost @500 levels (diff+encode)',
+      value: updateCost(true),
+      unit: 'us/update',
+    },
+    {
+      scenario: 'ingestor',
+      metric: 'update cost @500 levels, whole-window diff',
+      value: updateCost(false),
+      unit: 'us/update',
+    },
   ];
 }
 
 /**
  * CPU of the ingestor at `venues` x `symbols` x `rate` updates a second: real ccxt bybit
  * classes and VenueRunners against a local venue in a child process (its CPU is not counted).
+ * The books have the subscribed channel's depth (200 levels a side, as Bybit sends), or
+ * `levels` when given (500 on the 200 channel was this bench's first, heavier feed).
  */
-export async function benchCpu(venues = 60, symbols = 20, rate = 10, windowMs = 10_000): Promise<BenchRow[]> {
-  const child = fork(join(__dirname, 'ingestor-feed.js'), [String(rate)], { stdio: 'ignore' });
+export async function benchCpu(
+  venues = 60,
+  symbols = 20,
+  rate = 10,
+  windowMs = 10_000,
+  levels?: number,
+): Promise<BenchRow[]> {
+  const args = levels === undefined ? [String(rate)] : [String(rate), String(levels)];
+  const child = fork(join(__dirname, 'ingestor-feed.js'), args, { stdio: 'ignore' });
   try {
     const port = await new Promise<number>((resolve, reject) => {
       child.once('message', (m: { port: number }) => resolve(m.port));
@@ -106,7 +149,7 @@ export async function benchCpu(venues = 60, symbols = 20, rate = 10, windowMs = 
     const wallUs = Number(process.hrtime.bigint() - t0) / 1e3;
     const updates = ((sink.books - books0) / wallUs) * 1e6;
     await Promise.all(runners.map((r) => r.stop()));
-    const label = `${venues}x${symbols}x${rate}/s`;
+    const label = `${venues}x${symbols}x${rate}/s ${levels ?? 200}lv`;
     return [
       {
         scenario: 'ingestor',
@@ -123,5 +166,5 @@ export async function benchCpu(venues = 60, symbols = 20, rate = 10, windowMs = 
 
 /** The ingestor's figures for `npm run bench`. */
 export async function benchIngestor(): Promise<BenchRow[]> {
-  return [...benchUpdateCost(), ...(await benchCpu())];
+  return [...benchUpdateCost(), ...(await benchCpu()), ...(await benchCpu(60, 20, 10, 10_000, 500))];
 }

@@ -62,6 +62,18 @@ export class LevelBuffer {
     }
     this.count = n;
   }
+
+  /** Make room for `n` levels, keeping the current ones. */
+  reserve(n: number): void {
+    if (n <= this.prices.length) return;
+    const size = Math.max(n, this.prices.length * 2);
+    const prices = new Float64Array(size);
+    const amounts = new Float64Array(size);
+    prices.set(this.prices.subarray(0, this.count));
+    amounts.set(this.amounts.subarray(0, this.count));
+    this.prices = prices;
+    this.amounts = amounts;
+  }
 }
 
 /**
@@ -71,10 +83,23 @@ export class LevelBuffer {
  */
 export function diffSide(prev: LevelBuffer, next: CcxtSide, n: number, dir: 1 | -1): Level[] {
   const out: Level[] = [];
-  const { prices, amounts, count } = prev;
-  let i = 0;
-  let j = 0;
-  while (i < count && j < n) {
+  mergeDiff(out, prev, 0, prev.count, next, 0, n, dir);
+  return out;
+}
+
+/** Append to `out` the delta from `prev` levels [i, iEnd) to `next` rows [j, jEnd) (one merge walk). */
+export function mergeDiff(
+  out: Level[],
+  prev: LevelBuffer,
+  i: number,
+  iEnd: number,
+  next: CcxtSide,
+  j: number,
+  jEnd: number,
+  dir: 1 | -1,
+): void {
+  const { prices, amounts } = prev;
+  while (i < iEnd && j < jEnd) {
     const p = prices[i]!;
     const row = next[j]!;
     const q = row[0]!;
@@ -91,7 +116,9 @@ export function diffSide(prev: LevelBuffer, next: CcxtSide, n: number, dir: 1 | 
       j++;
     }
   }
-  for (; i < count; i++) out.push([prices[i]!, 0]);
-  for (; j < n; j++) out.push([next[j]![0]!, next[j]![1]!]);
-  return out;
+  for (; i < iEnd; i++) out.push([prices[i]!, 0]);
+  for (; j < jEnd; j++) {
+    const row = next[j]!;
+    out.push([row[0]!, row[1]!]);
+  }
 }

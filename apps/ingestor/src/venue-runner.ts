@@ -5,11 +5,25 @@ import { createVenue, type CcxtBook, type CcxtClient, type CcxtProExchange } fro
 import { chooseTakerFee } from './fees';
 import type { IngestorOptions, VenueSettings } from './options';
 import { selectSymbols } from './select-symbols';
+import { touchedBand, trackBook } from './side-tracker';
+import type { TouchedBand } from './sync-side';
 import { VenueStatus } from './venue-status';
 import { WriteQueue } from './write-queue';
 
-interface Dirty {
-  book: CcxtBook;
+/** One book of the venue: its publisher and what ccxt last resolved for it. */
+interface BookSlot {
+  readonly group: number;
+  readonly publisher: BookPublisher;
+  /** The ccxt book last published from: a different object means ccxt rebuilt it. */
+  published: CcxtBook | null;
+  /** The book last resolved, its sides when they were last tracked, and their change bands. */
+  seen: CcxtBook | null;
+  bids: CcxtBook['bids'] | null;
+  asks: CcxtBook['asks'] | null;
+  bidBand: TouchedBand | undefined;
+  askBand: TouchedBand | undefined;
+  /** Resolved since the last flush; receivedAt is the last resolve's clock. */
+  pending: boolean;
   receivedAt: number;
 }
 
@@ -22,10 +36,8 @@ interface Dirty {
 export class VenueRunner {
   private exchange!: CcxtProExchange;
   private status!: VenueStatus;
-  private readonly publishers = new Map<string, BookPublisher>();
-  private readonly groupOf = new Map<string, number>();
-  private readonly lastBook = new Map<string, CcxtBook>();
-  private readonly dirty = new Map<string, Dirty>();
+  private readonly slots = new Map<string, BookSlot>();
+  private dirty: BookSlot[] = [];
   private flushScheduled = false;
   /** Set while a bad book forces a re-subscription: nothing is published until the loops retry. */
   private resyncing = false;
@@ -43,7 +55,7 @@ export class VenueRunner {
         exchangeId: venue.exchangeId,
         error: String(e),
       });
-      for (const p of this.publishers.values()) p.resync();
+      this.resyncAll();
     });
   }
 
@@ -77,17 +89,25 @@ export class VenueRunner {
     this.status.setGroups(groups.length);
     groups.forEach((group, g) => {
       for (const s of group) {
-        this.groupOf.set(s, g);
-        this.publishers.set(
+        const publisher = new BookPublisher(
+          this.venue.exchangeId,
           s,
-          new BookPublisher(
-            this.venue.exchangeId,
-            s,
-            this.opts.snapshotEvery,
-            this.opts.depth,
-            this.opts.snapshotEveryMs,
-          ),
+          this.opts.snapshotEvery,
+          this.opts.depth,
+          this.opts.snapshotEveryMs,
         );
+        this.slots.set(s, {
+          group: g,
+          publisher,
+          published: null,
+          seen: null,
+          bids: null,
+          asks: null,
+          bidBand: undefined,
+          askBand: undefined,
+          pending: false,
+          receivedAt: 0,
+        });
       }
       this.loops.push(this.watchLoop(group, g));
     });
@@ -162,7 +182,7 @@ export class VenueRunner {
         attempt = 0;
       } catch (e) {
         if (this.stopped) return;
-        for (const s of symbols) this.publishers.get(s)?.resync();
+        for (const s of symbols) this.slots.get(s)?.publisher.resync();
         this.down(group, message(e));
         this.opts.logger.warn('order book subscription failed; re-subscribing', {
           exchangeId: this.venue.exchangeId,
@@ -200,37 +220,68 @@ export class VenueRunner {
   private observe(result: unknown): void {
     if (typeof result !== 'object' || result === null) return;
     const book = result as Partial<CcxtBook>;
-    if (typeof book.symbol !== 'string' || !Array.isArray(book.bids) || !Array.isArray(book.asks)) return;
-    if (!this.publishers.has(book.symbol)) return;
-    this.dirty.set(book.symbol, { book: book as CcxtBook, receivedAt: this.opts.now() });
+    if (typeof book.symbol !== 'string') return;
+    const slot = this.slots.get(book.symbol);
+    if (slot === undefined || !Array.isArray(book.bids) || !Array.isArray(book.asks)) return;
+    if (book !== slot.seen || book.bids !== slot.bids || book.asks !== slot.asks) {
+      // A new book or side object: tap it so later changes are banded (side-tracker.ts).
+      trackBook(book);
+      slot.seen = book as CcxtBook;
+      slot.bids = book.bids;
+      slot.asks = book.asks;
+      slot.bidBand = touchedBand(book.bids);
+      slot.askBand = touchedBand(book.asks);
+    }
+    slot.receivedAt = this.opts.now();
+    if (!slot.pending) {
+      slot.pending = true;
+      this.dirty.push(slot);
+    }
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       // After ccxt finishes the message (some apply several updates per frame), publish once.
-      queueMicrotask(() => this.flush());
+      queueMicrotask(this.flushTask);
     }
   }
 
+  private readonly flushTask = (): void => this.flush();
+
   private flush(): void {
     this.flushScheduled = false;
+    const dirty = this.dirty;
+    this.dirty = [];
     const records: EventRecord[] = [];
-    for (const [symbol, { book, receivedAt }] of this.dirty) {
-      const pub = this.publishers.get(symbol)!;
+    for (const slot of dirty) {
+      slot.pending = false;
       if (this.resyncing || this.stopped) continue;
+      const book = slot.seen!;
+      const pub = slot.publisher;
       // A new book object means ccxt rebuilt it from a fresh snapshot (re-subscription).
-      if (this.lastBook.get(symbol) !== book) pub.resync();
-      this.lastBook.set(symbol, book);
+      if (slot.published !== book) pub.resync();
+      slot.published = book;
       const ts = book.timestamp;
       const exchangeTimestamp = typeof ts === 'number' && Number.isFinite(ts) ? Math.trunc(ts) : null;
-      const out = pub.publish(book.bids, book.asks, exchangeTimestamp, receivedAt);
+      const { receivedAt } = slot;
+      const out = pub.publish(
+        book.bids,
+        book.asks,
+        exchangeTimestamp,
+        receivedAt,
+        slot.bidBand,
+        slot.askBand,
+      );
       if (out.kind === 'record') {
         records.push(out.record);
-        if (this.status.groupUp(this.groupOf.get(symbol)!)) records.push(this.status.record(receivedAt));
+        if (this.status.groupUp(slot.group)) records.push(this.status.record(receivedAt));
       } else if (out.kind === 'withheld') {
-        this.resubscribe(`${symbol}: ${out.fault.replace('_', ' ')} book withheld; re-subscribing`);
+        this.resubscribe(`${pub.symbol}: ${out.fault.replace('_', ' ')} book withheld; re-subscribing`);
       }
     }
-    this.dirty.clear();
     this.writes.push(records);
+  }
+
+  private resyncAll(): void {
+    for (const slot of this.slots.values()) slot.publisher.resync();
   }
 
   /** Drop every connection of the venue the way ccxt does on a keepalive timeout; the loops re-subscribe. */
@@ -238,7 +289,7 @@ export class VenueRunner {
     if (this.resyncing) return;
     this.resyncing = true;
     this.opts.logger.warn('bad book', { exchangeId: this.venue.exchangeId, reason });
-    for (const p of this.publishers.values()) p.resync();
+    this.resyncAll();
     this.down(null, reason);
     for (const client of Object.values(this.exchange.clients ?? {})) {
       client.onError(new NetworkError(`${this.venue.exchangeId} ${reason}`));
