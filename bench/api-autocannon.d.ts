@@ -9,7 +9,11 @@ declare module 'autocannon' {
   interface Histogram {
     average: number;
     p50: number;
+    p90: number;
+    p97_5: number;
     p99: number;
+    p99_9: number;
+    max: number;
   }
   interface Result {
     latency: Histogram;

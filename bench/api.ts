@@ -7,23 +7,31 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import autocannon from 'autocannon';
 import type { BookRecord, EventRecord } from '@app/events';
 import { logSink } from '@app/log';
 import { startApiServer } from '../apps/api/src/bootstrap';
 import { WallClock } from '../apps/api/src/clock';
 import { closeHost, openFeed, waitCaughtUp } from '../apps/api/src/compose';
+import { benchRest } from './api-rest';
 import { quantile, type BenchRow } from './bench-row';
 import { benchSnapshots, prng } from './market-gen';
 
 const QUIET = { log: () => undefined, warn: () => undefined, error: (m: string) => console.error(m) };
-const ROUTE = '/route?from=USDT&to=BTC&amountIn=20000&strategy=split_optimal&bridges=';
 const SUBSCRIBERS = 1000;
 const DISTINCT = 50;
 const MOVES_PER_SEC = 20;
 const MOVE_SECONDS = 5;
 
-export async function benchApi(): Promise<BenchRow[]> {
+/** The bench's server: embedded log in a temp dir, 60 venues x 1,000 levels, rate limit raised. */
+export interface BenchServer {
+  readonly url: string;
+  readonly snapshots: EventRecord[];
+  write(records: EventRecord[]): Promise<void>;
+  solves(): number;
+  close(): Promise<void>;
+}
+
+export async function startBenchServer(port = 0): Promise<BenchServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-api-'));
   const host = await openFeed({ kafkaBrokers: null, dataDir }, QUIET);
   const sink = logSink(host.log);
@@ -33,7 +41,7 @@ export async function benchApi(): Promise<BenchRow[]> {
   const server = await startApiServer({
     // Books are not refreshed during the REST run, so the freshness cutoff is widened for the bench.
     config: {
-      port: 0,
+      port,
       host: '::',
       rateLimitRps: 1e9,
       streamMaxPerIp: 1e6,
@@ -48,50 +56,34 @@ export async function benchApi(): Promise<BenchRow[]> {
     logger: false,
   });
   host.server = server;
+  return {
+    url: server.url,
+    snapshots,
+    write: (records) => sink.write(records),
+    solves: () => server.streamStats().solves,
+    close: async () => {
+      await closeHost(host);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function benchApi(): Promise<BenchRow[]> {
+  const server = await startBenchServer();
   try {
     const rows = await benchRest(server.url);
     rows.push(
       ...(await benchStream(
         server.url.replace('http', 'ws'),
-        snapshots,
-        (records) => sink.write(records),
-        () => server.streamStats().solves,
+        server.snapshots,
+        (records) => server.write(records),
+        () => server.solves(),
       )),
     );
     return rows;
   } finally {
-    await closeHost(host);
-    rmSync(dataDir, { recursive: true, force: true });
+    await server.close();
   }
-}
-
-async function benchRest(url: string): Promise<BenchRow[]> {
-  // Latency at light concurrency (a handful of callers), throughput with the server saturated.
-  const light = await autocannon({ url: url + ROUTE, connections: 4, duration: 5, workers: 1 });
-  const heavy = await autocannon({ url: url + ROUTE, connections: 16, duration: 5, workers: 1 });
-  const bad = light.non2xx + light.errors + heavy.non2xx + heavy.errors;
-  if (bad > 0) throw new Error(`GET /route bench: ${bad} failed requests`);
-  return [
-    {
-      scenario: 'api',
-      metric: 'GET /route split_optimal p99 (4 conns)',
-      value: light.latency.p99,
-      unit: 'ms',
-    },
-    {
-      scenario: 'api',
-      metric: 'GET /route split_optimal p50 (4 conns)',
-      value: light.latency.p50,
-      unit: 'ms',
-    },
-    {
-      scenario: 'api',
-      metric: 'GET /route quotes/s (16 conns)',
-      value: heavy.requests.average,
-      unit: 'req/s',
-    },
-    { scenario: 'api', metric: 'GET /route p99 (16 conns)', value: heavy.latency.p99, unit: 'ms' },
-  ];
 }
 
 async function benchStream(

@@ -91,6 +91,67 @@ describe('QuoteJournal', () => {
     await l.close();
   });
 
+  it('flushMs 0: the records of one turn are appended together right after that turn', async () => {
+    const l = log();
+    const appends: number[] = [];
+    const counting = Object.assign(Object.create(l) as EventLog, {
+      append: (topic: 'quotes', entries: readonly AppendEntry[]) => {
+        appends.push(entries.length);
+        return l.append(topic, entries);
+      },
+    });
+    const j = new QuoteJournal({ log: counting, routing: DEFAULT_ROUTING_CONFIG, flushMs: 0 });
+    for (let i = 0; i < 3; i++) void j.record(entry(`t-${i}`));
+    // Still the serving turn: nothing written yet.
+    expect(await journalled(l)).toHaveLength(0);
+    await new Promise((r) => setImmediate(r));
+    expect(appends).toEqual([3]);
+    void j.record(entry('t-3'));
+    await new Promise((r) => setImmediate(r));
+    expect(appends).toEqual([3, 1]);
+    const values = await journalled(l);
+    expect(values.map((v) => (JSON.parse(v) as { requestId: string }).requestId).sort()).toEqual([
+      't-0',
+      't-1',
+      't-2',
+      't-3',
+    ]);
+    for (const v of values) {
+      const parsed = parseQuoteRecordLine(v);
+      if (!parsed.ok) throw parsed.error;
+      expect(parsed.record.responseSha256).toBe(sha256Hex(body));
+      expect(parsed.record.response).toEqual(JSON.parse(body));
+    }
+    await j.close();
+    await l.close();
+  });
+
+  it('flushMs 0: after a failed append only the retry timer appends, not every new turn', async () => {
+    const inner = log();
+    let down = true;
+    let attempts = 0;
+    const flaky = Object.assign(Object.create(inner) as EventLog, {
+      append: (topic: 'quotes', entries: readonly AppendEntry[]) => {
+        attempts++;
+        return down ? Promise.reject(new Error('disk full')) : inner.append(topic, entries);
+      },
+    });
+    const j = new QuoteJournal({ log: flaky, routing: DEFAULT_ROUTING_CONFIG, flushMs: 0 });
+    for (let i = 0; i < 10; i++) {
+      await j.record(entry(`f-${i}`));
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(attempts).toBe(1);
+    expect(j.queued).toBe(10);
+    down = false;
+    await new Promise((r) => setTimeout(r, 150));
+    expect(j.queued).toBe(0);
+    const ids = (await journalled(inner)).map((v) => (JSON.parse(v) as { requestId: string }).requestId);
+    expect(ids.sort()).toEqual(Array.from({ length: 10 }, (_, i) => `f-${i}`).sort());
+    await j.close();
+    await inner.close();
+  });
+
   it('keeps batched entries when the log fails and appends them once it recovers; strict callers see the failure', async () => {
     const inner = log();
     let down = true;

@@ -11,7 +11,8 @@ import { sha256Hex } from './sha256';
 
 /**
  * `batched` (default): record() resolves once the entry is queued; the queue is appended to the
- * quotes topic every `flushMs` or `maxBatch` entries. `strict`: record() resolves only once the
+ * quotes topic `flushMs` after its first entry (0: at the end of the event-loop turn, once the
+ * responses of that turn have been written) or at `maxBatch` entries. `strict`: record() resolves only once the
  * entry's append has been accepted by the log (Kafka: acks=-1 by every in-sync replica; embedded:
  * written to the segment file, and fdatasync'd when the log runs with fsync 'always'), so the
  * caller can hold the response until then. See docs/replay.md "Write policy".
@@ -22,7 +23,13 @@ export interface QuoteJournalOptions {
   readonly log: EventLog;
   readonly routing: RoutingConfig;
   readonly mode?: JournalMode;
-  /** Batched mode: longest time an entry waits in memory before its append starts. */
+  /**
+   * Batched mode: longest time an entry waits in memory before its append starts (default 20).
+   * With 0 each turn's entries are appended in a setImmediate, i.e. right after the responses of
+   * that turn were written: many small appends instead of a burst every flushMs. With a positive
+   * value each entry's record text (hash, JSON) is still built right after its turn, so the
+   * flush only writes.
+   */
   readonly flushMs?: number;
   readonly maxBatch?: number;
   /** Above this many queued entries record() waits for the queue to drain (backpressure, never loss). */
@@ -58,8 +65,8 @@ export interface FrameEntry {
 
 interface Pending {
   readonly key: string;
-  /** Builds the record's JSON text at append time. */
-  readonly value: () => string;
+  /** The record's JSON text, or what builds it (after the response's turn: see prepare()). */
+  value: string | (() => string);
   readonly done: () => void;
   readonly fail: (e: Error) => void;
 }
@@ -70,6 +77,10 @@ const NULL_RESPONSE = '"response":null}';
 export class QuoteJournal {
   private queue: Pending[] = [];
   private timer: NodeJS.Timeout | null = null;
+  private immediate: NodeJS.Immediate | null = null;
+  private preparing: NodeJS.Immediate | null = null;
+  /** Batched mode after a failed append: only the retry timer appends, not every new turn. */
+  private backingOff = false;
   private flushing: Promise<void> | null = null;
   private drained: (() => void)[] = [];
   private closed = false;
@@ -125,8 +136,9 @@ export class QuoteJournal {
   }
 
   /**
-   * Queue an entry whose text is built when its batch is appended: hashing and serialising stay
-   * off the response path (the inputs are immutable: strings and arrays copied per request).
+   * Queue an entry whose text is built after this turn (in the append, or in prepare() when the
+   * append is later): hashing and serialising stay off the response path (the inputs are
+   * immutable: strings and arrays copied per request).
    */
   private enqueue(key: string, value: () => string): Promise<void> {
     if (this.closed) return Promise.reject(new Error('quote journal is closed'));
@@ -138,8 +150,10 @@ export class QuoteJournal {
       return durable;
     }
     this.queue.push({ key, value, done: noop, fail: noop });
-    this.schedule(this.options.flushMs ?? 20);
+    const flushMs = this.options.flushMs ?? 20;
+    this.schedule(flushMs);
     if (this.queue.length >= (this.options.maxBatch ?? 500)) this.schedule(0);
+    else if (flushMs > 0) this.preparing ??= setImmediate(() => this.prepare());
     if (this.queue.length > (this.options.maxQueued ?? 50_000))
       return new Promise<void>((res) => this.drained.push(res));
     return RESOLVED;
@@ -148,8 +162,7 @@ export class QuoteJournal {
   /** Append everything queued so far; resolves when it is in the log (or rejects on failure). */
   async flush(): Promise<void> {
     while (this.flushing !== null) await this.flushing;
-    if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = null;
+    this.cancelSchedule();
     if (this.queue.length === 0) return;
     const run = this.appendQueued();
     this.flushing = run;
@@ -163,6 +176,8 @@ export class QuoteJournal {
   /** Flush what is queued and refuse new entries. */
   async close(): Promise<void> {
     this.closed = true;
+    if (this.preparing !== null) clearImmediate(this.preparing);
+    this.preparing = null;
     await this.flush();
   }
 
@@ -170,18 +185,66 @@ export class QuoteJournal {
     return this.queue.length;
   }
 
+  /** Append at the end of this turn (ms 0) or in `ms`, unless an earlier append is already due. */
   private schedule(ms: number): void {
-    if (this.timer !== null && ms > 0) return;
+    if (this.immediate !== null || (this.backingOff && this.mode === 'batched')) return;
+    if (ms > 0) {
+      this.timer ??= setTimeout(() => {
+        this.timer = null;
+        this.flushInBackground();
+      }, ms);
+      return;
+    }
     if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.flush().catch((e: unknown) => {
-        // The batch is still queued; try again after a pause instead of dropping audit records.
-        this.stats.failures++;
-        this.options.onError?.(e instanceof Error ? e : new Error(String(e)));
-        this.schedule(Math.max(100, this.options.flushMs ?? 20));
-      });
-    }, ms);
+    this.timer = null;
+    this.immediate = setImmediate(() => {
+      this.immediate = null;
+      this.flushInBackground();
+    });
+  }
+
+  private cancelSchedule(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    if (this.immediate !== null) clearImmediate(this.immediate);
+    this.timer = null;
+    this.immediate = null;
+  }
+
+  private flushInBackground(): void {
+    this.flush().catch((e: unknown) => {
+      // The batch is still queued; try again after a pause instead of dropping audit records.
+      this.stats.failures++;
+      this.backingOff = true;
+      this.options.onError?.(e instanceof Error ? e : new Error(String(e)));
+      this.retry();
+    });
+  }
+
+  private retry(): void {
+    if (this.timer !== null || this.immediate !== null) return;
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        this.flushInBackground();
+      },
+      Math.max(100, this.options.flushMs ?? 20),
+    );
+  }
+
+  /**
+   * Build the record text of the entries queued this turn (hash and JSON of each response), so
+   * that work is spread over the turns that served them instead of bursting in the flush.
+   */
+  private prepare(): void {
+    this.preparing = null;
+    const q = this.queue;
+    let i = q.length;
+    while (i > 0 && typeof q[i - 1]!.value === 'function') i--;
+    try {
+      for (; i < q.length; i++) textOf(q[i]!);
+    } catch {
+      // Left for the flush, which reports the failure and keeps the entry queued.
+    }
   }
 
   private async appendQueued(): Promise<void> {
@@ -191,7 +254,7 @@ export class QuoteJournal {
       try {
         await this.options.log.append(
           'quotes',
-          batch.map((p) => ({ key: p.key, value: p.value() })),
+          batch.map((p) => ({ key: p.key, value: textOf(p) })),
         );
       } catch (e) {
         const error = e instanceof Error ? e : new Error(String(e));
@@ -202,6 +265,7 @@ export class QuoteJournal {
         throw error;
       }
       this.queue.splice(0, batch.length);
+      this.backingOff = false;
       this.stats.appended += batch.length;
       for (const p of batch) p.done();
       const waiting = this.drained;
@@ -209,6 +273,12 @@ export class QuoteJournal {
       for (const w of waiting) w();
     }
   }
+}
+
+/** The entry's record text, built now if it was not yet (and kept, should the append be retried). */
+function textOf(p: Pending): string {
+  if (typeof p.value === 'function') p.value = p.value();
+  return p.value;
 }
 
 function noop(): void {}

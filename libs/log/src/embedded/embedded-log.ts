@@ -212,9 +212,15 @@ export class EmbeddedLog extends EventLog {
     return Promise.resolve();
   }
 
-  /** fdatasync every partition written since the last sync (the 'interval' policy's timer). */
+  /**
+   * The 'interval' policy's tick: start a background fdatasync of every partition and mark file
+   * written since the last tick (a synchronous one here stalled the event loop for milliseconds).
+   */
   syncAll(): void {
-    for (const w of this.writers.values()) for (const p of w.partitions) p.sync();
+    for (const w of this.writers.values()) {
+      for (const p of w.partitions) p.syncInBackground();
+      for (const m of w.marks) m.syncInBackground();
+    }
   }
 
   /** Bytes of torn tail cut per partition when this process opened the topic for writing. */

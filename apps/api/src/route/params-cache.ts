@@ -1,0 +1,40 @@
+import type { ParamsParse } from './parse-route-params';
+
+/** Longest query string worth remembering (longer ones are parsed every time). */
+const MAX_KEY_LENGTH = 1024;
+
+/**
+ * Recent parses of GET /route query strings. parseRouteParams is a pure function of the query
+ * string, and clients re-quoting the same conversion send the same one, so a hit skips the
+ * class-validator pass (about a tenth of a route request's allocations). Entries are deep-frozen:
+ * every request built from one shares its arrays. Bounded: the oldest entry goes first.
+ */
+export class ParamsCache {
+  private readonly entries = new Map<string, ParamsParse>();
+
+  constructor(private readonly capacity = 256) {}
+
+  /** The parse of `query`, from the cache or from `parse()` (then remembered). */
+  get(query: string, parse: () => ParamsParse): ParamsParse {
+    const hit = this.entries.get(query);
+    if (hit !== undefined) return hit;
+    const parsed = parse();
+    if (query.length > MAX_KEY_LENGTH || this.capacity <= 0) return parsed;
+    if (this.entries.size >= this.capacity) {
+      const oldest = this.entries.keys().next();
+      if (oldest.done !== true) this.entries.delete(oldest.value);
+    }
+    this.entries.set(query, deepFreeze(parsed));
+    return parsed;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  for (const v of Object.values(value)) deepFreeze(v);
+  return Object.freeze(value);
+}
