@@ -3,14 +3,7 @@ import { BPS, pathScore } from './numeric';
 import { candidates, type Candidate } from './paths';
 import { solvePath, type PathOutcome } from './path-solve';
 import { solveHopWalk } from './strategies';
-import type {
-  Hop,
-  PathConsidered,
-  RouteRequest,
-  RouteResult,
-  SolveInput,
-  UnroutableReason,
-} from './types';
+import type { Hop, PathConsidered, RouteRequest, RouteResult, SolveInput, UnroutableReason } from './types';
 
 /** Quote a route (spec 2.1-2.6a, 4.1; clarifications 1-8). Pure: time and config are arguments. */
 export function solve(input: SolveInput): RouteResult {
