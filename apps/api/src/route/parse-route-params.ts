@@ -1,4 +1,4 @@
-import type { RouteRequest, Strategy } from '@app/routing';
+import { ROUTE_DEFAULTS, type RouteRequest, type Strategy } from '@app/routing';
 import { validateSync } from 'class-validator';
 import { parseBalances } from './balances';
 import { ROUTE_PARAMS, RouteQueryDto, type RouteParamName } from './route-query.dto';
@@ -11,7 +11,7 @@ export type ParamsParse =
 /** REST defaults includeQuotes to true; the stream defaults it to false and refuses balances. */
 export type RouteMode = 'rest' | 'stream';
 
-export const DEFAULT_BRIDGES: readonly string[] = Object.freeze(['USDT', 'USDC', 'BTC', 'ETH']);
+export const DEFAULT_BRIDGES: readonly string[] = ROUTE_DEFAULTS.bridges;
 const KNOWN = new Set<string>(ROUTE_PARAMS);
 
 /**
@@ -55,11 +55,11 @@ function toParams(dto: RouteQueryDto, mode: RouteMode): RouteParams {
     to: dto.to,
     exactSide: dto.amountIn !== undefined ? 'in' : 'out',
     amount: Number(dto.amountIn ?? dto.amountOut),
-    strategy: (dto.strategy ?? 'best_single') as Strategy,
-    maxVenues: dto.maxVenues === undefined ? 3 : Number(dto.maxVenues),
+    strategy: (dto.strategy ?? ROUTE_DEFAULTS.strategy) as Strategy,
+    maxVenues: dto.maxVenues === undefined ? ROUTE_DEFAULTS.maxVenues : Number(dto.maxVenues),
     bridges:
       dto.bridges === undefined ? DEFAULT_BRIDGES : unique(list(dto.bridges).map((b) => b.toUpperCase())),
-    hopPenaltyBps: dto.hopPenaltyBps === undefined ? 5 : Number(dto.hopPenaltyBps),
+    hopPenaltyBps: dto.hopPenaltyBps === undefined ? ROUTE_DEFAULTS.hopPenaltyBps : Number(dto.hopPenaltyBps),
     exchanges: dto.exchanges === undefined ? null : unique(list(dto.exchanges)).sort(byCodeUnit),
     // Parsing rules 1-2: only the exact string flips the default.
     certifiedOnly: dto.certified === 'true',
@@ -67,7 +67,8 @@ function toParams(dto: RouteQueryDto, mode: RouteMode): RouteParams {
     includeQuotes: dto.includeQuotes === undefined ? mode === 'rest' : dto.includeQuotes !== 'false',
     balances: balances?.ok === true ? balances.balances : null,
     balanceMode: dto.balanceMode === 'require' ? 'require' : 'cap',
-    minLegNotional: dto.minLegNotional === undefined ? 0 : Number(dto.minLegNotional),
+    minLegNotional:
+      dto.minLegNotional === undefined ? ROUTE_DEFAULTS.minLegNotional : Number(dto.minLegNotional),
     requireFullFill: dto.requireFullFill === 'true',
   };
 }
