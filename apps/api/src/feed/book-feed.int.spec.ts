@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KafkaLog, logSink } from '@app/log';
+import { DEFAULT_ROUTING_CONFIG, routeRequest, solve } from '@app/routing';
 import { bookRecords, listingRecords } from '../../../../bench/log-generator';
 import { ownedBroker, testBrokers, type OwnedBroker } from '../../../../test/kafka/broker';
 import {
@@ -65,8 +66,25 @@ describe('LogBookFeed over Kafka (real broker)', () => {
 
       await broker.stop();
       await new Promise((r) => setTimeout(r, 1500));
-      // While the broker is down the cache still answers with what it had.
+      // While the broker is down the cache still answers with what it had: quotes keep coming
+      // with the numbers an independent fold gives, and age into all_books_stale, never into
+      // wrong numbers.
       expect(bookHashes(feed.cache)).toEqual(before);
+      const newest = Math.max(...books.slice(0, 1000).map((b) => b.receivedAt));
+      const request = routeRequest({ requestId: 'down', from: 'BTC', to: 'USDT', amount: 0.5, bridges: [] });
+      const config = DEFAULT_ROUTING_CONFIG;
+      const fresh = solve({ request, books: feed.cache, now: newest + 1000, config });
+      const independent = solve({
+        request,
+        books: foldRecords([...listings, ...books.slice(0, 1000)]),
+        now: newest + 1000,
+        config,
+      });
+      expect(fresh.unroutableReason).toBeNull();
+      expect(JSON.stringify(fresh)).toBe(JSON.stringify(independent));
+      const aged = solve({ request, books: feed.cache, now: newest + config.staleBookMs + 1, config });
+      expect(aged.unroutableReason).toBe('all_books_stale');
+      expect(aged.hops).toEqual([]);
       await broker.start();
 
       await logSink(log).write(books.slice(1000));
