@@ -1,15 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { BinanceMock, foldBinanceCapture, readBinanceCapture } from './binance-mock';
 import { CAPTURES_MISSING_MESSAGE, CAPTURES_PRESENT } from './captures';
-import { binanceCcxt, startIngestor } from './ingest-harness';
+import { startIngestor } from './ingest-harness';
 import { waitFor } from './memory-sink';
+import { BINANCE_SYMBOLS, binanceReplay } from './venue-setups';
 
-const SYMBOLS: Record<string, string> = {
-  NKNUSDT: 'NKN/USDT',
-  BLZETH: 'BLZ/ETH',
-  LRCBTC: 'LRC/BTC',
-  RUNEEUR: 'RUNE/EUR',
-};
+const SYMBOLS = BINANCE_SYMBOLS;
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
@@ -19,11 +14,8 @@ describe.skipIf(!CAPTURES_PRESENT)(
   'binance through ccxt against a mock venue replaying the 2021 capture',
   () => {
     it('folds the ingestor records into the same books as an independent fold of the capture', async () => {
-      const capture = readBinanceCapture();
-      const mock = await new BinanceMock(capture).start();
-      const { ingestor, sink } = startIngestor({
-        binance: { symbols: Object.values(SYMBOLS), ccxt: binanceCcxt(mock.http, mock.ws) },
-      });
+      const { binance: mock, venues, expected } = await binanceReplay();
+      const { ingestor, sink } = startIngestor(venues);
       cleanups.push(
         () => mock.close(),
         () => ingestor.stop(),
@@ -34,11 +26,10 @@ describe.skipIf(!CAPTURES_PRESENT)(
         Object.values(SYMBOLS).every((s) => sink.levels('binance', s)?.inSync === true),
       );
       await waitFor('the ingestor to go quiet', () => Date.now() - sink.lastWriteAt > 300);
-      const expected = foldBinanceCapture(capture);
-      for (const [id, symbol] of Object.entries(SYMBOLS)) {
+      for (const symbol of Object.values(SYMBOLS)) {
         const got = sink.levels('binance', symbol);
         expect(got?.inSync, symbol).toBe(true);
-        expect({ bids: got?.bids, asks: got?.asks }, symbol).toEqual(expected.get(id)!.top(500));
+        expect({ bids: got?.bids, asks: got?.asks }, symbol).toEqual(expected.get(symbol)!.top(500));
         const books = sink.books('binance', symbol);
         expect(books[0]?.snapshot).toBe(true);
         expect(books.map((b) => b.sequence)).toEqual(books.map((_, i) => i + 1));

@@ -1,11 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { foldBybit, readBybitSpotBooks, startBybitMock } from './bybit-mock';
 import { CAPTURES_PRESENT } from './captures';
-import { foldCoinbase, readCoinbaseL2, startCoinbaseMock } from './coinbase-mock';
-import { FAST_REDIAL, startIngestor } from './ingest-harness';
-import { waitFor, type MemorySink } from './memory-sink';
-import { marketsOption, spotMarket } from './offline-markets';
-import type { RawBook } from './memory-sink';
+import { startIngestor } from './ingest-harness';
+import { waitFor, type MemorySink, type RawBook } from './memory-sink';
+import { bybitReplay, coinbaseReplay } from './venue-setups';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -33,29 +30,12 @@ describe.skipIf(!CAPTURES_PRESENT)(
   'bybit and coinbase through ccxt against mock venues replaying the 2026 captures',
   () => {
     it('bybit spot orderbook.200: the folded records equal an independent fold of the capture', async () => {
-      const topics = readBybitSpotBooks();
-      const mock = await startBybitMock(topics);
-      const markets = marketsOption([
-        spotMarket('BTCUSDT', 'BTC', 'USDT'),
-        spotMarket('ETHUSDT', 'ETH', 'USDT'),
-      ]);
-      const { ingestor, sink } = startIngestor({
-        bybit: {
-          ccxt: {
-            urls: { api: { ws: { public: { spot: `${mock.ws}/v5/public/spot` } } } },
-            markets,
-            options: { ws: FAST_REDIAL },
-          },
-        },
-      });
+      const { mock, venues, expected } = await bybitReplay();
+      const { ingestor, sink } = startIngestor(venues);
       cleanups.push(
         () => mock.close(),
         () => ingestor.stop(),
       );
-      const expected = new Map([
-        ['BTC/USDT', foldBybit(topics.get('orderbook.200.BTCUSDT')!)],
-        ['ETH/USDT', foldBybit(topics.get('orderbook.200.ETHUSDT')!)],
-      ]);
       await expectFold(sink, 'bybit', expected);
       // The default watch limit asks for the 200-level channel (ccxt's default is 50).
       expect(JSON.parse(mock.received[0]!)).toMatchObject({
@@ -65,23 +45,12 @@ describe.skipIf(!CAPTURES_PRESENT)(
     });
 
     it('coinbase level2: the folded records equal an independent fold of the capture', async () => {
-      const frames = readCoinbaseL2();
-      const mock = await startCoinbaseMock(frames);
-      const markets = marketsOption([
-        spotMarket('BTC-USD', 'BTC', 'USD', 0.012),
-        spotMarket('ETH-USD', 'ETH', 'USD', 0.012),
-      ]);
-      const { ingestor, sink } = startIngestor({
-        coinbase: { ccxt: { urls: { api: { ws: mock.ws } }, markets, options: { ws: FAST_REDIAL } } },
-      });
+      const { mock, venues, expected } = await coinbaseReplay();
+      const { ingestor, sink } = startIngestor(venues);
       cleanups.push(
         () => mock.close(),
         () => ingestor.stop(),
       );
-      const expected = new Map([
-        ['BTC/USD', foldCoinbase(frames, 'BTC-USD')],
-        ['ETH/USD', foldCoinbase(frames, 'ETH-USD')],
-      ]);
       await expectFold(sink, 'coinbase', expected);
       expect(sink.venues('coinbase').at(-1)).toMatchObject({ certified: false, connected: true });
     });

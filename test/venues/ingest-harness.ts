@@ -6,6 +6,7 @@ import {
   type IngestorLogger,
   type IngestorOptionsInput,
 } from '../../apps/ingestor/src';
+import type { RecordSink } from '@app/log';
 import { MemorySink } from './memory-sink';
 
 /** Log lines kept for assertions instead of printed. */
@@ -22,11 +23,22 @@ export class MemoryLogger implements IngestorLogger {
   }
 }
 
+/** Where the harness's ingestor clock starts; it steps one millisecond per reading. */
+export const INGEST_CLOCK_START = 1_786_309_548_000;
+
 /** An ingestor over `venues` (the VENUES_CONFIG shape) writing into a MemorySink, with a pinned-step clock. */
 export function startIngestor(venues: Record<string, unknown>, extra: Partial<IngestorOptionsInput> = {}) {
-  const sink = new MemorySink();
+  return startIngestorInto(new MemorySink(), venues, extra);
+}
+
+/** The same ingestor writing into any sink (the end-to-end tests give it a real event log). */
+export function startIngestorInto<S extends RecordSink>(
+  sink: S,
+  venues: Record<string, unknown>,
+  extra: Partial<IngestorOptionsInput> = {},
+) {
   const logger = new MemoryLogger();
-  let clock = 1_786_309_548_000;
+  let clock = INGEST_CLOCK_START;
   const venuesConfig = parseVenuesConfig({ venues }, 'test', watchOrderBookIds());
   const ingestor = new Ingestor(
     ingestorOptions({

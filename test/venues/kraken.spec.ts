@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CAPTURES_PRESENT } from './captures';
-import { FAST_REDIAL, startIngestor } from './ingest-harness';
-import { foldKraken, readKrakenBooks, startKrakenMock } from './kraken-mock';
+import { startIngestor } from './ingest-harness';
 import { waitFor } from './memory-sink';
-import { marketsOption, spotMarket } from './offline-markets';
+import { krakenReplay } from './venue-setups';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -14,36 +13,12 @@ describe.skipIf(!CAPTURES_PRESENT)(
   'kraken through ccxt against a mock venue replaying the 2021 capture',
   () => {
     it('folds the ingestor records into the same BTC/CHF and ETH/CHF books as an independent fold', async () => {
-      const { pairs, frames } = readKrakenBooks();
-      const mock = await startKrakenMock(frames);
-      // Markets from the captured AssetPairs: taker fee is the first tier, in percent.
-      const markets = marketsOption(
-        ['XBTCHF', 'ETHCHF'].map((id) => {
-          const p = pairs[id]!;
-          const [base, quote] = p.wsname.replace('XBT', 'BTC').split('/') as [string, string];
-          return { ...spotMarket(id, base, quote, p.fees[0]![1]! / 100), info: { wsname: p.wsname } };
-        }),
-      );
-      const { ingestor, sink } = startIngestor(
-        {
-          kraken: {
-            ccxt: {
-              urls: { api: { ws: { publicV2: `${mock.ws}/v2` } } },
-              markets,
-              options: { ws: FAST_REDIAL },
-            },
-          },
-        },
-        { assets: ['BTC', 'ETH', 'CHF'] },
-      );
+      const { mock, venues, extra, expected } = await krakenReplay();
+      const { ingestor, sink } = startIngestor(venues, extra);
       cleanups.push(
         () => mock.close(),
         () => ingestor.stop(),
       );
-      const expected = new Map([
-        ['BTC/CHF', foldKraken(frames.get('XBT/CHF')!)],
-        ['ETH/CHF', foldKraken(frames.get('ETH/CHF')!)],
-      ]);
       await waitFor('every book', () =>
         [...expected.keys()].every((s) => sink.books('kraken', s).length > 0),
       );

@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CAPTURES_PRESENT } from './captures';
-import { FAST_REDIAL, startIngestor } from './ingest-harness';
+import { startIngestor } from './ingest-harness';
 import { waitFor } from './memory-sink';
-import { marketsOption, spotMarket } from './offline-markets';
-import { foldOkx, readOkxBooks, startOkxMock } from './okx-mock';
+import { okxReplay } from './venue-setups';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -12,19 +11,8 @@ afterEach(async () => {
 
 describe.skipIf(!CAPTURES_PRESENT)('okx through ccxt against a mock venue replaying the 2022 capture', () => {
   it('folds the ingestor records into the same BTC/USDT book as an independent fold of the capture', async () => {
-    const { instrument, frames } = readOkxBooks('BTC-USDT');
-    expect(frames.length).toBeGreaterThan(50);
-    const mock = await startOkxMock(new Map([['BTC-USDT', frames]]));
-    const market = spotMarket(instrument.instId!, instrument.baseCcy!, instrument.quoteCcy!, 0.001);
-    const { ingestor, sink } = startIngestor({
-      okx: {
-        ccxt: {
-          urls: { api: { ws: `${mock.ws}/ws/v5` } },
-          markets: marketsOption([market]),
-          options: { ws: FAST_REDIAL },
-        },
-      },
-    });
+    const { mock, venues, expected } = await okxReplay();
+    const { ingestor, sink } = startIngestor(venues);
     cleanups.push(
       () => mock.close(),
       () => ingestor.stop(),
@@ -33,7 +21,7 @@ describe.skipIf(!CAPTURES_PRESENT)('okx through ccxt against a mock venue replay
     await waitFor('the ingestor to go quiet', () => Date.now() - sink.lastWriteAt > 400);
     const got = sink.levels('okx', 'BTC/USDT');
     expect(got?.inSync).toBe(true);
-    expect({ bids: got?.bids, asks: got?.asks }).toEqual(foldOkx(frames).top(500));
+    expect({ bids: got?.bids, asks: got?.asks }).toEqual(expected.get('BTC/USDT')!.top(500));
     const books = sink.books('okx', 'BTC/USDT');
     expect(books.filter((b) => !b.snapshot).length).toBeGreaterThan(20);
     expect(books.map((b) => b.sequence)).toEqual(books.map((_, i) => i + 1));

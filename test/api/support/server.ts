@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServerConfig } from '@app/config';
 import type { EventRecord } from '@app/events';
-import { logSink, type RecordSink } from '@app/log';
+import { logSink, type EventLog, type RecordSink } from '@app/log';
 import type { ApiServer } from '../../../apps/api/src/bootstrap';
 import { PinnedClock, type Clock } from '../../../apps/api/src/clock';
 import { closeHost, openFeed, waitCaughtUp, type ApiHost } from '../../../apps/api/src/compose';
@@ -17,6 +17,10 @@ export interface TestServer {
   readonly dataDir: string;
   readonly url: string;
   readonly wsUrl: string;
+  /** The embedded log the API folds (a writer such as the ingestor can append to it directly). */
+  readonly log: EventLog;
+  /** Resolve once the API's feed has folded everything appended to the log so far. */
+  caughtUp(): Promise<void>;
   /** Append records to the embedded log and wait until the API's feed has folded them. */
   write(records: readonly EventRecord[]): Promise<void>;
   close(): Promise<void>;
@@ -65,6 +69,8 @@ export async function startTestServer(
     dataDir,
     url: server.url,
     wsUrl: server.url.replace('http', 'ws'),
+    log: host.log,
+    caughtUp: () => waitCaughtUp(host),
     write,
     close: async () => {
       await closeHost(host);
