@@ -18,7 +18,11 @@ export async function openFeed(
   config: LogConfig,
   logger: FeedLogger = new Logger('BookFeed'),
 ): Promise<ApiHost> {
-  const log = openEventLog({ kafkaBrokers: config.kafkaBrokers, dataDir: config.dataDir });
+  const log = openEventLog({
+    kafkaBrokers: config.kafkaBrokers,
+    dataDir: config.dataDir,
+    topicPrefix: config.topicPrefix,
+  });
   const feed = createBookFeed({ log, logger });
   await feed.start();
   return { log, feed, server: null };

@@ -16,6 +16,7 @@ function main(): void {
   const log = openEventLog({
     kafkaBrokers: config.log.kafkaBrokers,
     dataDir: config.log.dataDir,
+    topicPrefix: config.log.topicPrefix,
     clientId: 'route-ingestor',
   });
   const sink = logSink(log);

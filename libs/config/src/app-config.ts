@@ -10,6 +10,11 @@ export interface LogConfig {
   /** null = the embedded on-disk log. */
   readonly kafkaBrokers: readonly string[] | null;
   readonly dataDir: string;
+  /**
+   * TOPIC_PREFIX: topics are `<prefix>.books` etc. ('' or absent = plain names), so several
+   * deployments or tests can share one broker. loadConfig always sets it.
+   */
+  readonly topicPrefix?: string;
 }
 
 /** Routing knobs the server applies and echoes (structurally @app/routing's RoutingConfig). */
@@ -163,7 +168,11 @@ function readLog(r: Reader, cwd: string): LogConfig {
     for (const b of kafkaBrokers)
       if (!/^[^\s:,]+:\d{1,5}$/.test(b)) r.bad('KAFKA_BROKERS', `'${b}' is not host:port`);
   }
-  return { kafkaBrokers, dataDir: resolve(cwd, r.envValue('DATA_DIR') ?? './.data') };
+  const topicPrefix = r.envValue('TOPIC_PREFIX') ?? '';
+  // Kafka's legal topic characters; the embedded log also uses the name as a directory.
+  if (!/^[A-Za-z0-9._-]{0,200}$/.test(topicPrefix))
+    r.bad('TOPIC_PREFIX', `must be up to 200 of [A-Za-z0-9._-], got '${topicPrefix}'`);
+  return { kafkaBrokers, dataDir: resolve(cwd, r.envValue('DATA_DIR') ?? './.data'), topicPrefix };
 }
 
 function readReplay(r: Reader, cwd: string): ReplayConfig | null {

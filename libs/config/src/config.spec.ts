@@ -30,7 +30,7 @@ describe('loadConfig', () => {
       routing: { staleBookMs: 10_000, stalenessPenaltyBps: 1, defaultTakerFeeRate: 0.001 },
       journalStrict: false,
     });
-    expect(c.log).toEqual({ kafkaBrokers: null, dataDir: join(cwd, '.data') });
+    expect(c.log).toEqual({ kafkaBrokers: null, dataDir: join(cwd, '.data'), topicPrefix: '' });
     expect(c.replay).toBeNull();
     expect(c.nowMs).toBeNull();
     expect(Object.isFrozen(c.server.routing)).toBe(true);
@@ -67,7 +67,12 @@ describe('loadConfig', () => {
     expect(c.server.routing.stalenessPenaltyBps).toBe(2.5);
     expect(c.server.trustedProxies).toEqual(['10.0.0.1']);
     expect(loadConfig('api', [], { JOURNAL_STRICT: 'true' }, cwd).server.journalStrict).toBe(true);
-    expect(c.log).toEqual({ kafkaBrokers: ['localhost:9092', 'kafka:29092'], dataDir: join(cwd, 'd') });
+    expect(c.log).toEqual({
+      kafkaBrokers: ['localhost:9092', 'kafka:29092'],
+      dataDir: join(cwd, 'd'),
+      topicPrefix: '',
+    });
+    expect(loadConfig('api', [], { TOPIC_PREFIX: 'tenant-a.v2' }, cwd).log.topicPrefix).toBe('tenant-a.v2');
   });
 
   it('lists every bad key at once', () => {
@@ -83,6 +88,7 @@ describe('loadConfig', () => {
           KAFKA_BROKERS: 'nohost',
           TRUSTED_PROXY: 'proxy.local',
           JOURNAL_STRICT: 'yes',
+          TOPIC_PREFIX: 'my topics',
         },
         cwd,
       ),
@@ -101,6 +107,7 @@ describe('loadConfig', () => {
         'RATE_LIMIT_RPS',
         'STALE_BOOK_MS',
         'TRUSTED_PROXY',
+        'TOPIC_PREFIX',
       ].sort(),
     );
   });

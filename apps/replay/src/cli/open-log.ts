@@ -30,6 +30,7 @@ export function openLog(config: LogConfig): EventLog {
   return openEventLog({
     kafkaBrokers: config.kafkaBrokers,
     dataDir: config.dataDir,
+    topicPrefix: config.topicPrefix,
     clientId: 'route-replay',
   });
 }
