@@ -91,6 +91,7 @@ function ensureJars() {
     [
       '-B',
       '-q',
+      '-Dstyle.color=never',
       '-f',
       pomPath,
       'dependency:copy-dependencies',
@@ -98,7 +99,9 @@ function ensureJars() {
       `-DoutputDirectory=${jarDir}`,
     ],
     {
-      stdio: ['ignore', 'inherit', 'inherit'],
+      // Maven's output goes to stderr: stdout carries only the script's own lines, whose last one
+      // is the KAFKA_BROKERS line callers parse.
+      stdio: ['ignore', process.stderr, 'inherit'],
     },
   );
   if (r.error) fail(`could not run mvn (is Maven installed?): ${r.error.message}`);

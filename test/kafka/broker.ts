@@ -106,8 +106,13 @@ export async function kafkaScript(
     maxBuffer: 16 * 1024 * 1024,
   });
   if (command !== 'start') return '';
-  const last = stdout.trim().split('\n').pop() ?? '';
-  const m = /^KAFKA_BROKERS=(.+)$/.exec(last);
+  // Tolerate terminal escape codes a child tool may have left on the line.
+  // eslint-disable-next-line no-control-regex
+  const lines = stdout
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .trim()
+    .split('\n');
+  const m = /^KAFKA_BROKERS=(.+)$/.exec(lines[lines.length - 1]?.trim() ?? '');
   if (m === null) throw new Error(`kafka start printed no KAFKA_BROKERS line:\n${stdout}`);
   return m[1]!;
 }
