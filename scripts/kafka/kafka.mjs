@@ -19,6 +19,7 @@ import {
   openSync,
   readFileSync,
   readdirSync,
+  renameSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -37,7 +38,8 @@ const dataDir = resolve(env.KAFKA_DATA_DIR ?? join(repoRoot, '.kafka'));
 const cacheDir = resolve(
   env.KAFKA_CACHE_DIR ?? join(homedir(), '.cache', 'route-service', `kafka-${KAFKA_VERSION}`),
 );
-const jarDir = join(cacheDir, 'libs');
+/** Where the jars are; set by ensureJars() (each download fills a directory of its own). */
+let jarDir = join(cacheDir, 'libs');
 const startTimeoutMs = Number(env.KAFKA_START_TIMEOUT_MS ?? 90_000);
 const numPartitions = Number(env.KAFKA_NUM_PARTITIONS ?? 4);
 const heap = env.KAFKA_HEAP ?? '512m';
@@ -78,14 +80,29 @@ function pom() {
 `;
 }
 
-/** Download the broker's runtime jars once; later runs are offline. */
+/**
+ * Download the broker's runtime jars once; later runs are offline. Concurrent first starts (two
+ * test brokers at once) must not share a half-filled folder: each download fills a folder of its
+ * own, and `.complete` is then replaced atomically with that folder's name; readers use the folder
+ * it names.
+ */
 function ensureJars() {
   const marker = join(cacheDir, '.complete');
-  if (existsSync(marker)) return;
+  if (existsSync(marker)) {
+    const named = readFileSync(marker, 'utf8').trim();
+    // Older caches wrote "<n> jars" and kept the jars in libs/.
+    const dir = /^libs[\w.-]*$/.test(named) ? join(cacheDir, named) : join(cacheDir, 'libs');
+    if (existsSync(dir)) {
+      jarDir = dir;
+      return;
+    }
+  }
   mkdirSync(cacheDir, { recursive: true });
-  const pomPath = join(cacheDir, 'pom.xml');
+  const dirName = `libs-${process.pid}-${Date.now()}`;
+  const dir = join(cacheDir, dirName);
+  const pomPath = join(cacheDir, `pom-${process.pid}.xml`);
   writeFileSync(pomPath, pom());
-  say(`downloading Kafka ${KAFKA_VERSION} jars from Maven Central into ${jarDir} (once)`);
+  say(`downloading Kafka ${KAFKA_VERSION} jars from Maven Central into ${dir} (once)`);
   const r = spawnSync(
     'mvn',
     [
@@ -96,19 +113,20 @@ function ensureJars() {
       pomPath,
       'dependency:copy-dependencies',
       '-DincludeScope=runtime',
-      `-DoutputDirectory=${jarDir}`,
+      `-DoutputDirectory=${dir}`,
     ],
-    {
-      // Maven's output goes to stderr: stdout carries only the script's own lines, whose last one
-      // is the KAFKA_BROKERS line callers parse.
-      stdio: ['ignore', process.stderr, 'inherit'],
-    },
+    // Maven's output goes to stderr: stdout carries only the script's own lines, whose last one
+    // is the KAFKA_BROKERS line callers parse.
+    { stdio: ['ignore', process.stderr, 'inherit'] },
   );
   if (r.error) fail(`could not run mvn (is Maven installed?): ${r.error.message}`);
   if (r.status !== 0) fail(`mvn dependency:copy-dependencies exited with ${r.status}`);
-  const jars = readdirSync(jarDir).filter((f) => f.endsWith('.jar'));
-  if (!jars.some((j) => j.startsWith('kafka_2.13-'))) fail(`no kafka_2.13 jar in ${jarDir}`);
-  writeFileSync(marker, `${jars.length} jars\n`);
+  const jars = readdirSync(dir).filter((f) => f.endsWith('.jar'));
+  if (!jars.some((j) => j.startsWith('kafka_2.13-'))) fail(`no kafka_2.13 jar in ${dir}`);
+  const tmp = `${marker}.${process.pid}`;
+  writeFileSync(tmp, `${dirName}\n`);
+  renameSync(tmp, marker);
+  jarDir = dir;
 }
 
 function writeConfig() {

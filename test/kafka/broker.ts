@@ -15,7 +15,7 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 const repo = resolve(__dirname, '..', '..');
 const script = join(repo, 'scripts', 'kafka', 'kafka.mjs');
-const SHARED_PORT = Number(process.env.TEST_KAFKA_PORT ?? 39092);
+const SHARED_PORT = Number(process.env.TEST_KAFKA_PORT ?? 19092);
 const shmRoot = existsSync('/dev/shm') ? '/dev/shm' : join(repo, '.kafka');
 
 export const sharedDataDir = (): string => join(shmRoot, `route-service-test-kafka-${SHARED_PORT}`);
@@ -107,7 +107,6 @@ export async function kafkaScript(
   });
   if (command !== 'start') return '';
   // Tolerate terminal escape codes a child tool may have left on the line.
-  // eslint-disable-next-line no-control-regex
   const lines = stdout
     .replace(/\u001b\[[0-9;]*m/g, '')
     .trim()
