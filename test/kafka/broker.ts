@@ -15,6 +15,8 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 const repo = resolve(__dirname, '..', '..');
 const script = join(repo, 'scripts', 'kafka', 'kafka.mjs');
+/** Terminal colour codes (ESC [ ... m). */
+const ANSI_ESCAPES = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
 const SHARED_PORT = Number(process.env.TEST_KAFKA_PORT ?? 19092);
 const shmRoot = existsSync('/dev/shm') ? '/dev/shm' : join(repo, '.kafka');
 
@@ -107,10 +109,7 @@ export async function kafkaScript(
   });
   if (command !== 'start') return '';
   // Tolerate terminal escape codes a child tool may have left on the line.
-  const lines = stdout
-    .replace(/\u001b\[[0-9;]*m/g, '')
-    .trim()
-    .split('\n');
+  const lines = stdout.replace(ANSI_ESCAPES, '').trim().split('\n');
   const m = /^KAFKA_BROKERS=(.+)$/.exec(lines[lines.length - 1]?.trim() ?? '');
   if (m === null) throw new Error(`kafka start printed no KAFKA_BROKERS line:\n${stdout}`);
   return m[1]!;
