@@ -65,10 +65,15 @@ export async function feedReplay(options: ReplayOptions): Promise<ReplaySummary>
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
+    // The abort listener is removed once the timer fires: a long replay sleeps thousands of times.
+    const onAbort = (): void => {
       clearTimeout(t);
       resolve();
-    });
+    };
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
