@@ -1,4 +1,4 @@
-import type { ExactSide, RouteRequest, Strategy } from '@app/routing';
+import { ROUTE_DEFAULTS, routeRequest as withDefaults, type RouteRequest, type Strategy } from '@app/routing';
 
 /**
  * A backtest schedule (docs/replay.md "backtest"): every `intervalMs` from --from to --to, each
@@ -10,22 +10,25 @@ export interface Schedule {
   readonly requests: readonly ScheduledRequest[];
 }
 
-/** One pair and direction: convert `from` into `to`, pinning the `exactSide` amount. */
-export interface ScheduledRequest {
-  readonly label: string;
-  readonly from: string;
-  readonly to: string;
-  readonly exactSide: ExactSide;
-  readonly sizes: readonly number[];
-  readonly maxVenues: number;
-  readonly bridges: readonly string[];
-  readonly hopPenaltyBps: number;
-  readonly exchanges: readonly string[] | null;
-  readonly certifiedOnly: boolean;
-  readonly includeFees: boolean;
-  readonly requireFullFill: boolean;
-  readonly minLegNotional: number;
-}
+/**
+ * One pair and direction: convert `from` into `to`, pinning the `exactSide` amount, for each of
+ * `sizes`. Unset constraints take the API's defaults (ROUTE_DEFAULTS), so a schedule quotes what
+ * GET /route would.
+ */
+export type ScheduledRequest = Pick<
+  RouteRequest,
+  | 'from'
+  | 'to'
+  | 'exactSide'
+  | 'maxVenues'
+  | 'bridges'
+  | 'hopPenaltyBps'
+  | 'exchanges'
+  | 'certifiedOnly'
+  | 'includeFees'
+  | 'requireFullFill'
+  | 'minLegNotional'
+> & { readonly label: string; readonly sizes: readonly number[] };
 
 const STRATEGIES: readonly Strategy[] = ['best_single', 'split_optimal', 'split_capped'];
 const ASSET = /^[A-Z0-9._-]{1,32}$/;
@@ -84,9 +87,9 @@ function request(value: unknown, path: string): ScheduledRequest {
     sizes.some((s) => typeof s !== 'number' || !Number.isFinite(s) || s <= 0)
   )
     bad(`${path}.sizes`, 'must be a non-empty array of numbers > 0');
-  const exactSide = o.exactSide ?? 'in';
+  const exactSide = o.exactSide ?? ROUTE_DEFAULTS.exactSide;
   if (exactSide !== 'in' && exactSide !== 'out') bad(`${path}.exactSide`, "must be 'in' or 'out'");
-  const list = (k: string, fallback: string[] | null): string[] | null => {
+  const list = (k: string, fallback: readonly string[] | null): readonly string[] | null => {
     const v = o[k];
     if (v === undefined) return fallback;
     if (v === null && k === 'exchanges') return null;
@@ -119,43 +122,26 @@ function request(value: unknown, path: string): ScheduledRequest {
     to,
     exactSide: exactSide,
     sizes: sizes as number[],
-    maxVenues: number('maxVenues', 3, 1, 100, true),
-    bridges: list('bridges', [])!,
-    hopPenaltyBps: number('hopPenaltyBps', 0, 0, 10_000),
-    exchanges: list('exchanges', null),
-    certifiedOnly: flag('certifiedOnly', false),
-    includeFees: flag('includeFees', true),
-    requireFullFill: flag('requireFullFill', false),
-    minLegNotional: number('minLegNotional', 0, 0, 1e15),
+    maxVenues: number('maxVenues', ROUTE_DEFAULTS.maxVenues, 1, 100, true),
+    bridges: list('bridges', ROUTE_DEFAULTS.bridges)!,
+    hopPenaltyBps: number('hopPenaltyBps', ROUTE_DEFAULTS.hopPenaltyBps, 0, 10_000),
+    exchanges: list('exchanges', ROUTE_DEFAULTS.exchanges),
+    certifiedOnly: flag('certifiedOnly', ROUTE_DEFAULTS.certifiedOnly),
+    includeFees: flag('includeFees', ROUTE_DEFAULTS.includeFees),
+    requireFullFill: flag('requireFullFill', ROUTE_DEFAULTS.requireFullFill),
+    minLegNotional: number('minLegNotional', ROUTE_DEFAULTS.minLegNotional, 0, 1e15),
   };
 }
 
-/** The normalised RouteRequest the solver receives for one scheduled quote. */
+/** The normalised RouteRequest the solver receives for one scheduled quote (no quotes, no balances). */
 export function routeRequest(
   r: ScheduledRequest,
   amount: number,
   strategy: Strategy,
   requestId: string,
 ): RouteRequest {
-  return {
-    requestId,
-    from: r.from,
-    to: r.to,
-    exactSide: r.exactSide,
-    amount,
-    strategy,
-    maxVenues: r.maxVenues,
-    bridges: r.bridges,
-    hopPenaltyBps: r.hopPenaltyBps,
-    exchanges: r.exchanges,
-    certifiedOnly: r.certifiedOnly,
-    includeFees: r.includeFees,
-    includeQuotes: false,
-    balances: null,
-    balanceMode: 'cap',
-    minLegNotional: r.minLegNotional,
-    requireFullFill: r.requireFullFill,
-  };
+  const { label: _label, sizes: _sizes, ...constraints } = r;
+  return withDefaults({ ...constraints, requestId, amount, strategy, includeQuotes: false });
 }
 
 function object(v: unknown, path: string): Obj {
