@@ -52,19 +52,21 @@ const venues = fc
     ),
   );
 
+const marketOf = (v: VenueGen): EventRecord => ({
+  v: 1,
+  type: 'market',
+  exchangeId: v.id,
+  symbol: 'BTC/USDT',
+  base: 'BTC',
+  quote: 'USDT',
+  takerFeeRate: v.fee,
+  receivedAt: NOW,
+});
+
 function records(vs: VenueGen[]): EventRecord[] {
   const out: EventRecord[] = [];
   for (const v of vs) {
-    out.push({
-      v: 1,
-      type: 'market',
-      exchangeId: v.id,
-      symbol: 'BTC/USDT',
-      base: 'BTC',
-      quote: 'USDT',
-      takerFeeRate: v.fee,
-      receivedAt: NOW,
-    });
+    out.push(marketOf(v));
     out.push({
       v: 1,
       type: 'book',
@@ -240,16 +242,7 @@ describe('solver properties (fast-check, oracle written independently)', () => {
         const shuffled: EventRecord[] = [];
         const rot = Math.abs(seed) % vs.length;
         for (const v of [...vs.slice(rot), ...vs.slice(0, rot)].reverse()) {
-          shuffled.push({
-            v: 1,
-            type: 'market',
-            exchangeId: v.id,
-            symbol: 'BTC/USDT',
-            base: 'BTC',
-            quote: 'USDT',
-            takerFeeRate: v.fee,
-            receivedAt: NOW,
-          });
+          shuffled.push(marketOf(v));
           shuffled.push({
             v: 1,
             type: 'book',
