@@ -77,7 +77,12 @@ export interface OwnedBroker {
   dispose(): Promise<void>;
 }
 
-export async function ownedBroker(name: string, port: number): Promise<OwnedBroker> {
+/**
+ * `slot` (1, 2, ...) picks the port TEST_KAFKA_PORT + 100 * slot, so test runs in several
+ * checkouts at once (each with its own TEST_KAFKA_PORT) never share a broker.
+ */
+export async function ownedBroker(name: string, slot: number): Promise<OwnedBroker> {
+  const port = SHARED_PORT + 100 * slot;
   const dataDir = join(shmRoot, `route-service-test-${name}-${port}`);
   await kafkaScript('reset', dataDir, port);
   const brokers = await kafkaScript('start', dataDir, port);

@@ -33,7 +33,7 @@ describe('LogBookFeed over Kafka (real broker)', () => {
   describe('broker restart', () => {
     let broker: OwnedBroker;
     beforeAll(async () => {
-      broker = await ownedBroker('restart', 19192);
+      broker = await ownedBroker('restart', 1);
     });
     afterAll(async () => {
       await broker?.dispose();
