@@ -3,11 +3,11 @@ import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import type { EventRecord } from '@app/events';
 import type { RecordSink } from '@app/log';
-import { BookPublisher } from '../apps/ingestor/src/book-publisher';
-import type { CcxtBook } from '../apps/ingestor/src/ccxt-venue';
-import { ingestorOptions, type IngestorLogger } from '../apps/ingestor/src/options';
-import { touchedBand, trackBook } from '../apps/ingestor/src/side-tracker';
-import { VenueRunner } from '../apps/ingestor/src/venue-runner';
+import { BookPublisher } from '@app/venues';
+import type { CcxtBook } from '@app/venues';
+import { ingestorOptions, type IngestorLogger } from '@app/venues';
+import { touchedBand, trackBook } from '@app/venues';
+import { VenueRunner } from '@app/venues';
 import type { BenchRow } from './bench-row';
 
 const quiet: IngestorLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddedLog } from '@app/log';
-import { createBookFeed } from '../apps/api/src/feed/log-book-feed';
+import { createBookFeed } from '@app/feed';
 import type { BenchRow } from './bench-row';
 
 type ChildMessage = { type: 'ready' } | { type: 'done'; appendS: number };

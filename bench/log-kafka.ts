@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { BookCache } from '@app/books';
 import { parseRecordLine } from '@app/events';
 import { DEFAULT_FETCH, KafkaLog } from '@app/log';
-import { createBookFeed } from '../apps/api/src/feed/log-book-feed';
+import { createBookFeed } from '@app/feed';
 import type { BenchRow } from './bench-row';
 import { bookRecords, toEntries, type StreamSpec } from './log-generator';
 

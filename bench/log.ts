@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { BookCache } from '@app/books';
 import { parseRecordLine, type EventRecord } from '@app/events';
 import { EmbeddedLog, type AppendEntry, type EventLog } from '@app/log';
-import { createBookFeed } from '../apps/api/src/feed/log-book-feed';
+import { createBookFeed } from '@app/feed';
 import type { BenchRow } from './bench-row';
 import { quantile } from './bench-row';
 import { bookRecords, listingRecords, toEntries, type StreamSpec } from './log-generator';

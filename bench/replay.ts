@@ -5,12 +5,12 @@ import { BookCache } from '@app/books';
 import type { EventRecord } from '@app/events';
 import { EmbeddedLog, logSink } from '@app/log';
 import { DEFAULT_ROUTING_CONFIG, ROUTE_DEFAULTS, solve, type RouteRequest } from '@app/routing';
-import { QuoteJournal } from '../apps/api/src/journal';
+import { QuoteJournal } from '@app/audit';
 import { runBacktest } from '../apps/replay/src/backtest/run-backtest';
 import { parseSchedule } from '../apps/replay/src/backtest/schedule';
 import { generateMarket } from '../apps/replay/src/generate';
-import { findQuote } from '../apps/replay/src/quote/find-quote';
-import { replayQuote } from '../apps/replay/src/quote/replay-quote';
+import { findQuote } from '@app/audit';
+import { replayQuote } from '@app/audit';
 import { quantile, type BenchRow } from './bench-row';
 
 const START = 1_786_300_000_000;

@@ -1,8 +1,8 @@
 import type { BookRecord, EventRecord } from '@app/events';
 import { EmbeddedLog } from '@app/log';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findQuote } from '../../apps/replay/src/quote/find-quote';
-import { replayQuote } from '../../apps/replay/src/quote/replay-quote';
+import { findQuote } from '@app/audit';
+import { replayQuote } from '@app/audit';
 import { StepClock } from '../replay/support/journal-scenario';
 import { call, openStream, postJson } from './support/http';
 import { book, market, T0, venue } from './support/records';

@@ -8,7 +8,7 @@ import { T0 } from './support/records';
 
 // The start contract (README): the built all-in-one entry run as a child process, as a user runs it.
 const ROOT = resolve(__dirname, '../..');
-const MAIN = join(ROOT, 'dist/apps/main/src/main.js');
+const MAIN = join(ROOT, 'dist/apps/api/src/start.js');
 const FIXTURE = join(ROOT, 'test/api/fixtures/world.jsonl');
 const children: ChildProcess[] = [];
 const dirs: string[] = [];

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { EmbeddedLog } from '@app/log';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeHost, openFeed, type ApiHost } from '../../apps/api/src/compose';
-import { findQuote } from '../../apps/replay/src/quote/find-quote';
-import { replayQuote } from '../../apps/replay/src/quote/replay-quote';
+import { findQuote } from '@app/audit';
+import { replayQuote } from '@app/audit';
 import { journalEntries } from './support/journal-entries';
 import { scenarioRecords, serveScenario, type Served } from './support/journal-scenario';
 

@@ -7,12 +7,12 @@ import { parseQuoteRecordLine, type QuoteRecord } from '@app/journal';
 import { EmbeddedLog, logSink } from '@app/log';
 import { ROUTE_DEFAULTS, solve, type RouteRequest, type RoutingConfig } from '@app/routing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QuoteJournal } from '../../apps/api/src/journal';
-import { createBookFeed, type LogBookFeed } from '../../apps/api/src/feed/log-book-feed';
+import { QuoteJournal } from '@app/audit';
+import { createBookFeed, type LogBookFeed } from '@app/feed';
 import { generateMarket } from '../../apps/replay/src/generate';
 import { quoteCommand } from '../../apps/replay/src/quote/quote-command';
-import { findQuote } from '../../apps/replay/src/quote/find-quote';
-import { replayQuote } from '../../apps/replay/src/quote/replay-quote';
+import { findQuote } from '@app/audit';
+import { replayQuote } from '@app/audit';
 
 const ROUTING: RoutingConfig = { staleBookMs: 10_000, stalenessPenaltyBps: 1, defaultTakerFeeRate: 0.001 };
 const QUIET = { log: () => undefined, warn: () => undefined, error: (m: string) => console.error(m) };

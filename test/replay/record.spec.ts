@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parseRecordLine, type EventRecord } from '@app/events';
 import { EmbeddedLog, logSink } from '@app/log';
 import { afterAll, describe, expect, it } from 'vitest';
-import { mergedRecords, replayFiles } from '../../apps/api/src/replay-feed/replay-files';
+import { mergedRecords, replayFiles } from '@app/feed';
 import { generateMarket } from '../../apps/replay/src/generate';
 import { recordCommand } from '../../apps/replay/src/record/record-command';
 

@@ -5,7 +5,7 @@ import {
   watchOrderBookIds,
   type IngestorLogger,
   type IngestorOptionsInput,
-} from '../../apps/ingestor/src';
+} from '@app/venues';
 import type { RecordSink } from '@app/log';
 import { MemorySink } from './memory-sink';
 

@@ -1,4 +1,4 @@
-import type { IngestorOptionsInput } from '../../apps/ingestor/src';
+import type { IngestorOptionsInput } from '@app/venues';
 import { BinanceMock, foldBinanceCapture, readBinanceCapture } from './binance-mock';
 import { foldBybit, readBybitSpotBooks, startBybitMock } from './bybit-mock';
 import { foldCoinbase, readCoinbaseL2, startCoinbaseMock } from './coinbase-mock';

@@ -8,7 +8,7 @@ import { buildOpenApi, serveOpenApi } from './docs/openapi';
 import { ErrorBodyFilter } from './http/error-body.filter';
 import { installHttpHooks } from './http/http-hooks';
 import { RequestGate } from './http/request-gate';
-import { QuoteJournal } from './journal';
+import { QuoteJournal } from '@app/audit';
 import { GatedWsAdapter } from './stream/gated-ws-adapter';
 import { StreamHub, type StreamStats } from './stream/stream-hub';
 

@@ -4,7 +4,7 @@ import { TOPICS } from '@app/events';
 import { openEventLog, type EventLog } from '@app/log';
 import { startApiServer, type ApiServer } from './bootstrap';
 import type { Clock } from './clock';
-import { createBookFeed, type BookFeed, type FeedLogger } from './feed';
+import { createBookFeed, type BookFeed, type FeedLogger } from '@app/feed';
 
 /** The pieces every API host process wires: the log, the feed folding it, the HTTP server. */
 export interface ApiHost {

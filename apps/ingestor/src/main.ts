@@ -1,10 +1,10 @@
 import { loadConfigOrExit, type IngestorConfig } from '@app/config';
 import { logSink, openEventLog, type RecordSink } from '@app/log';
-import { feedReplay } from '../../api/src/replay-feed/replay-feeder';
-import { watchOrderBookIds } from './ccxt-venue';
-import { Ingestor } from './ingestor';
-import { ingestorOptions, stderrLogger } from './options';
-import { loadVenuesConfig, VenuesConfigError } from './venues-config';
+import { feedReplay } from '@app/feed';
+import { watchOrderBookIds } from '@app/venues';
+import { Ingestor } from '@app/venues';
+import { ingestorOptions, stderrLogger } from '@app/venues';
+import { loadVenuesConfig, VenuesConfigError } from '@app/venues';
 
 /**
  * `npm run start:ingestor`: the ingestion side as its own process, writing into the configured

@@ -3,8 +3,8 @@ import type { ServerConfig } from '@app/config';
 import { cmp, type BookCache, type BookSideView } from '@app/books';
 import { EventLog } from '@app/log';
 import { Clock } from '../clock';
-import { BookFeed } from '../feed/book-feed';
-import { positionsAt, rebuildBooks } from '../journal';
+import { BookFeed } from '@app/feed';
+import { positionsAt, rebuildBooks } from '@app/feed';
 import { SERVER_CONFIG } from '../tokens';
 
 export interface LevelJson {

@@ -4,8 +4,9 @@ import type { JournalPositions } from '@app/journal';
 import { EventLog } from '@app/log';
 import { solve, watchSymbols, type RouteRequest, type RouteResult, type RoutingConfig } from '@app/routing';
 import { Clock } from '../clock';
-import { BookFeed } from '../feed/book-feed';
-import { positionsAt, QuoteJournal, rebuildBooks } from '../journal';
+import { BookFeed } from '@app/feed';
+import { QuoteJournal } from '@app/audit';
+import { positionsAt, rebuildBooks } from '@app/feed';
 import { SERVER_CONFIG } from '../tokens';
 import type { RouteParams } from './parse-route-params';
 

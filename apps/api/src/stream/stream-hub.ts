@@ -4,9 +4,9 @@ import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } f
 import type { ServerConfig } from '@app/config';
 import { watchSymbols, type RouteRequest } from '@app/routing';
 import type { WebSocket } from 'ws';
-import { BookFeed } from '../feed/book-feed';
+import { BookFeed } from '@app/feed';
 import { RequestGate } from '../http/request-gate';
-import { QuoteJournal } from '../journal';
+import { QuoteJournal } from '@app/audit';
 import { parseRouteParams, type RouteParams } from '../route/parse-route-params';
 import { RouteService, type LiveSolve } from '../route/route.service';
 import { SERVER_CONFIG } from '../tokens';

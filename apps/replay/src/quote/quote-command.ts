@@ -1,7 +1,7 @@
 import type { EventLog } from '@app/log';
 import { parseArgs, UsageError } from '../cli/args';
-import { findQuote } from './find-quote';
-import { formatDiff, replayQuote } from './replay-quote';
+import { findQuote } from '@app/audit';
+import { formatDiff, replayQuote } from '@app/audit';
 
 export interface CommandIo {
   readonly out: (text: string) => void;

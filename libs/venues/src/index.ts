@@ -6,3 +6,8 @@ export type { VenueConfigEntry, VenuesConfig } from './venues-config';
 export { watchOrderBookIds } from './ccxt-venue';
 export { DEFAULT_ASSETS, DEFAULT_VENUES, EXCLUDED_VENUES } from './default-venues';
 export { TAKER_FEE_OVERRIDES } from './fees';
+// The ingestion pipeline's parts, for benchmarks that time one stage at a time.
+export { BookPublisher } from './book-publisher';
+export type { CcxtBook } from './ccxt-venue';
+export { touchedBand, trackBook } from './side-tracker';
+export { VenueRunner } from './venue-runner';

@@ -2,16 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KafkaLog, logSink } from '@app/log';
 import { DEFAULT_ROUTING_CONFIG, routeRequest, solve } from '@app/routing';
-import { bookRecords, listingRecords } from '../../../../bench/log-generator';
-import { ownedBroker, testBrokers, type OwnedBroker } from '../../../../test/kafka/broker';
+import { bookRecords, listingRecords } from '../../../bench/log-generator';
+import { ownedBroker, testBrokers, type OwnedBroker } from '../../../test/kafka/broker';
 import {
   bookCounts,
   bookHashes,
   cacheCounts,
   foldRecords,
   memoryLogger,
-} from '../../../../test/kafka/book-hashes';
-import { foldAndRebuildScenario, SPEC, waitCaughtUp } from '../../../../test/kafka/feed-scenarios';
+} from '../../../test/kafka/book-hashes';
+import { foldAndRebuildScenario, SPEC, waitCaughtUp } from '../../../test/kafka/feed-scenarios';
 import { createBookFeed } from './log-book-feed';
 
 const prefix = (): string => `t-${randomUUID().slice(0, 8)}`;

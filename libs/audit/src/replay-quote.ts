@@ -2,7 +2,7 @@ import { jsonDiff, recordedRouting, type JsonChange, type QuoteRecord } from '@a
 import type { EventLog } from '@app/log';
 import { SOLVER_VERSION, solve, watchSymbols, type SolveInput, type RouteResult } from '@app/routing';
 import { sha256Hex } from './sha256';
-import { rebuildBooks, type RebuildStats } from '../../../api/src/journal/rebuild-books';
+import { rebuildBooks, type RebuildStats } from '@app/feed';
 
 export type Solve = (input: SolveInput) => RouteResult;
 

@@ -1,9 +1,9 @@
 import { loadConfigOrExit, type StartConfig } from '@app/config';
 import { logSink, type RecordSink } from '@app/log';
-import { Clock, PinnedClock, ReplayClock, WallClock } from '../../api/src/clock';
-import { closeHost, onShutdown, openFeed, serveApi, waitCaughtUp, type ApiHost } from '../../api/src/compose';
-import { feedReplay } from '../../api/src/replay-feed/replay-feeder';
-import { Ingestor, ingestorOptions, loadVenuesConfig, watchOrderBookIds } from '../../ingestor/src';
+import { Clock, PinnedClock, ReplayClock, WallClock } from './clock';
+import { closeHost, onShutdown, openFeed, serveApi, waitCaughtUp, type ApiHost } from './compose';
+import { feedReplay } from '@app/feed';
+import { Ingestor, ingestorOptions, loadVenuesConfig, watchOrderBookIds } from '@app/venues';
 
 /**
  * `npm start`: ingestor (live venues through ccxt) or the replay feeder (--replay), plus the API,

@@ -3,16 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EmbeddedLog, logSink, type FollowOptions, type LogEntry, type LogPosition } from '@app/log';
-import { bookRecords, listingRecords } from '../../../../bench/log-generator';
-import { foldAndRebuildScenario } from '../../../../test/kafka/feed-scenarios';
+import { bookRecords, listingRecords } from '../../../bench/log-generator';
+import { foldAndRebuildScenario } from '../../../test/kafka/feed-scenarios';
 import {
   bookCounts,
   bookHashes,
   cacheCounts,
   foldRecords,
   memoryLogger,
-} from '../../../../test/kafka/book-hashes';
-import { SPEC, waitCaughtUp } from '../../../../test/kafka/feed-scenarios';
+} from '../../../test/kafka/book-hashes';
+import { SPEC, waitCaughtUp } from '../../../test/kafka/feed-scenarios';
 import { createBookFeed } from './log-book-feed';
 
 const dirs: string[] = [];

@@ -1,0 +1,7 @@
+export { QuoteJournal } from './quote-journal';
+export type { FrameEntry, JournalEntry, JournalMode, QuoteJournalOptions } from './quote-journal';
+export { sha256Hex } from './sha256';
+export { findQuote } from './find-quote';
+export type { FoundQuote } from './find-quote';
+export { formatDiff, replayQuote } from './replay-quote';
+export type { QuoteReplay, Solve } from './replay-quote';

@@ -1,0 +1,11 @@
+export { BookFeed } from './book-feed';
+export { createBookFeed, LogBookFeed } from './log-book-feed';
+export type { BookFeedOptions, FeedLogger } from './log-book-feed';
+export { rebuildBooks } from './rebuild-books';
+export type { RebuildStats } from './rebuild-books';
+export { positionsAt } from './as-of';
+export type { AsOfCut } from './as-of';
+export { feedReplay } from './replay-feeder';
+export type { ReplayOptions, ReplaySummary } from './replay-feeder';
+export { mergedRecords, replayFiles } from './replay-files';
+export type { SkippedLine } from './replay-files';
