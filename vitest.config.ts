@@ -8,6 +8,7 @@ const alias = {
   '@app/log': resolve(__dirname, 'libs/log/src/index.ts'),
   '@app/config': resolve(__dirname, 'libs/config/src/index.ts'),
   '@app/journal': resolve(__dirname, 'libs/journal/src/index.ts'),
+  '@app/request': resolve(__dirname, 'libs/request/src/index.ts'),
   '@app/feed': resolve(__dirname, 'libs/feed/src/index.ts'),
   '@app/audit': resolve(__dirname, 'libs/audit/src/index.ts'),
   '@app/venues': resolve(__dirname, 'libs/venues/src/index.ts'),

@@ -1,5 +1,6 @@
 import { BookCache } from '@app/books';
-import { DEFAULT_ROUTING_CONFIG, routeRequest, solve, type RouteRequest } from '@app/routing';
+import { routeRequest } from '@app/request';
+import { DEFAULT_ROUTING_CONFIG, solve, type RouteRequest } from '@app/routing';
 import { quantile, type BenchRow } from './bench-row';
 import { benchSnapshots } from './market-gen';
 

@@ -7,6 +7,7 @@ import { ApiModule, type ApiDeps } from './api.module';
 import { buildOpenApi, serveOpenApi } from './docs/openapi';
 import { ErrorBodyFilter } from './http/error-body.filter';
 import { installHttpHooks } from './http/http-hooks';
+import { installJsonBodyParser } from './http/json-body';
 import { RequestGate } from './http/request-gate';
 import { QuoteJournal } from '@app/audit';
 import { GatedWsAdapter } from './stream/gated-ws-adapter';
@@ -48,10 +49,13 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const deps: ApiDeps = { ...options, journal };
   const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(deps), adapter, {
     logger: options.logger ?? ['error', 'warn'],
+    // Bodies are parsed by installJsonBodyParser (strict JSON), not Nest's default parsers.
+    bodyParser: false,
   });
   const gate = app.get(RequestGate);
   const fastify = app.getHttpAdapter().getInstance();
   installHttpHooks(fastify, gate);
+  installJsonBodyParser(fastify, BODY_LIMIT_BYTES);
   app.useGlobalFilters(new ErrorBodyFilter());
   app.useWebSocketAdapter(new GatedWsAdapter(app, gate));
   serveOpenApi(fastify, buildOpenApi(app));

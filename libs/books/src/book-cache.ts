@@ -1,3 +1,4 @@
+import { byCodeUnit as cmp } from '@app/events';
 import type { BookRecord, EventRecord, MarketRecord, VenueRecord } from '@app/events';
 import { OrderBook, type ApplyOutcome, type BookView } from './order-book';
 
@@ -208,8 +209,3 @@ interface MutableListing {
 
 const EMPTY: readonly string[] = Object.freeze([]);
 const EMPTY_LISTINGS: readonly Listing[] = Object.freeze([]);
-
-/** Plain code-unit string comparison (locale-independent, so byte-stable). */
-export function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}

@@ -6,3 +6,4 @@ export { parseRecord, parseRecordLine } from './parse-record';
 export type { ParseResult } from './parse-record';
 export { TOPICS, topicName, topicOf } from './topics';
 export type { TopicName } from './topics';
+export { byCodeUnit } from './order';

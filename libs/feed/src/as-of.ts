@@ -1,6 +1,8 @@
+import type { BookCache } from '@app/books';
 import { parseRecordLine } from '@app/events';
 import type { JournalPositions } from '@app/journal';
 import type { EventLog } from '@app/log';
+import { rebuildBooks } from './rebuild-books';
 
 /** Where the log stood at an instant, or why it cannot say. */
 export type AsOfCut =
@@ -126,4 +128,28 @@ function timed(entries: readonly { offset: number; value: string }[], below: num
 function iso(ms: number): string {
   const d = new Date(ms);
   return Number.isNaN(d.getTime()) ? String(ms) : d.toISOString();
+}
+
+/** The books as of an instant, ready to read, or why the log cannot give them. */
+export type BooksAt =
+  | { readonly ok: true; readonly cache: BookCache; readonly positions: JournalPositions }
+  | { readonly ok: false; readonly error: string };
+
+/**
+ * The one "books at instant t" of the API (docs/api.md "asOf"): refused in the future of the
+ * service clock `now` and before the oldest state the log holds; otherwise the log's position at
+ * `asOf` (positionsAt) and the books of `symbols` rebuilt there (rebuildBooks).
+ */
+export async function booksAt(
+  log: EventLog,
+  upTo: JournalPositions,
+  asOf: number,
+  now: number,
+  symbols: ReadonlySet<string>,
+): Promise<BooksAt> {
+  if (asOf > now) return { ok: false, error: `asOf ${asOf} is in the future (service clock ${now})` };
+  const cut = await positionsAt(log, upTo, asOf);
+  if (!cut.ok) return { ok: false, error: cut.error };
+  const { cache } = await rebuildBooks(log, cut.positions, symbols);
+  return { ok: true, cache, positions: cut.positions };
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KafkaLog, logSink } from '@app/log';
-import { DEFAULT_ROUTING_CONFIG, routeRequest, solve } from '@app/routing';
+import { routeRequest } from '@app/request';
+import { DEFAULT_ROUTING_CONFIG, solve } from '@app/routing';
 import { bookRecords, listingRecords } from '../../../bench/log-generator';
 import { ownedBroker, testBrokers, type OwnedBroker } from '../../../test/kafka/broker';
 import {

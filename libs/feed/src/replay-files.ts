@@ -1,14 +1,14 @@
 import { createReadStream, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { parseRecordLine, type EventRecord } from '@app/events';
+import { byCodeUnit, parseRecordLine, type EventRecord } from '@app/events';
 
 /** A file, or every *.jsonl of a directory sorted by name (the --replay contract). */
 export function replayFiles(path: string): string[] {
   if (!statSync(path).isDirectory()) return [path];
   const names = readdirSync(path)
     .filter((n) => n.endsWith('.jsonl'))
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    .sort(byCodeUnit);
   if (names.length === 0) throw new Error(`--replay: no *.jsonl files in ${path}`);
   return names.map((n) => join(path, n));
 }

@@ -1,4 +1,4 @@
-import type { Balances } from '@app/routing';
+import { validateStoredRequest } from '@app/request';
 import { JournalError } from './journal-error';
 import type {
   FrameRecord,
@@ -96,23 +96,11 @@ function int(o: Obj, path: string, key: string): number {
   return v;
 }
 
-function bool(o: Obj, path: string, key: string): boolean {
-  const v = get(o, path, key);
-  if (typeof v !== 'boolean') throw new JournalError('bad_field', join(path, key), 'must be a boolean');
-  return v;
-}
-
 function oneOf<T extends string>(o: Obj, path: string, key: string, values: readonly T[]): T {
   const v = get(o, path, key);
   if (typeof v !== 'string' || !(values as readonly string[]).includes(v))
     throw new JournalError('bad_field', join(path, key), `must be one of ${values.join(', ')}`);
   return v as T;
-}
-
-function strings(v: unknown, path: string): string[] {
-  if (!Array.isArray(v) || v.some((s) => typeof s !== 'string'))
-    throw new JournalError('bad_field', path, 'must be an array of strings');
-  return [...(v as string[])];
 }
 
 function offsets(o: Obj, key: string): number[] {
@@ -126,54 +114,11 @@ function offsets(o: Obj, key: string): number[] {
   return [...(v as number[])];
 }
 
-function amounts(v: unknown, path: string): Record<string, number> {
-  const o = obj(v, path);
-  const out: Record<string, number> = {};
-  for (const [k, n] of Object.entries(o)) {
-    if (typeof n !== 'number' || !Number.isFinite(n) || n < 0)
-      throw new JournalError('bad_field', `${path}.${k}`, 'must be a finite number >= 0');
-    out[k] = n;
-  }
-  return out;
-}
-
-function balances(v: unknown): Balances | null {
-  if (v === null) return null;
-  const o = obj(v, 'request.balances');
-  const perVenue: Record<string, Record<string, number>> = {};
-  for (const [venue, held] of Object.entries(
-    obj(get(o, 'request.balances', 'perVenue'), 'request.balances.perVenue'),
-  ))
-    perVenue[venue] = amounts(held, `request.balances.perVenue.${venue}`);
-  return { default: amounts(get(o, 'request.balances', 'default'), 'request.balances.default'), perVenue };
-}
-
 function request(v: unknown): JournalRequest {
-  const p = 'request';
-  const o = obj(v, p);
-  const exchanges = get(o, p, 'exchanges');
-  // asOf is present only on quotes against a past instant.
-  const asOf = o.asOf === undefined ? {} : { asOf: int(o, p, 'asOf') };
-  return {
-    requestId: str(o, p, 'requestId', true),
-    from: str(o, p, 'from'),
-    to: str(o, p, 'to'),
-    exactSide: oneOf(o, p, 'exactSide', ['in', 'out'] as const),
-    amount: num(o, p, 'amount', 0),
-    strategy: oneOf(o, p, 'strategy', ['best_single', 'split_optimal', 'split_capped'] as const),
-    maxVenues: int(o, p, 'maxVenues'),
-    bridges: strings(get(o, p, 'bridges'), 'request.bridges'),
-    hopPenaltyBps: num(o, p, 'hopPenaltyBps'),
-    exchanges: exchanges === null ? null : strings(exchanges, 'request.exchanges'),
-    certifiedOnly: bool(o, p, 'certifiedOnly'),
-    includeFees: bool(o, p, 'includeFees'),
-    includeQuotes: bool(o, p, 'includeQuotes'),
-    balances: balances(get(o, p, 'balances')),
-    balanceMode: oneOf(o, p, 'balanceMode', ['cap', 'require'] as const),
-    minLegNotional: num(o, p, 'minLegNotional'),
-    requireFullFill: bool(o, p, 'requireFullFill'),
-    ...asOf,
-  };
+  // The one request model (libs/request) decides what a valid normalised request is.
+  const parsed = validateStoredRequest(v);
+  if (!parsed.ok) throw new JournalError('bad_field', parsed.field, parsed.error);
+  return parsed.request;
 }
 
 function config(v: unknown): JournalConfig {

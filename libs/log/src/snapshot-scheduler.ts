@@ -1,3 +1,4 @@
+import { byCodeUnit } from '@app/events';
 /** When a producer writes a full snapshot of a book (docs/operations-log.md "Snapshots"). */
 export interface SnapshotPolicy {
   /** A snapshot at least every this many deltas of a book. */
@@ -52,7 +53,7 @@ export class SnapshotScheduler {
     const out: string[] = [];
     for (const [key, s] of this.keys)
       if (s.deltas > 0 && now - s.lastSnapshotAt >= this.policy.everyMs) out.push(key);
-    return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return out.sort(byCodeUnit);
   }
 
   /** Forget a book (e.g. its market was delisted). */

@@ -1,5 +1,5 @@
 import type { MarketsView } from '@app/books';
-import { cmp } from '@app/books';
+import { byCodeUnit as cmp } from '@app/events';
 import type { RouteRequest } from './types';
 
 /** One leg of a candidate path: convert `from` into `to` over `symbol`. */

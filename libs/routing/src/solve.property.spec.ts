@@ -177,9 +177,7 @@ describe('solver properties (fast-check, oracle written independently)', () => {
     fc.assert(
       fc.property(
         cases,
-        fc.constantFrom('best_single', 'split_optimal', 'split_capped') as fc.Arbitrary<
-          RouteRequest['strategy']
-        >,
+        fc.constantFrom<RouteRequest['strategy']>('best_single', 'split_optimal', 'split_capped'),
         ([s, vs, amount], strategy) => {
           const r = solve({
             request: request(s, amount, { strategy, maxVenues: 2 }),

@@ -1,3 +1,4 @@
+import { byCodeUnit } from '@app/events';
 import { hopBody, strategyOptions, type HopOutcome } from './hop';
 import { BPS, pathScore } from './numeric';
 import { candidates, type Candidate } from './paths';
@@ -80,9 +81,7 @@ function failure(input: SolveInput, outcomes: PathOutcome[], considered: PathCon
 
 /** The allowlist echoed sorted, or null when unrestricted. */
 function exchangesFilter(request: RouteRequest): string[] | null {
-  return request.exchanges === null
-    ? null
-    : [...request.exchanges].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return request.exchanges === null ? null : [...request.exchanges].sort(byCodeUnit);
 }
 
 function multiHopWarning(candidate: Candidate): string {

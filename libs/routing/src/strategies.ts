@@ -1,4 +1,4 @@
-import { cmp } from '@app/books';
+import { byCodeUnit as cmp } from '@app/events';
 import type { VenueCtx } from './hop-context';
 import { FILL_EPS } from './numeric';
 import { walkMerged, walkVenue, type Fill, type WalkResult, type WalkSpec } from './walk';

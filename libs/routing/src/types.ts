@@ -1,17 +1,24 @@
 /** Which side of the conversion the caller pinned. */
-export type ExactSide = 'in' | 'out';
-export type Strategy = 'best_single' | 'split_optimal' | 'split_capped';
+export const EXACT_SIDES = ['in', 'out'] as const;
+export type ExactSide = (typeof EXACT_SIDES)[number];
+/** The strategies, in the order the spec lists them (the one list every parser and document uses). */
+export const STRATEGIES = ['best_single', 'split_optimal', 'split_capped'] as const;
+export type Strategy = (typeof STRATEGIES)[number];
 export type Side = 'buy' | 'sell';
-export type BalanceMode = 'cap' | 'require';
+export const BALANCE_MODES = ['cap', 'require'] as const;
+export type BalanceMode = (typeof BALANCE_MODES)[number];
 
-export type UnroutableReason =
-  | 'no_market'
-  | 'exact_out_multi_hop_unsupported'
-  | 'no_venues_matched_filter'
-  | 'all_books_stale'
-  | 'no_liquidity'
-  | 'insufficient_depth'
-  | 'insufficient_balance';
+/** Spec 2.6, in the spec's order. */
+export const UNROUTABLE_REASONS = [
+  'no_market',
+  'exact_out_multi_hop_unsupported',
+  'no_venues_matched_filter',
+  'all_books_stale',
+  'no_liquidity',
+  'insufficient_depth',
+  'insufficient_balance',
+] as const;
+export type UnroutableReason = (typeof UNROUTABLE_REASONS)[number];
 
 /**
  * Holdings: `default` applies to every venue without its own entry for that asset;

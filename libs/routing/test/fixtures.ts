@@ -1,6 +1,7 @@
 import { BookCache } from '@app/books';
 import type { EventRecord } from '@app/events';
-import { routeRequest, type RouteRequest, type RoutingConfig } from '@app/routing';
+import { routeRequest } from '@app/request';
+import type { RouteRequest, RoutingConfig } from '@app/routing';
 
 /** A venue's book for a market in a fixture: levels best first, and how old it is. */
 export interface BookSpec {

@@ -1,3 +1,4 @@
+import { byCodeUnit as cmp } from '@app/events';
 import type { CcxtMarket } from './ccxt-venue';
 
 /** Symbols to watch and configured symbols the venue does not list. */
@@ -25,5 +26,3 @@ export function selectSymbols(
     .map((m) => m.symbol);
   return { symbols: [...new Set(symbols)].sort(cmp), unknown: [] };
 }
-
-const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

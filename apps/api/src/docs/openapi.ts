@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import type { FastifyInstance } from 'fastify';
+import { routeBodySchema, routeQueryParameters } from '@app/request';
 import { renderDocsPage } from './docs-page';
 
 /** Generate the OpenAPI document from the controllers and DTOs. */
@@ -14,7 +15,16 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
     )
     .setVersion('beta')
     .build();
-  return SwaggerModule.createDocument(app, config);
+  const document = SwaggerModule.createDocument(app, config);
+  // The route parameters and body come from the request parser's own table (libs/request).
+  const route = document.paths['/route'];
+  if (route?.get !== undefined) route.get.parameters = routeQueryParameters('rest') as never;
+  if (route?.post !== undefined)
+    route.post.requestBody = {
+      required: true,
+      content: { 'application/json': { schema: routeBodySchema() } },
+    };
+  return document;
 }
 
 /** Serve the document at /openapi.json and a self-contained page at /docs (one request, so the rate limit cannot break it). */

@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Param, Query, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Req, Res } from '@nestjs/common';
 import {
   ApiNotFoundResponse,
   ApiOkResponse,
@@ -8,8 +8,9 @@ import {
   ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
-import { AS_OF } from '../route/route-query.dto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { parseNamedQuery } from '@app/request';
+import { queryOf } from '../route/route.controller';
 import { MarketService, type OrderBookJson, type VenueStatusJson } from './market.service';
 
 class SymbolsDto {
@@ -58,10 +59,10 @@ export class MarketController {
   orderBook(
     @Param('exchange') exchange: string,
     @Param('symbol') symbol: string,
-    @Query('asOf') asOf: unknown,
+    @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): OrderBookJson | { error: string } | Promise<OrderBookJson | { error: string }> {
-    return this.book(exchange, symbol, asOf, reply);
+    return this.book(exchange, symbol, req, reply);
   }
 
   // The same book when a client sends the slash unencoded.
@@ -71,10 +72,10 @@ export class MarketController {
     @Param('exchange') exchange: string,
     @Param('base') base: string,
     @Param('quote') quote: string,
-    @Query('asOf') asOf: unknown,
+    @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): OrderBookJson | { error: string } | Promise<OrderBookJson | { error: string }> {
-    return this.book(exchange, `${base}/${quote}`, asOf, reply);
+    return this.book(exchange, `${base}/${quote}`, req, reply);
   }
 
   @Get('symbols')
@@ -101,9 +102,12 @@ export class MarketController {
   private book(
     exchange: string,
     symbol: string,
-    asOf: unknown,
+    req: FastifyRequest,
     reply: FastifyReply,
   ): OrderBookJson | { error: string } | Promise<OrderBookJson | { error: string }> {
+    const query = parseNamedQuery(queryOf(req.url), ['asOf']);
+    if (!query.ok) return this.fail(reply, query.status, query.error);
+    const asOf = query.values.get('asOf') as number | undefined;
     if (asOf !== undefined) return this.pastBook(exchange, symbol, asOf, reply);
     const book = this.markets.orderBook(exchange, symbol);
     if (book !== null) return book;
@@ -114,21 +118,16 @@ export class MarketController {
   private async pastBook(
     exchange: string,
     symbol: string,
-    raw: unknown,
+    asOf: number,
     reply: FastifyReply,
   ): Promise<OrderBookJson | { error: string }> {
-    if (Array.isArray(raw)) return this.fail(reply, 400, "parameter 'asOf' must not be repeated");
-    const text = String(raw);
-    const asOf = Number(text);
-    if (!AS_OF.test(text) || !Number.isSafeInteger(asOf))
-      return this.fail(reply, 400, `asOf must be a plain integer of epoch milliseconds, got '${text}'`);
     const past = await this.markets.orderBookAsOf(exchange, symbol, asOf);
     if (!past.ok) return this.fail(reply, 400, past.error);
     if (past.book !== null) return past.book;
     return this.fail(reply, 404, `no order book for ${exchange}:${symbol} at asOf ${asOf}`);
   }
 
-  private fail(reply: FastifyReply, status: 400 | 404, error: string): { error: string } {
+  private fail(reply: FastifyReply, status: 400 | 404 | 414, error: string): { error: string } {
     void reply.status(status);
     return { error };
   }

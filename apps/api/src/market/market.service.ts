@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ServerConfig } from '@app/config';
-import { cmp, type BookCache, type BookSideView } from '@app/books';
+import type { BookCache, BookSideView } from '@app/books';
+import { byCodeUnit } from '@app/events';
 import { EventLog } from '@app/log';
 import { Clock } from '../clock';
 import { BookFeed } from '@app/feed';
-import { positionsAt, rebuildBooks } from '@app/feed';
+import { booksAt } from '@app/feed';
 import { SERVER_CONFIG } from '../tokens';
 
 export interface LevelJson {
@@ -60,12 +61,11 @@ export class MarketService {
     symbol: string,
     asOf: number,
   ): Promise<{ ok: true; book: OrderBookJson | null } | { ok: false; error: string }> {
-    const now = this.clock.now();
-    if (asOf > now) return { ok: false, error: `asOf ${asOf} is in the future (service clock ${now})` };
     const p = this.feed.positions();
-    const cut = await positionsAt(this.log, { books: p.books ?? [], venues: p.venues ?? [] }, asOf);
-    if (!cut.ok) return { ok: false, error: cut.error };
-    const { cache } = await rebuildBooks(this.log, cut.positions, new Set([symbol]));
+    const upTo = { books: p.books ?? [], venues: p.venues ?? [] };
+    const at = await booksAt(this.log, upTo, asOf, this.clock.now(), new Set([symbol]));
+    if (!at.ok) return at;
+    const { cache } = at;
     return { ok: true, book: bookJson(exchangeId, symbol, cache.book(exchangeId, symbol)) };
   }
 
@@ -76,7 +76,7 @@ export class MarketService {
     for (const book of this.feed.cache.allBooks()) {
       if (book.inSync && now - book.receivedAt <= this.staleBookMs) fresh.add(book.symbol);
     }
-    return [...fresh].sort(cmp);
+    return [...fresh].sort(byCodeUnit);
   }
 
   venues(): VenueStatusJson[] {

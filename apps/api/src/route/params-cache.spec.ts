@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ParamsCache } from './params-cache';
-import { parseRouteParams, type ParamsParse } from './parse-route-params';
+import { parseRouteQuery, type ParamsParse } from '@app/request';
 
 function counted(): { parse: (q: string) => () => ParamsParse; calls: () => number } {
   let n = 0;
   return {
     parse: (q) => () => {
       n++;
-      return parseRouteParams(Object.fromEntries(new URLSearchParams(q)), 'rest');
+      return parseRouteQuery(q, 'rest');
     },
     calls: () => n,
   };
@@ -22,7 +22,7 @@ describe('ParamsCache', () => {
     const again = cache.get(q, p.parse(q));
     expect(p.calls()).toBe(1);
     expect(again).toBe(first);
-    expect(first).toEqual(parseRouteParams(Object.fromEntries(new URLSearchParams(q)), 'rest'));
+    expect(first).toEqual(parseRouteQuery(q, 'rest'));
     if (!first.ok) throw new Error(first.error);
     expect(first.params.bridges).toEqual(['ETH', 'USDC']);
     // Shared between requests, so nothing downstream may change it.
@@ -37,6 +37,7 @@ describe('ParamsCache', () => {
     expect(cache.get(bad, p.parse(bad))).toEqual({
       ok: false,
       error: 'exactly one of amountIn and amountOut must be supplied',
+      status: 400,
     });
     expect(cache.get(bad, p.parse(bad)).ok).toBe(false);
     const good = 'from=USDT&to=BTC&amountIn=1';

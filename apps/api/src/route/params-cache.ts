@@ -1,4 +1,4 @@
-import type { ParamsParse } from './parse-route-params';
+import type { ParamsParse } from '@app/request';
 
 /** Longest query string worth remembering (longer ones are parsed every time). */
 const MAX_KEY_LENGTH = 1024;

@@ -1,11 +1,8 @@
-import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RouteBodyDto } from './route-body.dto';
-import { bodyToRaw } from './route-body';
+import { parseRouteBody, parseRouteQuery, type ParamsParse } from '@app/request';
 import { ParamsCache } from './params-cache';
-import { parseRouteParams, type ParamsParse } from './parse-route-params';
-import { RouteQueryDto } from './route-query.dto';
 import { RouteService } from './route.service';
 import { RouteResultDto } from './route-result.dto';
 
@@ -23,18 +20,15 @@ export class RouteController {
       'Quote a conversion (404 no_market and 501 exact_out_multi_hop_unsupported carry a full RouteResult).',
   })
   @ApiOkResponse({ type: RouteResultDto })
-  @ApiBadRequestResponse({ description: '{error}: invalid parameters' })
   getRoute(
-    @Query() query: RouteQueryDto,
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Buffer | object> {
-    // Fastify decodes `query` from exactly this text, so the parse can be keyed by it.
-    const at = req.url.indexOf('?');
-    const parsed = this.recent.get(at < 0 ? '' : req.url.slice(at + 1), () =>
-      parseRouteParams(query as unknown as Record<string, unknown>, 'rest'),
+    const query = queryOf(req.url);
+    return this.answer(
+      this.recent.get(query, () => parseRouteQuery(query, 'rest')),
+      reply,
     );
-    return this.answer(parsed, reply);
   }
 
   @Post()
@@ -43,23 +37,20 @@ export class RouteController {
     summary:
       'Same as GET /route with a JSON body (at most 64 KiB); recommended for balances. Query parameters are 400.',
   })
-  @ApiBody({ type: RouteBodyDto })
   @ApiOkResponse({ type: RouteResultDto })
-  @ApiBadRequestResponse({ description: '{error}: invalid parameters or body' })
   postRoute(
     @Body() body: unknown,
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Buffer | object> | object {
-    if (Object.keys(req.query as object).length > 0)
+    if (queryOf(req.url) !== '')
       return this.badRequest(
         reply,
         'query parameters are not accepted on POST /route; send them in the JSON body',
       );
     if (!/^application\/json\b/i.test(req.headers['content-type'] ?? ''))
       return this.badRequest(reply, 'Content-Type must be application/json');
-    const raw = bodyToRaw(body);
-    return this.answer(raw.ok ? parseRouteParams(raw.raw, 'rest') : raw, reply);
+    return this.answer(parseRouteBody(body), reply);
   }
 
   /**
@@ -68,7 +59,10 @@ export class RouteController {
    * a copy of the 15 KB string and encoding it again (fewer young-generation collections).
    */
   private async answer(parsed: ParamsParse, reply: FastifyReply): Promise<Buffer | object> {
-    if (!parsed.ok) return this.badRequest(reply, parsed.error);
+    if (!parsed.ok) {
+      void reply.status(parsed.status);
+      return { error: parsed.error };
+    }
     const requestId = String(reply.getHeader('x-request-id'));
     const answer = await this.routes.quote(parsed.params, requestId, parsed.asOf);
     void reply.status(answer.status);
@@ -81,4 +75,10 @@ export class RouteController {
     void reply.status(400);
     return { error };
   }
+}
+
+/** The raw query string of a request target (the text after the first '?'), undecoded. */
+export function queryOf(url: string): string {
+  const at = url.indexOf('?');
+  return at < 0 ? '' : url.slice(at + 1);
 }

@@ -6,9 +6,9 @@ import { solve, watchSymbols, type RouteRequest, type RouteResult, type RoutingC
 import { Clock } from '../clock';
 import { BookFeed } from '@app/feed';
 import { QuoteJournal } from '@app/audit';
-import { positionsAt, rebuildBooks } from '@app/feed';
+import { booksAt } from '@app/feed';
 import { SERVER_CONFIG } from '../tokens';
-import type { RouteParams } from './parse-route-params';
+import type { RouteParams } from '@app/request';
 
 /** HTTP status of a route result (spec 2.6, 7): only the two request-level refusals are errors. */
 export function statusOf(result: RouteResult): 200 | 404 | 501 {
@@ -96,14 +96,17 @@ export class RouteService {
     request: RouteRequest,
     asOf: number,
   ): Promise<(LiveSolve & { ok: true }) | { ok: false; status: 400; error: string }> {
-    const now = this.clock.now();
-    if (asOf > now)
-      return { ok: false, status: 400, error: `asOf ${asOf} is in the future (service clock ${now})` };
-    const cut = await positionsAt(this.log, this.positions(), asOf);
-    if (!cut.ok) return { ok: false, status: 400, error: cut.error };
-    const { cache } = await rebuildBooks(this.log, cut.positions, new Set(watchSymbols(request)));
+    const at = await booksAt(
+      this.log,
+      this.positions(),
+      asOf,
+      this.clock.now(),
+      new Set(watchSymbols(request)),
+    );
+    if (!at.ok) return { ok: false, status: 400, error: at.error };
+    const { cache } = at;
     const result = solve({ request, books: cache, now: asOf, config: this.routing });
-    return { ok: true, result, positions: cut.positions };
+    return { ok: true, result, positions: at.positions };
   }
 
   private positions(): JournalPositions {

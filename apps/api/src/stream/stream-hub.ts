@@ -7,7 +7,8 @@ import type { WebSocket } from 'ws';
 import { BookFeed } from '@app/feed';
 import { RequestGate } from '../http/request-gate';
 import { QuoteJournal } from '@app/audit';
-import { parseRouteParams, type RouteParams } from '../route/parse-route-params';
+import { parseRouteQuery, type RouteParams } from '@app/request';
+import { queryOf } from '../route/route.controller';
 import { RouteService, type LiveSolve } from '../route/route.service';
 import { SERVER_CONFIG } from '../tokens';
 import { errorFrame, SharedFrame } from './frames';
@@ -105,7 +106,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
         'connection limit reached',
       );
     }
-    const parsed = parseRouteParams(queryOf(req.url ?? ''), 'stream');
+    const parsed = parseRouteQuery(queryOf(req.url ?? ''), 'stream');
     if (!parsed.ok) return this.refuse(ws, parsed.error, 1008, 'invalid request');
     const solved = this.solve(parsed.params);
     const reason = solved.result.unroutableReason;
@@ -286,14 +287,4 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
       sub.ws.ping();
     }
   }
-}
-
-/** The upgrade URL's query as Fastify would decode it (a repeated name becomes an array). */
-function queryOf(url: string): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [name, value] of new URL(url, 'http://localhost').searchParams) {
-    const prev = out[name];
-    out[name] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
-  }
-  return out;
 }

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseRecordLine, type EventRecord, type TopicName } from '@app/events';
+import { byCodeUnit, parseRecordLine, type EventRecord, type TopicName } from '@app/events';
 import type { EventLog } from '@app/log';
 
 export interface LoadedEvents {
@@ -17,7 +17,7 @@ export function eventFiles(path: string): string[] {
   if (!statSync(path).isDirectory()) return [path];
   const names = readdirSync(path)
     .filter((n) => n.endsWith('.jsonl'))
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    .sort(byCodeUnit);
   if (names.length === 0) throw new Error(`no *.jsonl files in ${path}`);
   return names.map((n) => join(path, n));
 }

@@ -1,4 +1,5 @@
-import { BookCache, cmp } from '@app/books';
+import { BookCache } from '@app/books';
+import { byCodeUnit } from '@app/events';
 import type { EventRecord } from '@app/events';
 import { solve, type RouteResult, type RoutingConfig, type Strategy } from '@app/routing';
 import { routeRequest, type Schedule } from './schedule';
@@ -124,7 +125,7 @@ function row(
     savingVsBestSingleBps: saving(r, single),
     path: r.hops.map((h) => h.pair).join(' > '),
     bridge,
-    venues: [...venues].sort(cmp).join(';'),
+    venues: [...venues].sort(byCodeUnit).join(';'),
     legs,
     unroutableReason: r.unroutableReason,
   };

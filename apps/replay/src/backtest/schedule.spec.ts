@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ROUTE_DEFAULTS } from '@app/routing';
+import { ROUTE_DEFAULTS } from '@app/request';
 import { parseSchedule, routeRequest } from './schedule';
 
 describe('backtest schedule', () => {

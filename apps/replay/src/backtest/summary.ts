@@ -1,4 +1,4 @@
-import { cmp } from '@app/books';
+import { byCodeUnit } from '@app/events';
 import type { Strategy } from '@app/routing';
 import type { QuoteRow } from './run-backtest';
 
@@ -75,7 +75,7 @@ export class SummaryBuilder {
       const tally = (m: Map<string, number>): Tally[] =>
         [...m.entries()]
           .map(([name, count]) => ({ name, count, share: a.routed > 0 ? count / a.routed : 0 }))
-          .sort((x, y) => y.count - x.count || cmp(x.name, y.name));
+          .sort((x, y) => y.count - x.count || byCodeUnit(x.name, y.name));
       return [
         {
           strategy,
