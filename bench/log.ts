@@ -7,12 +7,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BookCache } from '@app/books';
-import { parseRecordLine, type EventRecord } from '@app/events';
+import type { EventRecord } from '@app/events';
 import { EmbeddedLog, type AppendEntry, type EventLog } from '@app/log';
-import { createBookFeed } from '@app/feed';
+import { createBookFeed, foldEntries } from '@app/feed';
 import type { BenchRow } from './bench-row';
 import { quantile } from './bench-row';
-import { bookRecords, listingRecords, toEntries, type StreamSpec } from './log-generator';
+import { bookRecords, listingRecords, toEntries, type StreamSpec } from '@app/synth';
 import { benchEmbeddedConcurrent } from './log-concurrent';
 import { benchKafkaFold, kafkaLogForBench } from './log-kafka';
 import { APPEND_FOLD_SPEC } from './log-specs';
@@ -57,10 +57,7 @@ export async function benchEmbeddedAppendFold(records: number, levels: number): 
       hwm.map((_, partition) => ({ topic: 'books' as const, partition, offset: 0 })),
       { signal: ac.signal },
     )) {
-      for (const e of batch) {
-        const r = parseRecordLine(e.value);
-        if (r.ok) cache.apply(r.record);
-      }
+      foldEntries(batch, cache, () => undefined);
       left -= batch.length;
       if (left <= 0) ac.abort();
     }

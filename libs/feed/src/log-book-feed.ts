@@ -1,7 +1,9 @@
 import { BookCache } from '@app/books';
-import { parseRecordLine, type TopicName } from '@app/events';
+import type { TopicName } from '@app/events';
 import type { EventLog, LogEntry, LogPosition, PositionVector } from '@app/log';
 import { BookFeed } from './book-feed';
+import { foldEntries, type SkippedEntry } from './fold';
+import { sleep } from './sleep';
 
 /** The subset of Nest's LoggerService the feed writes to. */
 export interface FeedLogger {
@@ -92,32 +94,30 @@ export class LogBookFeed extends BookFeed {
 
   /** Fold one batch: each offset once, malformed entries logged with their position and skipped. */
   apply(batch: readonly LogEntry[]): void {
-    const touched = new Set<string>();
+    // Entries below the feed's position were applied already (a resumed follow may repeat them).
+    let fresh: readonly LogEntry[] = batch;
     for (const entry of batch) {
-      const positions = this.pos[entry.topic];
-      if (positions === undefined || positions[entry.partition] === undefined) continue;
-      if (entry.offset < positions[entry.partition]!) continue;
-      positions[entry.partition] = entry.offset + 1;
-      const parsed = parseRecordLine(entry.value);
-      if (!parsed.ok) {
-        this.stats.skipped++;
-        this.options.logger.warn(
-          `skipped malformed record at ${entry.topic}/${entry.partition}@${entry.offset}: ${parsed.error.message}`,
-        );
-        continue;
-      }
-      const record = parsed.record;
-      this.cache.apply(record);
-      this.stats.applied++;
-      if (record.type === 'venue') {
-        for (const s of this.venueSymbols.get(record.exchangeId) ?? []) touched.add(s);
-      } else {
-        touched.add(record.symbol);
-        let set = this.venueSymbols.get(record.exchangeId);
-        if (set === undefined) this.venueSymbols.set(record.exchangeId, (set = new Set()));
-        set.add(record.symbol);
+      const next = this.pos[entry.topic]?.[entry.partition];
+      if (next === undefined || entry.offset < next) {
+        fresh = batch.filter((e) => {
+          const n = this.pos[e.topic]?.[e.partition];
+          return n !== undefined && e.offset >= n;
+        });
+        break;
       }
     }
+    const touched = new Set<string>();
+    for (const entry of fresh) this.pos[entry.topic]![entry.partition] = entry.offset + 1;
+    this.stats.applied += foldEntries(fresh, this.cache, this.onSkipped, (record) => {
+      if (record.type === 'venue') {
+        for (const s of this.venueSymbols.get(record.exchangeId) ?? []) touched.add(s);
+        return;
+      }
+      touched.add(record.symbol);
+      let set = this.venueSymbols.get(record.exchangeId);
+      if (set === undefined) this.venueSymbols.set(record.exchangeId, (set = new Set()));
+      set.add(record.symbol);
+    });
     this.checkReady();
     if (touched.size === 0) return;
     for (const listener of this.listeners) {
@@ -128,6 +128,13 @@ export class LogBookFeed extends BookFeed {
       }
     }
   }
+
+  private readonly onSkipped = (s: SkippedEntry): void => {
+    this.stats.skipped++;
+    this.options.logger.warn(
+      `skipped malformed record at ${s.topic}/${s.partition}@${s.offset}: ${s.problem}`,
+    );
+  };
 
   private async run(signal: AbortSignal): Promise<void> {
     const base = this.options.retryMs ?? 500;
@@ -164,16 +171,4 @@ export class LogBookFeed extends BookFeed {
     this.options.logger.log(`book feed caught up: ${JSON.stringify(this.positions())}`);
     this.onReady?.();
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((res) => {
-    const t = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-    function done(): void {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      res();
-    }
-  });
 }

@@ -1,7 +1,8 @@
 import { BookCache } from '@app/books';
-import { parseRecordLine, type EventRecord } from '@app/events';
+import type { EventRecord } from '@app/events';
 import type { JournalPositions } from '@app/journal';
 import { partitionFor, type EventLog } from '@app/log';
+import { decodeEntry, foldEntries, readRange } from './fold';
 
 export interface RebuildStats {
   /** Entries read from the books topic (all partitions). */
@@ -78,12 +79,12 @@ export async function rebuildBooks(
         // Past `to` means the read skipped a range gone to retention: those entries were read already.
         if (e.offset >= to || complete.has(e.key) || !symbols.has(e.key.slice(e.key.indexOf('|') + 1)))
           continue;
-        const parsed = parseRecordLine(e.value);
+        const decoded = decodeEntry(e);
         // The API skipped malformed entries too (LogBookFeed.apply); skipping keeps the same state.
-        if (!parsed.ok || parsed.record.type !== 'book') continue;
-        got.push(parsed.record);
+        if (!decoded.ok || decoded.record.type !== 'book') continue;
+        got.push(decoded.record);
         seen.add(e.key);
-        if (parsed.record.snapshot) {
+        if (decoded.record.snapshot) {
           complete.add(e.key);
           pending.delete(e.key);
         } else {
@@ -114,20 +115,8 @@ async function foldVenues(log: EventLog, positions: JournalPositions, cache: Boo
       `the record's venues position has ${positions.venues.length} partitions, the log has ${n}`,
     );
   let folded = 0;
-  for (let p = 0; p < n; p++) {
-    const upTo = positions.venues[p]!;
-    for (let from = 0; from < upTo;) {
-      const entries = await log.read('venues', p, from, Math.min(10_000, upTo - from));
-      if (entries.length === 0) break;
-      for (const e of entries) {
-        if (e.offset >= upTo) break;
-        const parsed = parseRecordLine(e.value);
-        if (!parsed.ok) continue;
-        cache.apply(parsed.record);
-        folded++;
-      }
-      from = entries[entries.length - 1]!.offset + 1;
-    }
-  }
+  for (let p = 0; p < n; p++)
+    for await (const entries of readRange(log, 'venues', p, 0, positions.venues[p]!))
+      folded += foldEntries(entries, cache, () => undefined);
   return folded;
 }

@@ -1,7 +1,8 @@
 import type { ReplaySpeed } from '@app/config';
 import type { EventRecord } from '@app/events';
 import type { RecordSink } from '@app/log';
-import { mergedRecords, replayFiles, type SkippedLine } from './replay-files';
+import { RecordingReader, replayFiles, type SkippedLine } from './replay-files';
+import { sleep } from './sleep';
 
 export interface ReplayOptions {
   /** A JSON Lines file or a directory of *.jsonl. */
@@ -31,7 +32,7 @@ const MAX_BATCH = 1000;
 export async function feedReplay(options: ReplayOptions): Promise<ReplaySummary> {
   const wallNow = options.wallNow ?? (() => performance.now());
   let skipped = 0;
-  const records = mergedRecords(replayFiles(options.path), (s) => {
+  const reader = new RecordingReader(replayFiles(options.path), (s) => {
     skipped++;
     options.onSkip(s);
   });
@@ -46,34 +47,25 @@ export async function feedReplay(options: ReplayOptions): Promise<ReplaySummary>
     count += written.length;
     options.onFed(written[written.length - 1]!.receivedAt);
   };
-  for await (const record of records) {
-    if (options.signal?.aborted === true) break;
-    if (options.speed !== 'max') {
-      origin ??= { wall: wallNow(), recorded: record.receivedAt };
-      const dueIn = (record.receivedAt - origin.recorded) / options.speed - (wallNow() - origin.wall);
-      if (dueIn > 0) {
-        await flush();
-        await sleep(dueIn, options.signal);
+  try {
+    for (let chunk = reader.take(MAX_BATCH); chunk.length > 0; chunk = reader.take(MAX_BATCH)) {
+      for (const record of chunk) {
+        if (options.signal?.aborted === true) return { records: count, skipped };
+        if (options.speed !== 'max') {
+          origin ??= { wall: wallNow(), recorded: record.receivedAt };
+          const dueIn = (record.receivedAt - origin.recorded) / options.speed - (wallNow() - origin.wall);
+          if (dueIn > 0) {
+            await flush();
+            await sleep(dueIn, options.signal);
+          }
+        }
+        batch.push(record);
+        if (batch.length >= MAX_BATCH) await flush();
       }
     }
-    batch.push(record);
-    if (batch.length >= MAX_BATCH) await flush();
+    await flush();
+  } finally {
+    reader.close();
   }
-  await flush();
   return { records: count, skipped };
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    // The abort listener is removed once the timer fires: a long replay sleeps thousands of times.
-    const onAbort = (): void => {
-      clearTimeout(t);
-      resolve();
-    };
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -1,6 +1,5 @@
-import { createReadStream, readdirSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { byCodeUnit, parseRecordLine, type EventRecord } from '@app/events';
 
 /** A file, or every *.jsonl of a directory sorted by name (the --replay contract). */
@@ -9,7 +8,7 @@ export function replayFiles(path: string): string[] {
   const names = readdirSync(path)
     .filter((n) => n.endsWith('.jsonl'))
     .sort(byCodeUnit);
-  if (names.length === 0) throw new Error(`--replay: no *.jsonl files in ${path}`);
+  if (names.length === 0) throw new Error(`no *.jsonl files in ${path}`);
   return names.map((n) => join(path, n));
 }
 
@@ -20,52 +19,108 @@ export interface SkippedLine {
   readonly problem: string;
 }
 
-interface Head {
-  readonly index: number;
-  readonly lines: AsyncIterator<string>;
-  record: EventRecord | null;
-  lineNo: number;
+const CHUNK_BYTES = 1 << 20;
+
+/**
+ * One JSON Lines file read 1 MiB at a time: the records of the next few lines on each call, so a
+ * recording of any length costs one chunk of memory, and parsing stays in plain loops.
+ */
+class LineRecords {
+  private fd: number;
+  private rest = '';
+  private lineNo = 0;
+  private ended = false;
+  private readonly buf = Buffer.allocUnsafe(CHUNK_BYTES);
+  private pending: EventRecord[] = [];
+  private at = 0;
+
+  constructor(
+    readonly file: string,
+    private readonly onSkip: (s: SkippedLine) => void,
+  ) {
+    this.fd = openSync(file, 'r');
+  }
+
+  /** The next record without consuming it, or null at the end of the file. */
+  peek(): EventRecord | null {
+    while (this.at === this.pending.length) {
+      if (this.ended) return null;
+      this.fill();
+    }
+    return this.pending[this.at]!;
+  }
+
+  shift(): void {
+    this.at++;
+  }
+
+  private fill(): void {
+    this.pending = [];
+    this.at = 0;
+    const n = readSync(this.fd, this.buf, 0, CHUNK_BYTES, null);
+    let text = this.rest + this.buf.toString('utf8', 0, n);
+    if (n === 0) {
+      this.ended = true;
+      closeSync(this.fd);
+      this.fd = -1;
+    } else {
+      // A chunk may end inside a line (or a UTF-8 sequence, which ends a line later): keep it.
+      const cut = text.lastIndexOf('\n');
+      this.rest = cut < 0 ? text : text.slice(cut + 1);
+      text = cut < 0 ? '' : text.slice(0, cut);
+    }
+    for (let pos = 0; pos < text.length;) {
+      let nl = text.indexOf('\n', pos);
+      if (nl < 0) nl = text.length;
+      this.lineNo++;
+      const line = text.slice(pos, nl).trim();
+      pos = nl + 1;
+      if (line === '') continue;
+      const parsed = parseRecordLine(line);
+      if (parsed.ok) this.pending.push(parsed.record);
+      else this.onSkip({ file: this.file, line: this.lineNo, problem: parsed.error.message });
+    }
+  }
+
+  close(): void {
+    if (this.fd >= 0) closeSync(this.fd);
+    this.fd = -1;
+  }
 }
 
 /**
- * The records of `files` merged by receivedAt (ties: earlier file, then file order). Each file is
- * read line by line, so memory holds one record per file, not the recording.
+ * The records of `files` merged by receivedAt (ties: earlier file, then line order), up to `max`
+ * a call; [] at the end. Each file is read in chunks, so memory holds a chunk per file, not the
+ * recording.
  */
-export async function* mergedRecords(
-  files: readonly string[],
-  onSkip: (s: SkippedLine) => void,
-): AsyncGenerator<EventRecord> {
-  const heads: Head[] = files.map((file, index) => ({
-    index,
-    lines: createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity })[
-      Symbol.asyncIterator
-    ](),
-    record: null,
-    lineNo: 0,
-  }));
-  const advance = async (h: Head): Promise<void> => {
-    h.record = null;
-    for (;;) {
-      const next = await h.lines.next();
-      if (next.done === true) return;
-      h.lineNo++;
-      const text = next.value.trim();
-      if (text === '') continue;
-      const parsed = parseRecordLine(text);
-      if (parsed.ok) {
-        h.record = parsed.record;
-        return;
+export class RecordingReader {
+  private readonly files: LineRecords[];
+
+  constructor(files: readonly string[], onSkip: (s: SkippedLine) => void) {
+    this.files = files.map((f) => new LineRecords(f, onSkip));
+  }
+
+  take(max: number): EventRecord[] {
+    const out: EventRecord[] = [];
+    const files = this.files;
+    while (out.length < max) {
+      let best: LineRecords | null = null;
+      let bestAt = Infinity;
+      for (const f of files) {
+        const r = f.peek();
+        if (r !== null && r.receivedAt < bestAt) {
+          best = f;
+          bestAt = r.receivedAt;
+        }
       }
-      onSkip({ file: files[h.index]!, line: h.lineNo, problem: parsed.error.message });
+      if (best === null) break;
+      out.push(best.peek()!);
+      best.shift();
     }
-  };
-  await Promise.all(heads.map(advance));
-  for (;;) {
-    let best: Head | null = null;
-    for (const h of heads)
-      if (h.record !== null && (best === null || h.record.receivedAt < best.record!.receivedAt)) best = h;
-    if (best === null) return;
-    yield best.record!;
-    await advance(best);
+    return out;
+  }
+
+  close(): void {
+    for (const f of this.files) f.close();
   }
 }

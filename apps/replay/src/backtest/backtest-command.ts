@@ -1,10 +1,10 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { InstantFold, fileSource, logSources } from '@app/feed';
 import type { EventLog } from '@app/log';
 import { DEFAULT_ROUTING_CONFIG, type RoutingConfig } from '@app/routing';
 import { intFlag, numFlag, parseArgs, requiredFlag, UsageError, type Args } from '../cli/args';
 import { progressBar } from '../cli/progress';
-import { loadEventFiles, loadLogEvents, type LoadedEvents } from './event-source';
 import { reportHtml } from './report-html';
 import { runBacktest, type QuoteRow } from './run-backtest';
 import { parseSchedule, ScheduleError, type Schedule } from './schedule';
@@ -69,30 +69,26 @@ export async function backtestCommand(
   };
   const out = resolve(ctx.cwd, args.flags.get('out') ?? 'backtest-out');
   const eventsPath = args.flags.get('events');
-  const t0 = performance.now();
-  let events: LoadedEvents;
+  let skipped = 0;
+  const named = (what: string): void => {
+    if (++skipped <= 5) ctx.err(`skipped: ${what}`);
+  };
+  let fold: InstantFold;
   let source: string;
+  let log: EventLog | null = null;
   if (eventsPath !== undefined) {
-    events = loadEventFiles(resolve(ctx.cwd, eventsPath));
-    source = `${events.files} events file(s) at ${eventsPath}`;
+    const path = resolve(ctx.cwd, eventsPath);
+    if (!existsSync(path)) throw new UsageError(`--events: no such file or directory: ${eventsPath}`);
+    fold = new InstantFold([fileSource(path, (s) => named(`${s.file}:${s.line}: ${s.problem}`))]);
+    source = `the recording at ${eventsPath}`;
   } else {
-    const log = openLog(args);
-    try {
-      events = await loadLogEvents(log);
-    } finally {
-      await log.close();
-    }
+    log = openLog(args);
+    const opened = log;
+    fold = new InstantFold(
+      await logSources(opened, (s) => named(`${s.topic}/${s.partition}@${s.offset}: ${s.problem}`)),
+    );
     source = 'the event log';
   }
-  const loadMs = performance.now() - t0;
-  for (const p of events.problems) ctx.err(`skipped: ${p}`);
-  if (events.records.length === 0) throw new UsageError(`no records in ${source}`);
-  const first = events.records[0]!.receivedAt;
-  const last = events.records[events.records.length - 1]!.receivedAt;
-  if (to < first || from > last)
-    ctx.err(
-      `warning: the range ${from}..${to} lies outside the data (${first}..${last}); every book will be missing or stale`,
-    );
 
   mkdirSync(out, { recursive: true });
   const writer = new RowWriter(join(out, 'quotes.csv'), join(out, 'quotes.jsonl'));
@@ -102,8 +98,8 @@ export async function backtestCommand(
   const bar = progressBar('backtest', instants, ctx.stderrIsTty);
   let timing;
   try {
-    timing = runBacktest({
-      records: events.records,
+    timing = await runBacktest({
+      fold,
       schedule,
       from,
       to,
@@ -122,16 +118,20 @@ export async function backtestCommand(
     });
   } finally {
     writer.close();
+    await log?.close();
   }
   bar.finish();
+  const span = fold.span;
+  if (span === null) throw new UsageError(`no records in ${source} up to ${to}`);
+  if (from > span.last)
+    ctx.err(
+      `warning: the range ${from}..${to} starts after the data folded (${span.first}..${span.last}); every book may be stale`,
+    );
   const summaries = summary.build(schedule.strategies);
   const quotesPerS = timing.quotes / (timing.solveMs / 1000);
   const foldPerS = timing.recordsFolded / Math.max(1e-9, timing.foldMs / 1000);
   const figures: [string, string][] = [
-    [
-      'records loaded',
-      `${events.records.length} (${events.skipped} invalid lines skipped) in ${loadMs.toFixed(0)} ms`,
-    ],
+    ['records skipped (invalid)', String(skipped)],
     [
       'records folded',
       `${timing.recordsFolded} in ${timing.foldMs.toFixed(1)} ms (${Math.round(foldPerS)} records/s)`,

@@ -1,6 +1,5 @@
-import { BookCache } from '@app/books';
 import { byCodeUnit } from '@app/events';
-import type { EventRecord } from '@app/events';
+import type { InstantFold } from '@app/feed';
 import { solve, type RouteResult, type RoutingConfig, type Strategy } from '@app/routing';
 import { routeRequest, type Schedule } from './schedule';
 
@@ -29,8 +28,8 @@ export interface QuoteRow {
 }
 
 export interface BacktestInput {
-  /** Event records in receivedAt order. */
-  readonly records: readonly EventRecord[];
+  /** The recorded books, folded up to each instant (libs/feed's one definition of "books at t"). */
+  readonly fold: InstantFold;
   readonly schedule: Schedule;
   readonly from: number;
   readonly to: number;
@@ -50,22 +49,20 @@ export interface BacktestTiming {
 }
 
 /**
- * Fold `records` in time order and, at each scheduled instant, solve every scheduled request
- * against the books as they were then, with that instant as the clock. Records after `to` are
- * never folded.
+ * At each scheduled instant, fold the recorded books up to it and solve every scheduled request
+ * against them, with that instant as the clock. Records after `to` are never folded.
  */
-export function runBacktest(input: BacktestInput): BacktestTiming {
-  const { records, schedule, config, clock } = input;
-  const cache = new BookCache();
+export async function runBacktest(input: BacktestInput): Promise<BacktestTiming> {
+  const { fold, schedule, config, clock } = input;
+  const cache = fold.cache;
   const total = Math.floor((input.to - input.from) / schedule.intervalMs) + 1;
-  let next = 0;
   let quotes = 0;
   let foldMs = 0;
   let solveMs = 0;
   for (let k = 0; k < total; k++) {
     const at = input.from + k * schedule.intervalMs;
     const f0 = clock();
-    while (next < records.length && records[next]!.receivedAt <= at) cache.apply(records[next++]!);
+    await fold.advanceTo(at);
     const s0 = clock();
     foldMs += s0 - f0;
     for (const req of schedule.requests) {
@@ -86,7 +83,7 @@ export function runBacktest(input: BacktestInput): BacktestTiming {
     solveMs += clock() - s0;
     input.onInstant?.(k + 1, total);
   }
-  return { instants: total, quotes, recordsFolded: next, foldMs, solveMs };
+  return { instants: total, quotes, recordsFolded: fold.folded, foldMs, solveMs };
 }
 
 function row(

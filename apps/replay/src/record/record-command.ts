@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseRecordLine, type TopicName } from '@app/events';
+import type { TopicName } from '@app/events';
+import { decodeEntry, readRange } from '@app/feed';
 import type { EventLog } from '@app/log';
 import { parseArgs, requiredFlag, UsageError, type Args } from '../cli/args';
 import { progressBar } from '../cli/progress';
@@ -45,21 +46,18 @@ export async function recordCommand(
         const fd = openSync(join(out, `${topic}-${String(p).padStart(2, '0')}.jsonl`), 'w');
         files++;
         try {
-          for (let from = 0; from < hwm[p]!;) {
-            const entries = await log.read(topic, p, from, Math.min(CHUNK, hwm[p]! - from));
-            if (entries.length === 0) break;
+          for await (const entries of readRange(log, topic, p, 0, hwm[p]!, CHUNK)) {
             const lines: string[] = [];
             for (const e of entries) {
-              if (e.offset >= hwm[p]!) break;
-              if (parseRecordLine(e.value).ok) lines.push(e.value);
+              const decoded = decodeEntry(e);
+              if (decoded.ok) lines.push(e.value);
               else {
                 skipped++;
-                ctx.err(`skipped invalid entry ${topic}/${p}@${e.offset}`);
+                ctx.err(`skipped invalid entry ${topic}/${p}@${e.offset}: ${decoded.skipped.problem}`);
               }
             }
             if (lines.length > 0) writeSync(fd, `${lines.join('\n')}\n`);
             copied += lines.length;
-            from = entries[entries.length - 1]!.offset + 1;
             bar.update(copied + skipped);
           }
         } finally {
