@@ -61,6 +61,41 @@ export default tseslint.config(
     },
   },
   {
+    // The unit tier touches no file, socket, process or broker (vitest.config.ts "Three tiers").
+    files: ['**/*.spec.ts'],
+    ignores: ['**/*.int.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                'node:fs',
+                'node:fs/*',
+                'fs',
+                'node:child_process',
+                'node:net',
+                'node:http',
+                'ws',
+                'kafkajs',
+                'playwright-core',
+              ],
+              message: 'a spec that does I/O is an integration spec: name it *.int.spec.ts',
+            },
+          ],
+          paths: [
+            {
+              name: '@app/log',
+              importNames: ['EmbeddedLog', 'KafkaLog', 'openEventLog'],
+              message: 'a spec that opens a real log is an integration spec: name it *.int.spec.ts',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.spec.ts', '**/*.e2e-spec.ts', 'test/**/*.ts', 'bench/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-assignment': 'off',

@@ -9,19 +9,40 @@ const alias = {
   '@app/config': resolve(__dirname, 'libs/config/src/index.ts'),
   '@app/journal': resolve(__dirname, 'libs/journal/src/index.ts'),
   '@app/request': resolve(__dirname, 'libs/request/src/index.ts'),
+  '@app/synth': resolve(__dirname, 'libs/synth/src/index.ts'),
+  '@test/support': resolve(__dirname, 'test/support/index.ts'),
   '@app/feed': resolve(__dirname, 'libs/feed/src/index.ts'),
   '@app/audit': resolve(__dirname, 'libs/audit/src/index.ts'),
   '@app/venues': resolve(__dirname, 'libs/venues/src/index.ts'),
 };
 
+/**
+ * Three tiers (README "Tests"): `unit` specs touch no file, socket or process (lint-guarded);
+ * `int` specs (`*.int.spec.ts`) use a real Kafka broker, real files, child processes or ccxt
+ * against mock venues; `e2e` specs (`test/**\/*.e2e-spec.ts`) drive whole apps through sockets.
+ */
 export default defineConfig({
   resolve: { alias },
   test: {
-    include: ['libs/**/*.spec.ts', 'apps/**/*.spec.ts', 'test/**/*.e2e-spec.ts', 'test/**/*.spec.ts'],
     pool: 'forks',
     // Stops the Kafka test broker if this run started one (test/kafka/broker.ts).
     globalSetup: ['test/kafka/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['libs/**/*.spec.ts', 'apps/**/*.spec.ts', 'test/**/*.spec.ts'],
+          exclude: ['**/*.int.spec.ts', '**/node_modules/**', 'dist/**'],
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'int', include: ['**/*.int.spec.ts'], exclude: ['**/node_modules/**', 'dist/**'] },
+      },
+      { extends: true, test: { name: 'e2e', include: ['test/**/*.e2e-spec.ts'] } },
+    ],
   },
 });

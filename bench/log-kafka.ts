@@ -5,7 +5,7 @@ import { parseRecordLine } from '@app/events';
 import { DEFAULT_FETCH, KafkaLog } from '@app/log';
 import { createBookFeed } from '@app/feed';
 import type { BenchRow } from './bench-row';
-import { bookRecords, toEntries, type StreamSpec } from './log-generator';
+import { bookRecords, toEntries, type StreamSpec } from '@app/synth';
 
 export function kafkaLogForBench(
   brokers: string,

@@ -1,4 +1,4 @@
-import type { StreamSpec } from './log-generator';
+import type { StreamSpec } from '@app/synth';
 
 /** The book stream of the embedded append+fold scenarios (records and levels set per run). */
 export const APPEND_FOLD_SPEC: StreamSpec = {

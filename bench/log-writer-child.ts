@@ -5,7 +5,7 @@
  *   argv: dataDir records levels batch
  */
 import { EmbeddedLog } from '@app/log';
-import { bookRecords, toEntries } from './log-generator';
+import { bookRecords, toEntries } from '@app/synth';
 import { APPEND_FOLD_SPEC } from './log-specs';
 
 interface Go {

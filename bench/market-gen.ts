@@ -1,4 +1,4 @@
-import { seeded } from '../apps/replay/src/generate/random';
+import { seeded } from '@app/synth';
 import type { BookRecord, EventRecord, Level } from '@app/events';
 
 /** Deterministic PRNG (mulberry32): same seed, same stream (the generator's, shared). */

@@ -3,8 +3,9 @@ import { routeRequest } from '@app/request';
 import { DEFAULT_ROUTING_CONFIG, solve, type RouteRequest } from '@app/routing';
 import { quantile, type BenchRow } from './bench-row';
 import { benchSnapshots } from './market-gen';
+import { T0 } from '@test/support';
 
-const NOW = 1_786_309_548_000;
+const NOW = T0;
 
 /** A bridged split_optimal request with quotes, as issue 2's `solve` scenario specifies. */
 export const BENCH_REQUEST: RouteRequest = routeRequest({

@@ -5,7 +5,7 @@ import { findQuote } from '@app/audit';
 import { replayQuote } from '@app/audit';
 import { StepClock } from '../replay/support/journal-scenario';
 import { call, openStream, postJson } from './support/http';
-import { book, market, T0, venue } from './support/records';
+import { book, market, T0, venue } from '../support/records';
 import { startTestServer, type TestServer } from './support/server';
 
 // asOf on /route and /orderbook: the books as they were at a past instant, rebuilt from the log.

@@ -10,7 +10,7 @@ import { PinnedClock } from '../../apps/api/src/clock';
 import { closeHost, openFeed, waitCaughtUp } from '../../apps/api/src/compose';
 import { logSink } from '@app/log';
 import { openStream } from './support/http';
-import { T0 } from './support/records';
+import { T0 } from '../support/records';
 import { BASE_CONFIG, startTestServer, type TestServer } from './support/server';
 import { world } from './support/world';
 

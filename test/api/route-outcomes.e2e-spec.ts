@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-argument -- JSON bodies are checked by the assertions */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, postJson, UUID } from './support/http';
-import { T0 } from './support/records';
+import { T0 } from '../support/records';
 import { startTestServer, type TestServer } from './support/server';
 
 // Statuses, unroutable reasons, headers and hand-computed routes over the fixture world

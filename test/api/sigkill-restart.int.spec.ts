@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { bookHash, type BookCache, type BookSideView, type BookView } from '@app/books';
 import type { EventRecord } from '@app/events';
 import { logSink, openEventLog } from '@app/log';
-import { bookRecords, listingRecords, type StreamSpec } from '../../bench/log-generator';
+import { bookRecords, listingRecords, type StreamSpec } from '@app/synth';
 import { foldRecords } from '../kafka/book-hashes';
 import { testBrokers } from '../kafka/broker';
 import { call } from './support/http';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { call } from './support/http';
-import { T0 } from './support/records';
+import { T0 } from '../support/records';
 
 // The start contract (README): the built all-in-one entry run as a child process, as a user runs it.
 const ROOT = resolve(__dirname, '../..');

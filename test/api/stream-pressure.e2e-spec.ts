@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventRecord } from '@app/events';
 import { MAX_BUFFERED_BYTES } from '../../apps/api/src/stream/subscriber';
 import { openStream, sleep } from './support/http';
-import { book, market, venue } from './support/records';
+import { book, market, venue } from '../support/records';
 import { startTestServer, type TestServer } from './support/server';
 
 // Backpressure and heartbeats (spec 6.4, 6.6; clarifications 11).

@@ -1,8 +1,9 @@
 /* eslint-disable @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return -- JSON bodies are checked by the assertions */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStream, sleep, UUID } from './support/http';
-import { book } from './support/records';
+import { book } from '../support/records';
 import { startTestServer, type TestServer } from './support/server';
+import { T0 } from '@test/support';
 
 // GET /stream/route lifecycle (spec 3, 6; clarifications 11) through real ws clients.
 let s: TestServer;
@@ -155,7 +156,7 @@ describe('frames', () => {
         base: 'ETH',
         quote: 'USDT',
         takerFeeRate: 0.001,
-        receivedAt: 1_786_309_548_000,
+        receivedAt: T0,
       },
       book('beta', 'ETH/USDT', [[1, 100]], [[1.5, 1000]], 1),
     ]);

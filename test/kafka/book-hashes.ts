@@ -15,14 +15,7 @@ export function foldRecords(records: Iterable<EventRecord>): BookCache {
   return cache;
 }
 
-/** Poll `check` until it returns true or `timeoutMs` passes (then throw with `what`). */
-export async function waitFor(what: string, check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+export { waitFor } from '@test/support';
 
 /** A logger that keeps what it was told (the feed's warnings are part of its behaviour). */
 export function memoryLogger(): {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { BookCache, type OrderBook } from '@app/books';
 import { parseRecord, type EventRecord } from '@app/events';
 import { describe, expect, it } from 'vitest';
-import { generateMarket, type MarketGenSpec } from '../../apps/replay/src/generate';
+import { generateMarket, type MarketGenSpec } from '@app/synth';
 
 const SPEC: MarketGenSpec = {
   seed: 7,

@@ -8,6 +8,7 @@ import {
 } from '@app/venues';
 import type { RecordSink } from '@app/log';
 import { MemorySink } from './memory-sink';
+import { T0 } from '@test/support';
 
 /** Log lines kept for assertions instead of printed. */
 export class MemoryLogger implements IngestorLogger {
@@ -24,7 +25,7 @@ export class MemoryLogger implements IngestorLogger {
 }
 
 /** Where the harness's ingestor clock starts; it steps one millisecond per reading. */
-export const INGEST_CLOCK_START = 1_786_309_548_000;
+export const INGEST_CLOCK_START = T0;
 
 /** An ingestor over `venues` (the VENUES_CONFIG shape) writing into a MemorySink, with a pinned-step clock. */
 export function startIngestor(venues: Record<string, unknown>, extra: Partial<IngestorOptionsInput> = {}) {

@@ -39,15 +39,7 @@ export class MemorySink implements RecordSink {
   }
 }
 
-/** Poll `predicate` every 20 ms until true; throws with `what` after `timeoutMs`. */
-export async function waitFor(what: string, predicate: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const start = Date.now();
-  while (!predicate()) {
-    if (Date.now() - start > timeoutMs)
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+export { waitFor } from '@test/support';
 
 /** A book fold independent of @app/books: price -> amount per side, from raw venue levels. */
 export class RawBook {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseRecord, parseRecordLine, recordKey } from '@app/events';
+import { T0 } from '@test/support';
 
 const book = {
   v: 1,
@@ -13,7 +14,7 @@ const book = {
   ],
   asks: [[65000.2, 0.8]],
   sequence: 1,
-  exchangeTimestamp: 1786309548000,
+  exchangeTimestamp: T0,
   receivedAt: 1786309548123,
 };
 const market = {
@@ -24,7 +25,7 @@ const market = {
   base: 'BTC',
   quote: 'USDT',
   takerFeeRate: 0.001,
-  receivedAt: 1786309548000,
+  receivedAt: T0,
 };
 const venue = {
   v: 1,
@@ -33,7 +34,7 @@ const venue = {
   certified: true,
   connected: true,
   lastError: null,
-  receivedAt: 1786309548000,
+  receivedAt: T0,
 };
 
 describe('parseRecord (events.md)', () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KafkaLog, logSink } from '@app/log';
 import { routeRequest } from '@app/request';
 import { DEFAULT_ROUTING_CONFIG, solve } from '@app/routing';
-import { bookRecords, listingRecords } from '../../../bench/log-generator';
+import { bookRecords, listingRecords } from '@app/synth';
 import { ownedBroker, testBrokers, type OwnedBroker } from '../../../test/kafka/broker';
 import {
   bookCounts,
@@ -52,7 +52,7 @@ describe('LogBookFeed over Kafka (real broker)', () => {
       await logSink(log).write([...listings, ...books.slice(0, 1000)]);
       const logger = memoryLogger();
       // kafkajs usually rides out a short outage inside one follow (re-seeking after the rejoin);
-      // the feed's own resume-from-positions path is covered in log-book-feed.spec.ts.
+      // the feed's own resume-from-positions path is covered in log-book-feed.int.spec.ts.
       const feedLog = new KafkaLog({ brokers: [broker.brokers], topicPrefix });
       const feed = createBookFeed({
         log: feedLog,

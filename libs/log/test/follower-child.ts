@@ -1,4 +1,4 @@
-// Child process for embedded-log.int.spec.ts: follows every partition of books from offset 0
+// Child process for embedded-log-processes.int.spec.ts: follows every partition of books from offset 0
 // until it has seen `count` entries, then prints them as "partition offset value" lines.
 import { EmbeddedLog } from '../src/embedded/embedded-log';
 

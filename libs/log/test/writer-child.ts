@@ -1,4 +1,4 @@
-// Child process for embedded-log.int.spec.ts: appends `count` entries (0 = forever) to topic
+// Child process for embedded-log-processes.int.spec.ts: appends `count` entries (0 = forever) to topic
 // books of `dataDir`, `batch` at a time; entry i of key k carries {"k":k,"n":<per-key counter>}.
 import { EmbeddedLog } from '../src/embedded/embedded-log';
 

@@ -2,6 +2,7 @@ import { BookCache } from '@app/books';
 import type { EventRecord } from '@app/events';
 import { routeRequest } from '@app/request';
 import type { RouteRequest, RoutingConfig } from '@app/routing';
+import { T0 } from '@test/support';
 
 /** A venue's book for a market in a fixture: levels best first, and how old it is. */
 export interface BookSpec {
@@ -19,7 +20,7 @@ export interface BookSpec {
   readonly outOfSync?: boolean;
 }
 
-export const NOW = 1_786_309_548_000;
+export const NOW = T0;
 
 export const CONFIG: RoutingConfig = {
   staleBookMs: 10_000,

@@ -8,7 +8,7 @@ import type { ApiServer } from '../../../apps/api/src/bootstrap';
 import { PinnedClock, type Clock } from '../../../apps/api/src/clock';
 import { closeHost, openFeed, waitCaughtUp, type ApiHost } from '../../../apps/api/src/compose';
 import { startApiServer } from '../../../apps/api/src/bootstrap';
-import { T0 } from './records';
+import { T0 } from '../../support/records';
 import { world } from './world';
 
 export interface TestServer {

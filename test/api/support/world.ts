@@ -1,5 +1,5 @@
 import type { EventRecord } from '@app/events';
-import { book, market, T0, venue } from './records';
+import { book, market, T0, venue } from '../../support/records';
 
 /**
  * The small hand-computable world of the API tests (all books stamped T0; the clock is pinned at T0):

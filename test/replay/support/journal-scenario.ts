@@ -5,7 +5,7 @@ import WebSocket from 'ws';
 import { startApiServer, type ApiServer } from '../../../apps/api/src/bootstrap';
 import { Clock } from '../../../apps/api/src/clock';
 import { waitCaughtUp, type ApiHost } from '../../../apps/api/src/compose';
-import { generateMarket } from '../../../apps/replay/src/generate';
+import { generateMarket } from '@app/synth';
 
 export const START = 1_786_300_000_000;
 

@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import { intFlag, numFlag, parseArgs, requiredFlag } from '../cli/args';
-import { generateMarket } from './market-sim';
-import { writeJsonl } from './write-events';
+import { generateMarket } from '@app/synth';
+import { writeJsonl } from '@app/synth';
 
 /** Start of the committed replay-data (a fixed instant so the bytes never depend on when they were made). */
 export const REPLAY_DATA_START = 1_786_300_000_000;

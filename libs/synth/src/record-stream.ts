@@ -7,7 +7,7 @@ import {
   type VenueRecord,
 } from '@app/events';
 import type { AppendEntry } from '@app/log';
-import { seeded } from '../apps/replay/src/generate/random';
+import { seeded } from './random';
 
 /** Log entries for records, snapshots marked (what logSink appends). */
 export function toEntries(records: readonly EventRecord[]): AppendEntry[] {

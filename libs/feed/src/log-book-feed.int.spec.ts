@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EmbeddedLog, logSink, type FollowOptions, type LogEntry, type LogPosition } from '@app/log';
-import { bookRecords, listingRecords } from '../../../bench/log-generator';
+import { bookRecords, listingRecords } from '@app/synth';
 import { foldAndRebuildScenario } from '../../../test/kafka/feed-scenarios';
 import {
   bookCounts,

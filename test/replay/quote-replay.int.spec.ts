@@ -10,7 +10,7 @@ import { solve, type RouteRequest, type RoutingConfig } from '@app/routing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QuoteJournal } from '@app/audit';
 import { createBookFeed, type LogBookFeed } from '@app/feed';
-import { generateMarket } from '../../apps/replay/src/generate';
+import { generateMarket } from '@app/synth';
 import { quoteCommand } from '../../apps/replay/src/quote/quote-command';
 import { findQuote } from '@app/audit';
 import { replayQuote } from '@app/audit';

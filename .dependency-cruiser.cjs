@@ -1,0 +1,74 @@
+/**
+ * The house's dependency rules, checked by `npm run check` (depcruise): apps never import each
+ * other, libs never import apps, no import cycles, other libs only through their index.ts, specs
+ * never import bench/, and each lib depends only on the libs listed in LAYERS.
+ */
+const LAYERS = {
+  events: [],
+  config: [],
+  books: ['events'],
+  routing: ['events', 'books'],
+  request: ['events', 'routing'],
+  journal: ['routing', 'request'],
+  log: ['events'],
+  synth: ['events', 'log'],
+  feed: ['events', 'books', 'log', 'journal', 'config'],
+  audit: ['events', 'routing', 'journal', 'log', 'feed'],
+  venues: ['events', 'books', 'log'],
+};
+
+const layerRules = Object.entries(LAYERS).map(([lib, allowed]) => ({
+  name: `lib-layers-${lib}`,
+  comment: `libs/${lib} may import only: ${allowed.join(', ') || 'no other lib'}`,
+  severity: 'error',
+  from: { path: `^libs/${lib}/src/`, pathNot: '\\.spec\\.ts$' },
+  to: { path: '^libs/([^/]+)/src/', pathNot: [`^libs/(${[lib, ...allowed].join('|')})/src/`] },
+}));
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-app-to-app',
+      comment: 'An app never imports another app: what two apps share belongs in a lib.',
+      severity: 'error',
+      from: { path: '^apps/([^/]+)/' },
+      to: { path: '^apps/([^/]+)/', pathNot: '^apps/$1/' },
+    },
+    {
+      name: 'no-lib-to-app',
+      comment: 'Libs never import apps.',
+      severity: 'error',
+      from: { path: '^libs/' },
+      to: { path: '^apps/' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'No import cycles.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'lib-index-only',
+      comment: 'Another lib is imported as @app/<lib>, its index.ts, never a file inside it.',
+      severity: 'error',
+      from: { path: '^(apps|libs|bench)/([^/]+)/' },
+      to: { path: '^libs/([^/]+)/src/(?!index\\.ts$)', pathNot: '^libs/$2/' },
+    },
+    {
+      name: 'no-spec-to-bench',
+      comment: 'Specs share helpers through test/support, not through bench/.',
+      severity: 'error',
+      from: { path: '(\\.spec\\.ts|\\.e2e-spec\\.ts)$|^test/' },
+      to: { path: '^bench/' },
+    },
+    ...layerRules,
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|node_modules|coverage)/' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },
+  },
+};

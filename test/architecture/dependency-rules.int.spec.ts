@@ -1,0 +1,61 @@
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from '@test/support';
+
+const run = promisify(execFile);
+const ROOT = resolve(__dirname, '..', '..');
+const DEPCRUISE = join(ROOT, 'node_modules', '.bin', 'depcruise');
+
+/** Run the project's dependency rules over `cwd`; the exit code and what depcruise printed. */
+async function cruise(cwd: string, paths: string[]): Promise<{ code: number; out: string }> {
+  try {
+    const { stdout } = await run(DEPCRUISE, [...paths, '--config', '.dependency-cruiser.cjs'], { cwd });
+    return { code: 0, out: stdout };
+  } catch (e) {
+    const err = e as { code: number; stdout: string };
+    return { code: err.code, out: err.stdout };
+  }
+}
+
+describe('dependency rules (npm run check)', () => {
+  const dir = tempDir('depcruise');
+  afterAll(() => dir.remove());
+
+  it('the tree as it is passes', async () => {
+    const r = await cruise(ROOT, ['apps', 'libs', 'bench', 'test']);
+    expect(r.out).toContain('no dependency violations found');
+    expect(r.code).toBe(0);
+  });
+
+  it('an import from one app into another, a cycle and a deep lib import each fail the check, named', async () => {
+    const tree = dir.path;
+    cpSync(join(ROOT, '.dependency-cruiser.cjs'), join(tree, '.dependency-cruiser.cjs'));
+    writeFileSync(
+      join(tree, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { baseUrl: '.', paths: { '@app/events': ['libs/events/src/index.ts'] } },
+      }),
+    );
+    const file = (path: string, text: string): void => {
+      mkdirSync(join(tree, path, '..'), { recursive: true });
+      writeFileSync(join(tree, path), text);
+    };
+    file('apps/api/src/service.ts', 'export const service = 1;\n');
+    file(
+      'apps/replay/src/probe.ts',
+      "import { service } from '../../api/src/service';\nexport const probe = service;\n",
+    );
+    file('libs/events/src/index.ts', "export { a } from './a';\n");
+    file('libs/events/src/a.ts', "import { b } from './b';\nexport const a = b;\n");
+    file('libs/events/src/b.ts', "import { a } from './a';\nexport const b = () => a;\n");
+    file('libs/books/src/index.ts', "import { b } from '../../events/src/b';\nexport const book = b;\n");
+    const r = await cruise(tree, ['apps', 'libs']);
+    expect(r.code).not.toBe(0);
+    expect(r.out).toMatch(/no-app-to-app: apps\/replay\/src\/probe\.ts → apps\/api\/src\/service\.ts/);
+    expect(r.out).toMatch(/no-circular: libs\/events\/src\/a\.ts → /);
+    expect(r.out).toMatch(/lib-index-only: libs\/books\/src\/index\.ts → libs\/events\/src\/b\.ts/);
+  });
+});

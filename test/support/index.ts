@@ -1,0 +1,8 @@
+/**
+ * What specs share (import it as '@test/support'): the fixed clock and record builders, one
+ * waitFor, temp directories, and the seeded generators of synthetic records (from @app/synth).
+ */
+export { T0, book, market, venue } from './records';
+export { waitFor } from './wait-for';
+export { tempDir } from './temp-dir';
+export { bookRecords, listingRecords, seeded, toEntries, type StreamSpec } from '@app/synth';
