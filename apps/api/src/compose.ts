@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { LogConfig, ServerConfig } from '@app/config';
-import { TOPICS } from '@app/events';
+import { RECORD_TOPICS } from '@app/events';
 import { openEventLog, type EventLog } from '@app/log';
 import { startApiServer, type ApiServer } from './bootstrap';
 import type { Clock } from './clock';
@@ -34,8 +34,7 @@ export async function waitCaughtUp(host: ApiHost, timeoutMs = 60_000): Promise<v
   for (;;) {
     const positions = host.feed.positions();
     let behind = false;
-    for (const topic of TOPICS) {
-      if (topic === 'quotes') continue;
+    for (const topic of RECORD_TOPICS) {
       const hwm = await host.log.highWatermarks(topic);
       const pos = positions[topic] ?? [];
       if (hwm.some((h, p) => (pos[p] ?? 0) < h)) behind = true;

@@ -2,6 +2,13 @@
 export const TOPICS = ['books', 'venues', 'quotes'] as const;
 export type TopicName = (typeof TOPICS)[number];
 
+/**
+ * The topics of event records (the quotes topic holds the journal), in the order a reader applies
+ * and a writer appends them: a venue's market records before the books they list.
+ */
+export const RECORD_TOPICS = ['venues', 'books'] as const satisfies readonly TopicName[];
+export type RecordTopic = (typeof RECORD_TOPICS)[number];
+
 /** Physical topic name for a logical topic under a prefix (e.g. `route.books`). */
 export function topicName(prefix: string, topic: TopicName): string {
   return prefix === '' ? topic : `${prefix}.${topic}`;

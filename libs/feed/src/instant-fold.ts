@@ -1,5 +1,5 @@
 import { BookCache } from '@app/books';
-import type { EventRecord, TopicName } from '@app/events';
+import { RECORD_TOPICS, type EventRecord, type TopicName } from '@app/events';
 import type { EventLog, LogEntry } from '@app/log';
 import { decodeEntry, readRange, type OnSkipped } from './fold';
 import { RecordingReader, replayFiles, type SkippedLine } from './replay-files';
@@ -79,7 +79,7 @@ export async function logSources(
   upTo?: Partial<Record<TopicName, readonly number[]>>,
 ): Promise<RecordSource[]> {
   const out: RecordSource[] = [];
-  for (const topic of ['venues', 'books'] as const) {
+  for (const topic of RECORD_TOPICS) {
     const ends = upTo?.[topic] ?? (await log.highWatermarks(topic));
     ends.forEach((end, partition) => out.push(partitionSource(log, topic, partition, end, onSkipped)));
   }

@@ -1,5 +1,5 @@
 import { BookCache } from '@app/books';
-import type { TopicName } from '@app/events';
+import { RECORD_TOPICS, type TopicName } from '@app/events';
 import type { EventLog, LogEntry, LogPosition, PositionVector } from '@app/log';
 import { BookFeed } from './book-feed';
 import { foldEntries, type SkippedEntry } from './fold';
@@ -27,7 +27,7 @@ export function createBookFeed(options: BookFeedOptions): LogBookFeed {
   return new LogBookFeed(options);
 }
 
-const FED: readonly TopicName[] = ['venues', 'books'];
+const FED: readonly TopicName[] = RECORD_TOPICS;
 
 /**
  * Folds every partition of `books` and `venues` into a BookCache: explicit positions, no

@@ -1,4 +1,4 @@
-import { recordKey, topicOf, type EventRecord, type TopicName } from '@app/events';
+import { RECORD_TOPICS, recordKey, topicOf, type EventRecord } from '@app/events';
 import type { AppendEntry, EventLog } from './event-log';
 
 /** Where producers (the ingestor, the replay feeder) write validated records. */
@@ -23,9 +23,8 @@ export function logSink(log: EventLog): RecordSink {
           snapshot: record.type === 'book' && record.snapshot,
         });
       }
-      const order: TopicName[] = ['venues', 'books'];
-      for (const topic of order) {
-        const entries = byTopic[topic as 'books' | 'venues'];
+      for (const topic of RECORD_TOPICS) {
+        const entries = byTopic[topic];
         if (entries.length > 0) await log.append(topic, entries);
       }
     },

@@ -1,6 +1,6 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { TopicName } from '@app/events';
+import { RECORD_TOPICS, type TopicName } from '@app/events';
 import { decodeEntry, readRange } from '@app/feed';
 import type { EventLog } from '@app/log';
 import { parseArgs, requiredFlag, UsageError, type Args } from '../cli/args';
@@ -12,7 +12,6 @@ export interface RecordContext {
   readonly stderrIsTty: boolean;
 }
 
-const TOPICS: readonly TopicName[] = ['venues', 'books'];
 const CHUNK = 10_000;
 
 /**
@@ -34,13 +33,13 @@ export async function recordCommand(
   const log = openLog(args);
   try {
     const ends = new Map<TopicName, number[]>();
-    for (const t of TOPICS) ends.set(t, await log.highWatermarks(t));
+    for (const t of RECORD_TOPICS) ends.set(t, await log.highWatermarks(t));
     const total = [...ends.values()].flat().reduce((a, b) => a + b, 0);
     const bar = progressBar('record', total, ctx.stderrIsTty);
     let copied = 0;
     let skipped = 0;
     let files = 0;
-    for (const topic of TOPICS) {
+    for (const topic of RECORD_TOPICS) {
       const hwm = ends.get(topic)!;
       for (let p = 0; p < hwm.length; p++) {
         const fd = openSync(join(out, `${topic}-${String(p).padStart(2, '0')}.jsonl`), 'w');
