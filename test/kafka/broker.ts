@@ -2,13 +2,14 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { getContainerRuntimeClient } from 'testcontainers';
+import { dockerReachable, startContainerBroker } from './container-broker';
 
 /**
- * The one entry point integration tests use to get a real Kafka broker:
+ * The one entry point integration tests use to get a real Kafka broker (README "Tests"):
  *   1. KAFKA_BROKERS when set (a broker the caller runs, e.g. `docker compose up kafka`);
- *   2. testcontainers when a Docker engine answers: not wired, because @testcontainers/kafka is
- *      not installed in this project and these machines have no Docker engine (see
- *      ../shared/notes/kafka.md); install it and add the branch here when that changes;
+ *   2. else, when a Docker engine answers, the official image through testcontainers
+ *      (./container-broker.ts), started once per test run and stopped at its end;
  *   3. else the jar broker of scripts/kafka (`npm run kafka:start`) on a test port and a tmpfs
  *      data dir, started once per test run and stopped by ./global-setup.ts at the end.
  */
@@ -46,6 +47,7 @@ async function startShared(): Promise<string> {
     }
   }
   try {
+    if (await dockerReachable()) return await sharedContainer();
     const wasRunning = await kafkaScript('status', dataDir, SHARED_PORT).then(
       () => true,
       () => false,
@@ -59,8 +61,39 @@ async function startShared(): Promise<string> {
   }
 }
 
+/** The shared broker as a container: reused while running, else started and marked for teardown. */
+async function sharedContainer(): Promise<string> {
+  const marker = `${sharedDataDir()}.container`;
+  if (existsSync(marker)) {
+    const [id, brokers] = readFileSync(marker, 'utf8').split('\n');
+    const runtime = await getContainerRuntimeClient();
+    const info = await runtime.container.inspect(runtime.container.getById(id ?? '')).catch(() => null);
+    if (info?.State.Running === true && brokers !== undefined) return brokers;
+  }
+  // Stopped explicitly at the end of the run (not by the reaper, which would stop it with the
+  // worker process that happened to start it).
+  process.env.TESTCONTAINERS_RYUK_DISABLED = 'true';
+  const broker = await startContainerBroker(SHARED_PORT);
+  writeFileSync(
+    marker,
+    `${broker.container.getId()}\n${broker.brokers}\n${process.env.ROUTE_TEST_RUN_ID ?? ''}`,
+  );
+  return broker.brokers;
+}
+
 /** Stop the shared broker if this test run started it (called by the global teardown). */
 export async function stopSharedIfOurs(runId: string): Promise<void> {
+  const container = `${sharedDataDir()}.container`;
+  if (existsSync(container)) {
+    const [id, , startedBy] = readFileSync(container, 'utf8').split('\n');
+    if (startedBy !== runId) return;
+    const runtime = await getContainerRuntimeClient();
+    const handle = runtime.container.getById(id ?? '');
+    await runtime.container.stop(handle, { timeout: 10 }).catch(() => undefined);
+    await runtime.container.remove(handle, { removeVolumes: true }).catch(() => undefined);
+    rmSync(container, { force: true });
+    return;
+  }
   const dataDir = sharedDataDir();
   const marker = join(dataDir, 'started-by-run');
   if (!existsSync(marker) || readFileSync(marker, 'utf8') !== runId) return;
@@ -83,6 +116,7 @@ export interface OwnedBroker {
  */
 export async function ownedBroker(name: string, slot: number): Promise<OwnedBroker> {
   const port = SHARED_PORT + 100 * slot;
+  if (await dockerReachable()) return startContainerBroker(port);
   const dataDir = join(shmRoot, `route-service-test-${name}-${port}`);
   await kafkaScript('reset', dataDir, port);
   const brokers = await kafkaScript('start', dataDir, port);
