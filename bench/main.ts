@@ -12,6 +12,7 @@ import { benchIngestor } from './ingestor';
 import { benchLog } from './log';
 import { benchReplay } from './replay';
 import { benchSolve } from './solve';
+import { benchTools } from './tools';
 
 type Scenario = { name: string; run: (flags: readonly string[]) => BenchRow[] | Promise<BenchRow[]> };
 
@@ -27,6 +28,7 @@ const SCENARIOS: Scenario[] = [
   },
   { name: 'ingestor', run: () => benchIngestor() },
   { name: 'api', run: () => benchApi() },
+  { name: 'tools', run: () => benchTools() },
 ];
 
 async function main(): Promise<void> {
