@@ -32,6 +32,8 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** Exit status when a rebuild is due but SWC is not installed (dev dependencies omitted). */
+export const NO_COMPILER = 3;
 
 /**
  * What a build would do, without loading SWC: the sources (tsconfig.build.json), the ones to
@@ -186,7 +188,7 @@ function loadSwc(prepare) {
   } catch {
     const msg = 'build: @swc/core is not installed (a production install?): run npm install to build dist/';
     process.stderr.write(`${msg}\n`);
-    process.exit(prepare ? 0 : 1);
+    process.exit(prepare ? 0 : NO_COMPILER);
   }
 }
 

@@ -9,10 +9,11 @@
  * shell npm starts exec it, so npm's SIGTERM reaches the service itself.
  */
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isFresh } from './build.mjs';
+import { isFresh, NO_COMPILER } from './build.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const [entry, ...args] = process.argv.slice(2);
@@ -20,10 +21,13 @@ if (entry === undefined) {
   process.stderr.write('usage: node scripts/run.mjs dist/<entry>.js [args...]\n');
   process.exit(2);
 }
+const main = resolve(entry);
 if (!isFresh()) {
   const r = spawnSync(process.execPath, [resolve(here, 'build.mjs'), '--quiet'], { stdio: 'inherit' });
-  if (r.status !== 0) process.exit(r.status ?? 1);
+  // A production install (no dev dependencies) runs the dist/ it was given.
+  const usable = r.status === NO_COMPILER && existsSync(main);
+  if (usable) process.stderr.write(`run: running ${entry} as built; it may be older than the sources\n`);
+  else if (r.status !== 0) process.exit(r.status ?? 1);
 }
-const main = resolve(entry);
 process.argv = [process.argv[0], main, ...args];
 createRequire(import.meta.url)(main);
