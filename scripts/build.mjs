@@ -13,7 +13,7 @@
  * per source against dist/.build-manifest.json (a content hash settles touched-but-unchanged files);
  * with nothing to do it takes a few milliseconds and never loads SWC. Options:
  *   --quiet    say nothing unless something was compiled
- *   --clean    forget the manifest and compile everything
+ *   --clean    empty dist/ first and compile everything
  *   --prepare  (the install hook) when SWC is not installed (npm ci --omit=dev), warn and exit 0
  */
 import { createHash } from 'node:crypto';
@@ -87,6 +87,7 @@ export function isFresh() {
 export async function build({ clean = false, quiet = false, prepare = false } = {}) {
   const t0 = performance.now();
   const p = plan({ clean });
+  if (clean) rmSync(p.out, { recursive: true, force: true });
   // Outputs whose source is gone would still be required by a stale import or a test: remove them.
   for (const js of p.gone) for (const f of [js, `${js}.map`]) rmSync(f, { force: true });
   if (p.todo.length > 0) await compile(p.todo, p.options, prepare);
