@@ -5,8 +5,7 @@
  * loads the compiler), then runs the built entry in this process with `args` as its argv.
  *
  * With nothing to rebuild this costs a stat per source (a few milliseconds), and it spares the
- * second Node start-up of `node scripts/build.mjs && node dist/...`. One command also lets the
- * shell npm starts exec it, so npm's SIGTERM reaches the service itself.
+ * second Node start-up of `node scripts/build.mjs && node dist/...`.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
