@@ -56,6 +56,13 @@ module.exports = {
       to: { path: '^libs/([^/]+)/src/(?!index\\.ts$)', pathNot: '^libs/$2/' },
     },
     {
+      name: 'no-shipped-to-test',
+      comment: 'What is built into dist/ (apps, libs, bench) never imports test code.',
+      severity: 'error',
+      from: { path: '^(apps|libs|bench)/', pathNot: '(\\.spec\\.ts|\\.e2e-spec\\.ts)$|^libs/[^/]+/test/' },
+      to: { path: '^test/' },
+    },
+    {
       name: 'no-spec-to-bench',
       comment: 'Specs share helpers through test/support, not through bench/.',
       severity: 'error',

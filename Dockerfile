@@ -2,8 +2,12 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# --ignore-scripts: the project's prepare (the build) needs the sources, copied below. No dependency
+# needs its own install script: ccxt's prints a banner, @scarf/scarf's sends telemetry, and esbuild,
+# @swc/core and bufferutil ship their binaries in platform packages or prebuilds.
+RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY . .
+# scripts/build.mjs: SWC, per file (npm run build); the image then keeps production dependencies only.
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim

@@ -1,7 +1,7 @@
 /**
  * Event-log benchmarks (issue 4): embedded append+fold, produce-to-visible latency, rebuild of an
- * hour of 60-venue data, and (when KAFKA_BROKERS is set) Kafka fold throughput with kafkajs and
- * @platformatic/kafka side by side. `benchLog()` returns rows for bench/main.ts.
+ * hour of 60-venue data, and (when KAFKA_BROKERS is set) Kafka fold throughput with kafkajs, and
+ * with `compareKafkaClients` @platformatic/kafka side by side. `benchLog()` returns rows for bench/main.ts.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +22,8 @@ export interface LogBenchOptions {
   readonly records?: number;
   /** Brokers for the Kafka scenarios; defaults to KAFKA_BROKERS; none skips them. */
   readonly kafkaBrokers?: string;
+  /** Also fold through @platformatic/kafka (installed on demand, outside the lock file). */
+  readonly compareKafkaClients?: boolean;
 }
 
 const quiet = {
@@ -226,7 +228,13 @@ export async function benchLog(options: LogBenchOptions = {}): Promise<BenchRow[
   rows.push(...(await benchRebuildHour()));
   const brokers = options.kafkaBrokers ?? process.env.KAFKA_BROKERS ?? '';
   if (brokers.trim() !== '') {
-    rows.push(...(await benchKafkaFold(brokers, Math.min(options.records ?? 200_000, 200_000))));
+    rows.push(
+      ...(await benchKafkaFold(
+        brokers,
+        Math.min(options.records ?? 200_000, 200_000),
+        options.compareKafkaClients ?? false,
+      )),
+    );
     const log = kafkaLogForBench(brokers);
     rows.push(...(await benchLatency('kafka', log)));
     await log.close();

@@ -1,6 +1,8 @@
 /**
- * `npm run bench [-- <scenario...>] [-- --json]`: runs the benchmark scenarios and prints a table;
- * with --json, one {"scenario","metric","value","unit"} object per line at the end.
+ * `npm run bench [-- <scenario...>] [-- --json] [-- --compare-kafka-clients]`: runs the benchmark
+ * scenarios and prints a table; with --json, one {"scenario","metric","value","unit"} object per
+ * line at the end; --compare-kafka-clients adds the @platformatic/kafka row to `log` (installed on
+ * demand, outside the lock file).
  */
 import { cpus } from 'node:os';
 import { benchApi } from './api';
@@ -10,21 +12,34 @@ import { benchIngestor } from './ingestor';
 import { benchLog } from './log';
 import { benchReplay } from './replay';
 import { benchSolve } from './solve';
+import { benchTools } from './tools';
 
-type Scenario = { name: string; run: () => BenchRow[] | Promise<BenchRow[]> };
+type Scenario = { name: string; run: (flags: readonly string[]) => BenchRow[] | Promise<BenchRow[]> };
+
+const FLAGS = ['--json', '--compare-kafka-clients'];
 
 const SCENARIOS: Scenario[] = [
   { name: 'solve', run: () => benchSolve() },
   { name: 'fold', run: () => benchFold() },
   { name: 'replay', run: () => benchReplay() },
-  { name: 'log', run: () => benchLog() },
+  {
+    name: 'log',
+    run: (flags) => benchLog({ compareKafkaClients: flags.includes('--compare-kafka-clients') }),
+  },
   { name: 'ingestor', run: () => benchIngestor() },
   { name: 'api', run: () => benchApi() },
+  { name: 'tools', run: () => benchTools() },
 ];
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const json = args.includes('--json');
+  const flags = args.filter((a) => a.startsWith('--'));
+  const badFlags = flags.filter((f) => !FLAGS.includes(f));
+  if (badFlags.length > 0) {
+    console.error(`unknown flag(s): ${badFlags.join(', ')}; known: ${FLAGS.join(', ')}`);
+    process.exit(2);
+  }
   const names = args.filter((a) => !a.startsWith('--'));
   const unknown = names.filter((n) => !SCENARIOS.some((s) => s.name === n));
   if (unknown.length > 0) {
@@ -37,7 +52,7 @@ async function main(): Promise<void> {
   console.log(`# node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}`);
   const rows: BenchRow[] = [];
   for (const s of chosen) {
-    const got = await s.run();
+    const got = await s.run(flags);
     for (const r of got)
       console.log(`${r.scenario.padEnd(12)} ${r.metric.padEnd(36)} ${fmt(r.value).padStart(14)} ${r.unit}`);
     rows.push(...got);

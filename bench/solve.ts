@@ -3,7 +3,7 @@ import { routeRequest } from '@app/request';
 import { DEFAULT_ROUTING_CONFIG, solve, type RouteRequest } from '@app/routing';
 import { quantile, type BenchRow } from './bench-row';
 import { benchSnapshots } from './market-gen';
-import { T0 } from '@test/support';
+import { SYNTH_EPOCH as T0 } from '@app/synth';
 
 const NOW = T0;
 

@@ -1,7 +1,8 @@
+import { SYNTH_EPOCH } from '@app/synth';
 import type { BookRecord, Level, MarketRecord, VenueRecord } from '@app/events';
 
 /** Fixture clock: every fixture record is stamped relative to this instant. */
-export const T0 = 1_786_309_548_000;
+export const T0 = SYNTH_EPOCH;
 
 export function market(
   exchangeId: string,

@@ -3,7 +3,7 @@ import { logSink, type RecordSink } from '@app/log';
 import { Clock, PinnedClock, ReplayClock, WallClock } from './clock';
 import { closeHost, onShutdown, openFeed, serveApi, waitCaughtUp, type ApiHost } from './compose';
 import { feedReplay } from '@app/feed';
-import { Ingestor, ingestorOptions, loadVenuesConfig, watchOrderBookIds } from '@app/venues';
+import type { Ingestor } from '@app/venues';
 
 /**
  * `npm start`: ingestor (live venues through ccxt) or the replay feeder (--replay), plus the API,
@@ -11,13 +11,14 @@ import { Ingestor, ingestorOptions, loadVenuesConfig, watchOrderBookIds } from '
  */
 async function main(): Promise<void> {
   const config = loadConfigOrExit('start');
+  // A VENUES_CONFIG file is checked before anything listens; without one, ccxt loads after.
+  let live = config.replay === null && config.venuesConfig !== null ? await liveVenues(config) : null;
   const host = await openFeed(config.log);
   const sink = logSink(host.log);
   const stops: (() => Promise<void>)[] = [];
   let clock: Clock;
   if (config.replay === null) {
     clock = config.nowMs === null ? new WallClock() : new PinnedClock(config.nowMs);
-    stops.push(startLive(config, sink));
   } else {
     const replayClock = new ReplayClock();
     clock = config.nowMs === null ? replayClock : new PinnedClock(config.nowMs);
@@ -44,6 +45,13 @@ async function main(): Promise<void> {
     for (const stop of stops) await stop();
     await closeHost(host);
   });
+  if (config.replay === null) {
+    // The API answers first (GET /health within a second of launch); the venues connect behind it.
+    live ??= await liveVenues(config);
+    const ingestor = live(sink);
+    ingestor.start();
+    stops.push(() => ingestor.stop());
+  }
 }
 
 async function finishReplay(
@@ -55,13 +63,17 @@ async function finishReplay(
   process.stdout.write(`${JSON.stringify({ level: 'info', message: 'replay finished', ...summary })}\n`);
 }
 
-/** Live venues: the ingestor writes into the same log the API folds. */
-function startLive(config: StartConfig, sink: RecordSink): () => Promise<void> {
+/**
+ * Live venues: an ingestor writing into the same log the API folds. @app/venues is required here,
+ * not at the top: ccxt takes about half a second to load, and constructing sixty exchanges more.
+ */
+async function liveVenues(config: StartConfig): Promise<(sink: RecordSink) => Ingestor> {
+  const venues = await import('@app/venues');
   const venuesConfig =
-    config.venuesConfig === null ? null : loadVenuesConfig(config.venuesConfig, watchOrderBookIds());
-  const ingestor = new Ingestor(ingestorOptions({ sink, venuesConfig }));
-  ingestor.start();
-  return () => ingestor.stop();
+    config.venuesConfig === null
+      ? null
+      : venues.loadVenuesConfig(config.venuesConfig, venues.watchOrderBookIds());
+  return (sink) => new venues.Ingestor(venues.ingestorOptions({ sink, venuesConfig }));
 }
 
 function fatal(e: unknown): never {

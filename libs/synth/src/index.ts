@@ -3,7 +3,7 @@ export type { MarketGenSpec } from './market-sim';
 export { MARKETS, TIERS, venueProfiles } from './profiles';
 export type { MarketSpec, Tier, VenueProfile } from './profiles';
 export { writeJsonl } from './write-events';
-export { between, exponential, gaussian, seeded } from './random';
+export { SYNTH_EPOCH, between, exponential, gaussian, seeded } from './random';
 export type { Random } from './random';
 export { bookRecords, listingRecords, toEntries, venueId } from './record-stream';
 export type { StreamSpec } from './record-stream';

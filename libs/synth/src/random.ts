@@ -1,3 +1,9 @@
+/**
+ * The fixed instant synthetic data and test fixtures are stamped relative to (2026-08-09), so the
+ * same inputs give the same bytes whenever they are made.
+ */
+export const SYNTH_EPOCH = 1_786_309_548_000;
+
 /** A seeded random source: uniform in [0, 1). Deterministic: the same seed gives the same stream. */
 export type Random = () => number;
 
