@@ -134,8 +134,8 @@ function quote(venue: VenueCtx, ctx: HopCtx, spec: WalkSpec): Quote {
   };
 }
 
-/** The Hop body of a solved hop (spec 2.2). */
-export function hopBody(o: HopOutcome, request: RouteRequest): Hop {
+/** The Hop body of a solved hop (spec 2.2); `fullyFillable` comes from its path (hopFillable). */
+export function hopBody(o: HopOutcome, request: RouteRequest, fullyFillable: boolean = o.full): Hop {
   const { ctx } = o;
   const fills = [...o.walk.fills].sort(byLegOrder);
   const legs = fills.map((f) => leg(f, ctx.side, request.balances !== null));
@@ -163,7 +163,7 @@ export function hopBody(o: HopOutcome, request: RouteRequest): Hop {
     legs,
     feeCost,
     feeCurrency: ctx.quote,
-    fullyFillable: o.full,
+    fullyFillable,
     referencePrice: ref,
     impactBps,
     venueCount: ctx.venues.length,

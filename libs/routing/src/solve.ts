@@ -1,7 +1,7 @@
 import { hopBody, strategyOptions, type HopOutcome } from './hop';
 import { BPS, pathScore } from './numeric';
 import { candidates, type Candidate } from './paths';
-import { solvePath, type PathOutcome } from './path-solve';
+import { hopFillable, solvePath, type PathOutcome } from './path-solve';
 import { solveHopWalk } from './strategies';
 import type { Hop, PathConsidered, RouteRequest, RouteResult, SolveInput, UnroutableReason } from './types';
 
@@ -151,7 +151,7 @@ function routeReferenceRate(hops: Hop[]): number | null {
 
 function routed(input: SolveInput, outcome: PathOutcome, considered: PathConsidered[]): RouteResult {
   const { request, config } = input;
-  const hops = outcome.hops.map((h) => hopBody(h, request));
+  const hops = outcome.hops.map((h, i) => hopBody(h, request, hopFillable(outcome, i)));
   const achieved = request.exactSide === 'in' ? outcome.amountIn : outcome.amountOut;
   const fillRatio = outcome.full ? 1 : achieved / request.amount;
   const effectiveRate = outcome.amountOut / outcome.amountIn;
