@@ -102,7 +102,8 @@ export function referencePrice(ctx: HopCtx): number | null {
   return ref;
 }
 
-function leg(fill: Fill, side: 'buy' | 'sell', withBalances: boolean): Leg {
+/** A leg of the Hop body (spec 2.2). */
+export function leg(fill: Fill, side: 'buy' | 'sell', withBalances: boolean): Leg {
   const f = fill.venue.fee;
   const averagePrice = fill.cost / fill.base;
   const l: Leg = {

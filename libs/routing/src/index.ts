@@ -4,5 +4,3 @@ export { ROUTE_DEFAULTS, routeRequest } from './defaults';
 export { watchSymbols, candidates, marketBetween } from './paths';
 export type { Candidate, PathStep } from './paths';
 export { stalenessFraction, pathScore } from './numeric';
-/** Bumped whenever a change can alter any result byte (recorded in the quote journal). */
-export const SOLVER_VERSION = '1.1.0';

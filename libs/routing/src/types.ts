@@ -1,3 +1,6 @@
+/** Bumped whenever a change can alter any result byte (recorded in the quote journal). */
+export const SOLVER_VERSION = '1.1.0';
+
 /** Which side of the conversion the caller pinned. */
 export type ExactSide = 'in' | 'out';
 export type Strategy = 'best_single' | 'split_optimal' | 'split_capped';
