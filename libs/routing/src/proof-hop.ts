@@ -4,7 +4,8 @@ import { leg, type HopOutcome } from './hop';
 import type { HopProof, LegProof, LevelProof, VenueProof } from './proof';
 import { byLegOrder } from './strategies';
 import type { Strategy } from './types';
-import type { Fill, LevelTake, WalkRecorder } from './walk';
+import type { Fill } from './walk';
+import type { LevelTake } from './walk-tape';
 
 // A hop of the proof: the venues the hop could use, and for each leg the levels its walk took
 // (recorded by the walk itself) with the fee and staleness arithmetic the result shows.
@@ -18,11 +19,11 @@ export function hopProof(
   fullyFillable: boolean,
   strategy: Strategy,
   books: MarketsView,
-  rec: WalkRecorder,
+  takes: ReadonlyMap<Fill, readonly LevelTake[]>,
 ): HopProof {
   const { ctx, spec } = o;
   const fills = [...o.walk.fills].sort(byLegOrder);
-  const steps = stepsOf(fills, rec);
+  const steps = stepsOf(fills, takes);
   const used = new Set(fills.map((f) => f.venue.exchangeId));
   return {
     index,
@@ -42,14 +43,17 @@ export function hopProof(
     pinnedMet: o.full,
     fullyFillable,
     venues: ctx.venues.map((v) => venueProof(v, ctx, books, o, used.has(v.exchangeId))),
-    legs: fills.map((f) => legProof(f, ctx, books, o, rec.takes.get(f) ?? [], steps)),
+    legs: fills.map((f) => legProof(f, ctx, books, o, takes.get(f) ?? [], steps)),
   };
 }
 
 /** Order of every take of the hop's final fills within the hop: a take's rank by recording order. */
-function stepsOf(fills: readonly Fill[], rec: WalkRecorder): Map<LevelTake, number> {
+function stepsOf(
+  fills: readonly Fill[],
+  takes: ReadonlyMap<Fill, readonly LevelTake[]>,
+): Map<LevelTake, number> {
   const all: LevelTake[] = [];
-  for (const f of fills) all.push(...(rec.takes.get(f) ?? []));
+  for (const f of fills) all.push(...(takes.get(f) ?? []));
   all.sort((a, b) => a.seq - b.seq);
   return new Map(all.map((t, i) => [t, i]));
 }

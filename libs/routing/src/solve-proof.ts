@@ -11,7 +11,8 @@ import {
 import { hopProof } from './proof-hop';
 import { solveTraced, type Decision } from './solve';
 import { SOLVER_VERSION, type RouteRequest, type RouteResult, type SolveInput } from './types';
-import { recordWalks, type WalkRecorder } from './walk';
+import { recordWalks, type Fill, type WalkTape } from './walk';
+import { readTape, type LevelTake } from './walk-tape';
 
 /** A RouteResult and the proof of how that very solve reached it. */
 export interface Explained {
@@ -25,9 +26,9 @@ export interface Explained {
  * `solve(input)`'s (tested); only this call pays for the recording.
  */
 export function solveWithProof(input: SolveInput): Explained {
-  const rec: WalkRecorder = { takes: new Map(), seq: 0 };
+  const tape: WalkTape = [];
   const kept: { decision: Decision | null } = { decision: null };
-  recordWalks(rec);
+  recordWalks(tape);
   let result: RouteResult;
   try {
     result = solveTraced(input, (d) => {
@@ -37,10 +38,14 @@ export function solveWithProof(input: SolveInput): Explained {
     recordWalks(null);
   }
   if (kept.decision === null) throw new Error('solve returned without its decision');
-  return { result, proof: buildProof(input, kept.decision, rec) };
+  return { result, proof: buildProof(input, kept.decision, readTape(tape)) };
 }
 
-function buildProof(input: SolveInput, d: Decision, rec: WalkRecorder): SolveProof {
+function buildProof(
+  input: SolveInput,
+  d: Decision,
+  takes: ReadonlyMap<Fill, readonly LevelTake[]>,
+): SolveProof {
   const { request, config, books } = input;
   const candidates = d.candidates.map((c, i): CandidateProof => {
     const o = d.outcomes[i] ?? null;
@@ -63,7 +68,7 @@ function buildProof(input: SolveInput, d: Decision, rec: WalkRecorder): SolvePro
       hops:
         o === null
           ? []
-          : o.hops.map((h, k) => hopProof(h, k, hopFillable(o, k), request.strategy, books, rec)),
+          : o.hops.map((h, k) => hopProof(h, k, hopFillable(o, k), request.strategy, books, takes)),
     };
   });
   return {

@@ -1,4 +1,3 @@
-import type { BookSideView } from '@app/books';
 import type { VenueCtx } from './hop-context';
 import type { ExactSide, Side } from './types';
 
@@ -31,49 +30,25 @@ export interface WalkResult {
 /** Why the last `take` stopped: 0 level exhausted, 1 pinned amount met, 2 cap reached. */
 let takeBy: 0 | 1 | 2 = 0;
 
-/** One level a walk took from, as a proof records it (docs/explain.md). */
-export interface LevelTake {
-  /** Order of the take within the solve: a merged walk interleaves venues. */
-  readonly seq: number;
-  /** Index of the level on the walked side, 0 = best. */
-  readonly level: number;
-  readonly price: number;
-  /** Base units the level offered. */
-  readonly available: number;
-  /** Base units taken. */
-  readonly base: number;
-  /** What ended this take: 0 the level ran out, 1 the pinned amount was met, 2 the cap was reached. */
-  readonly stop: 0 | 1 | 2;
-}
+/**
+ * What a proof records of the walks (solve-proof.ts): every take appended as three entries, the
+ * fill, the base units taken and why the take stopped (`takeBy`). A fill's takes are always its
+ * book's levels 0, 1, 2, ... in order, so the level is the take's rank within its fill.
+ */
+export type WalkTape = (Fill | number)[];
 
-/** Where a proof collects the takes of every walk of one solve. */
-export interface WalkRecorder {
-  readonly takes: Map<Fill, LevelTake[]>;
-  seq: number;
-}
-
-/** Set only during the one synchronous solve that builds a proof (solve-proof.ts). */
-let recorder: WalkRecorder | null = null;
-
-/** Record every level each walk takes into `rec` until called again with null. */
-export function recordWalks(rec: WalkRecorder | null): void {
-  recorder = rec;
-}
+/** Set only during the one synchronous solve that builds a proof. */
+let tape: WalkTape | null = null;
 
 /**
- * Record a take. The walks call it behind one null test and stay as small as they were: V8 inlines
- * walkVenue into best_single's loop only under a bytecode budget, and a larger hook pushed it out
- * (the plain solve then allocated 15 % more; measured with bench `explain`).
+ * Append every take of every walk to `into` until called again with null. The hook is a builtin
+ * push behind a null test, as small as can be, on purpose: V8 inlines walkVenue into best_single's
+ * loop only under a bytecode budget that walkVenue nearly fills, and a bigger hook, or a call V8
+ * could inline, pushed it out and raised a plain solve's allocation from 263 to 303 kB
+ * (bench `solve`, row allocation). Keep walkVenue's bytecode at 349 bytes or less.
  */
-function note(fill: Fill, side: BookSideView, level: number, base: number): void {
-  const rec = recorder!;
-  let tape = rec.takes.get(fill);
-  if (tape === undefined) {
-    tape = [];
-    rec.takes.set(fill, tape);
-  }
-  const available = side.amount(level);
-  tape.push({ seq: rec.seq++, level, price: side.price(level), available, base, stop: takeBy });
+export function recordWalks(into: WalkTape | null): void {
+  tape = into;
 }
 
 /**
@@ -129,12 +104,13 @@ export function walkVenue(venue: VenueCtx, spec: WalkSpec, cap: number): WalkRes
       const base = take(spec, venue.fee, price, side.amount(i), remPinned, remCap);
       fill.base += base;
       fill.cost += base * price;
-      if (recorder !== null) note(fill, side, i, base);
-      if (takeBy === 1) {
+      const by = takeBy;
+      if (tape !== null) tape.push(fill, base, by);
+      if (by === 1) {
         full = true;
         break;
       }
-      if (takeBy === 2) {
+      if (by === 2) {
         fill.capLimited = true;
         break;
       }
@@ -229,7 +205,7 @@ export function walkMerged(venues: readonly VenueCtx[], spec: WalkSpec, caps: re
     const base = take(spec, venue.fee, price, side.amount(i), remPinned, remCap[v]!);
     fill.base += base;
     fill.cost += base * price;
-    if (recorder !== null) note(fill, side, i, base);
+    if (tape !== null) tape.push(fill, base, takeBy);
     if (takeBy === 1) {
       full = true;
       break;
