@@ -1,20 +1,25 @@
 /**
- * `npm run bench [-- <scenario...>] [-- --json]`: runs the benchmark scenarios and prints a table;
- * with --json, one {"scenario","metric","value","unit"} object per line at the end.
+ * `npm run bench [-- <scenario...>] [-- --json] [-- --baseline=<dir>]`: runs the benchmark
+ * scenarios and prints a table; with --json, one {"scenario","metric","value","unit"} object per
+ * line at the end. --baseline names a checkout of another revision, built (`npm run build`) in
+ * that directory: scenario `explain` then times its solver too, interleaved with this one.
  */
 import { cpus } from 'node:os';
 import { benchApi } from './api';
 import type { BenchRow } from './bench-row';
+import { benchExplain } from './explain';
 import { benchFold } from './fold';
 import { benchIngestor } from './ingestor';
 import { benchLog } from './log';
 import { benchReplay } from './replay';
 import { benchSolve } from './solve';
 
-type Scenario = { name: string; run: () => BenchRow[] | Promise<BenchRow[]> };
+type Options = { baseline: string | null };
+type Scenario = { name: string; run: (o: Options) => BenchRow[] | Promise<BenchRow[]> };
 
 const SCENARIOS: Scenario[] = [
   { name: 'solve', run: () => benchSolve() },
+  { name: 'explain', run: (o) => benchExplain(1500, o.baseline) },
   { name: 'fold', run: () => benchFold() },
   { name: 'replay', run: () => benchReplay() },
   { name: 'log', run: () => benchLog() },
@@ -25,6 +30,7 @@ const SCENARIOS: Scenario[] = [
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const json = args.includes('--json');
+  const baseline = args.find((a) => a.startsWith('--baseline='))?.slice('--baseline='.length) ?? null;
   const names = args.filter((a) => !a.startsWith('--'));
   const unknown = names.filter((n) => !SCENARIOS.some((s) => s.name === n));
   if (unknown.length > 0) {
@@ -37,7 +43,7 @@ async function main(): Promise<void> {
   console.log(`# node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}`);
   const rows: BenchRow[] = [];
   for (const s of chosen) {
-    const got = await s.run();
+    const got = await s.run({ baseline });
     for (const r of got)
       console.log(`${r.scenario.padEnd(12)} ${r.metric.padEnd(36)} ${fmt(r.value).padStart(14)} ${r.unit}`);
     rows.push(...got);

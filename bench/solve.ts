@@ -1,6 +1,6 @@
 import { BookCache } from '@app/books';
 import { DEFAULT_ROUTING_CONFIG, routeRequest, solve, type RouteRequest } from '@app/routing';
-import { quantile, type BenchRow } from './bench-row';
+import { bytesPerCall, quantile, type BenchRow } from './bench-row';
 import { benchSnapshots } from './market-gen';
 
 const NOW = 1_786_309_548_000;
@@ -35,5 +35,6 @@ export function benchSolve(iterations = 3000): BenchRow[] {
     { scenario: 'solve', metric: 'p99', value: quantile(samples, 0.99), unit: 'ms' },
     { scenario: 'solve', metric: 'paths', value: first.pathsConsidered.length, unit: 'count' },
     { scenario: 'solve', metric: 'legs', value: legs, unit: 'count' },
+    { scenario: 'solve', metric: 'allocation', value: bytesPerCall(() => solve(input)), unit: 'bytes' },
   ];
 }

@@ -33,6 +33,9 @@ export function solveWithProof(input: SolveInput): Explained {
   try {
     result = solveTraced(input, (d) => {
       kept.decision = d;
+      // Every path is solved by now; the walks still to come (quotes, the best_single baseline
+      // of savingVsBestSingleBps) are not part of the proof.
+      recordWalks(null);
     });
   } finally {
     recordWalks(null);

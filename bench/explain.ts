@@ -1,0 +1,158 @@
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { BookCache } from '@app/books';
+import {
+  constraintCosts,
+  DEFAULT_ROUTING_CONFIG,
+  routeRequest,
+  solve,
+  solveWithProof,
+  type RouteRequest,
+  type RouteResult,
+  type SolveInput,
+} from '@app/routing';
+import { bytesPerCall, quantile, type BenchRow } from './bench-row';
+import { benchSnapshots, venueIds } from './market-gen';
+import { BENCH_REQUEST } from './solve';
+
+const NOW = 1_786_309_548_000;
+
+/** The bench request carrying six constraints at once (every row constraintCosts can add but one). */
+export const CONSTRAINED_REQUEST: RouteRequest = routeRequest({
+  requestId: 'bench-constrained',
+  from: 'ETH',
+  to: 'USDT',
+  amount: 50,
+  strategy: 'split_capped',
+  maxVenues: 3,
+  minLegNotional: 1000,
+  balances: { default: { ETH: 2, BTC: 0.2, USDC: 10_000 }, perVenue: {} },
+  certifiedOnly: true,
+  exchanges: venueIds(40),
+});
+
+type Job = { name: string; run: () => unknown };
+
+/** Wall time of each job, interleaved round-robin (rotating who goes first) so load hits all alike. */
+function interleaved(jobs: Job[], iterations: number): Map<string, number[]> {
+  const samples = new Map(jobs.map((j) => [j.name, [] as number[]]));
+  for (let i = 0; i < iterations; i++) {
+    for (let k = 0; k < jobs.length; k++) {
+      const job = jobs[(i + k) % jobs.length]!;
+      const t0 = process.hrtime.bigint();
+      job.run();
+      samples.get(job.name)!.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+  }
+  return samples;
+}
+
+/** The `solve` of another revision's build under `dir` (its dist/, CommonJS). */
+function baselineSolve(dir: string): (input: SolveInput) => RouteResult {
+  const load = createRequire(__filename);
+  const lib = load(join(dir, 'dist/libs/routing/src/index.js')) as {
+    solve: (input: SolveInput) => RouteResult;
+  };
+  return lib.solve;
+}
+
+/**
+ * Scenario `explain`: a plain solve, the same solve with its proof, and the counterfactual set, on
+ * `solve`'s market (60 venues x 6 markets x 1,000 levels) for the bench request and for one
+ * carrying six constraints; timed interleaved in one process. With `baseline` (a built checkout of
+ * another revision), that revision's plain solve is timed in the same rotation.
+ */
+export function benchExplain(iterations = 1500, baseline: string | null = null): BenchRow[] {
+  const cache = new BookCache();
+  for (const r of benchSnapshots(60, 1000, NOW)) cache.apply(r);
+  const input = (request: RouteRequest): SolveInput => ({
+    request,
+    books: cache,
+    now: NOW,
+    config: DEFAULT_ROUTING_CONFIG,
+  });
+  const plain = input(BENCH_REQUEST);
+  const constrained = input(CONSTRAINED_REQUEST);
+  const proof = solveWithProof(plain);
+  if (JSON.stringify(proof.result) !== JSON.stringify(solve(plain)))
+    throw new Error('the proof changed the result');
+  const costs = constraintCosts(plain);
+  const costsConstrained = constraintCosts(constrained);
+  if (costsConstrained.constraints.length !== 6 || costsConstrained.route.unroutableReason !== null)
+    throw new Error('the constrained bench request is not the shape it should be');
+  const jobs: Job[] = [
+    { name: 'solve', run: () => solve(plain) },
+    { name: 'proof', run: () => solveWithProof(plain) },
+    { name: 'costs', run: () => constraintCosts(plain) },
+    { name: 'solve constrained', run: () => solve(constrained) },
+    { name: 'costs constrained', run: () => constraintCosts(constrained) },
+  ];
+  const other = baseline === null ? null : baselineSolve(baseline);
+  if (other !== null) {
+    if (JSON.stringify(other(plain)) !== JSON.stringify(solve(plain)))
+      throw new Error('the baseline solver gives other bytes for the bench request');
+    // The baseline also solves every request the counterfactual sets solve, so that both solvers'
+    // code has seen the same request shapes when allocation is compared.
+    const shapes = [costs, costsConstrained].flatMap((c, k) => {
+      const base = k === 0 ? plain : constrained;
+      return [...c.strategies, ...c.constraints]
+        .filter((row) => row.result !== null)
+        .map((row) => ({
+          ...base,
+          request: { ...base.request, ...row.requestChange },
+          config: { ...base.config, ...row.configChange },
+        }));
+    });
+    jobs.push({
+      name: 'baseline solve',
+      run: () => other(plain),
+    });
+    jobs.push({ name: 'baseline shapes', run: () => shapes.forEach((x) => other(x)) });
+  }
+  interleaved(jobs, 200);
+  const t = interleaved(jobs, iterations);
+  const p50 = (name: string) => quantile(t.get(name)!, 0.5);
+  const rows: BenchRow[] = [];
+  const row = (metric: string, value: number, unit: string) =>
+    rows.push({ scenario: 'explain', metric, value, unit });
+  for (const name of ['solve', 'proof', 'costs', 'solve constrained', 'costs constrained']) {
+    row(`${name} p50`, p50(name), 'ms');
+    row(`${name} p99`, quantile(t.get(name)!, 0.99), 'ms');
+  }
+  if (other !== null) {
+    row('baseline solve p50', p50('baseline solve'), 'ms');
+    row('baseline solve p99', quantile(t.get('baseline solve')!, 0.99), 'ms');
+    row('solve / baseline solve (p50)', p50('solve') / p50('baseline solve'), 'x');
+    row(
+      'baseline solve allocation (same shapes)',
+      bytesPerCall(() => other(plain)),
+      'bytes',
+    );
+  }
+  row('proof / solve (p50)', p50('proof') / p50('solve'), 'x');
+  row('costs / solve (p50)', p50('costs') / p50('solve'), 'x');
+  row('costs constrained / solve constrained', p50('costs constrained') / p50('solve constrained'), 'x');
+  row('costs: solves per request', 1 + costs.strategies.length - 1 + costs.constraints.length, 'solves');
+  row(
+    'costs constrained: solves per request',
+    1 + costsConstrained.strategies.length - 1 + costsConstrained.constraints.length,
+    'solves',
+  );
+  row(
+    'solve allocation (after proofs and costs)',
+    bytesPerCall(() => solve(plain)),
+    'bytes',
+  );
+  row(
+    'proof allocation',
+    bytesPerCall(() => solveWithProof(plain)),
+    'bytes',
+  );
+  row(
+    'costs allocation',
+    bytesPerCall(() => constraintCosts(plain)),
+    'bytes',
+  );
+  row('proof JSON size', JSON.stringify(proof.proof).length, 'bytes');
+  return rows;
+}
