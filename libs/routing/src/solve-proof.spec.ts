@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { solve, solveWithProof, type RoutingConfig } from '@app/routing';
+import { solve, solveWithProof, type RouteRequest, type RoutingConfig } from '@app/routing';
 import { cacheOf, NOW, req, type BookSpec } from '../test/fixtures';
 
 // The walk-the-book proof on books small enough to follow by hand (docs/explain.md).
@@ -128,6 +128,43 @@ describe('walk-the-book proof, computed by hand', () => {
     const r = solveWithProof({ ...input(), request: { ...input().request, hopPenaltyBps: 0 } });
     expect(r.proof.decision).toMatchObject({ winner: 1, rule: 'higher_score', runnerUp: 0, hopsFrom: 1 });
     expect(r.proof.candidates.map((c) => c.verdict)).toEqual(['lower_score', 'chosen']);
+  });
+
+  it('best_single: whole levels, then the part that met the amount or hit the funding cap', () => {
+    // Buy ETH for 3000 USDT on a alone (asks 2000 x 1, 2010 x 5, f = 0) holding 2500 USDT:
+    // level 0 whole (2000 USDT), then the 500 USDT left buy 500 / 2010 = 0.248756... ETH.
+    const books = cacheOf([
+      {
+        exchangeId: 'a',
+        symbol: 'ETH/USDT',
+        bids: [[1990, 5]],
+        asks: [
+          [2000, 1],
+          [2010, 5],
+        ],
+        fee: 0,
+      },
+    ]);
+    const buy = (balances: RouteRequest['balances']) =>
+      solveWithProof({
+        request: req({ from: 'USDT', to: 'ETH', amount: 3000, balances, bridges: [] }),
+        books,
+        now: NOW,
+        config: CONFIG,
+      }).proof.candidates[0]!.hops[0]!.legs[0]!;
+    const capped = buy({ default: { USDT: 2500 }, perVenue: {} });
+    expect(capped.levels.map((l) => [l.level, l.base, l.cost, l.stop])).toEqual([
+      [0, 1, 2000, 'level_exhausted'],
+      [1, 500 / 2010, (500 / 2010) * 2010, 'cap_reached'],
+    ]);
+    expect(capped).toMatchObject({ cap: 2500, capLimited: true, amount: 1 + 500 / 2010 });
+    // Unfunded: 1000 USDT left buy 1000 / 2010 = 0.497512... ETH and meet the amount.
+    const free = buy(null);
+    expect(free.levels.map((l) => [l.level, l.base, l.stop])).toEqual([
+      [0, 1, 'level_exhausted'],
+      [1, 1000 / 2010, 'amount_met'],
+    ]);
+    expect(free).toMatchObject({ cap: null, capLimited: false, amountIn: 3000 });
   });
 
   it('a tie on score goes to fewer hops, then to the earlier candidate', () => {

@@ -42,10 +42,12 @@ let tape: WalkTape | null = null;
 
 /**
  * Append every take of every walk to `into` until called again with null. The hook is a builtin
- * push behind a null test, as small as can be, on purpose: V8 inlines walkVenue into best_single's
- * loop only under a bytecode budget that walkVenue nearly fills, and a bigger hook, or a call V8
- * could inline, pushed it out and raised a plain solve's allocation from 263 to 303 kB
- * (bench `solve`, row allocation). Keep walkVenue's bytecode at 349 bytes or less.
+ * push behind a null test, as small as can be, on purpose: V8 inlines walkVenue into its callers
+ * only under a bytecode budget that walkVenue nearly fills. At 349 bytes (324 before the hook) a
+ * plain solve ran 1.3 % slower than before, one inlining level being lost under the quotes; at
+ * 358 best_single's loop no longer inlined it and a plain solve allocated 15 % more. Reading
+ * `venue.fee` once (348 bytes) brought it back to parity (in-process A/B, BENCHMARKS.md). A call
+ * of ours in place of the push, once proofs had warmed it, got inlined and cost the same.
  */
 export function recordWalks(into: WalkTape | null): void {
   tape = into;
@@ -95,13 +97,14 @@ function inputOf(spec: WalkSpec, fee: number, price: number, base: number): numb
 export function walkVenue(venue: VenueCtx, spec: WalkSpec, cap: number): WalkResult {
   const fill: Fill = { venue, base: 0, cost: 0, capLimited: false };
   const side = venue.levels;
+  const fee = venue.fee;
   let remPinned = spec.amount;
   let remCap = cap;
   let full = false;
   if (side !== null && remCap > 0) {
     for (let i = 0; i < side.count; i++) {
       const price = side.price(i);
-      const base = take(spec, venue.fee, price, side.amount(i), remPinned, remCap);
+      const base = take(spec, fee, price, side.amount(i), remPinned, remCap);
       fill.base += base;
       fill.cost += base * price;
       const by = takeBy;
@@ -114,8 +117,8 @@ export function walkVenue(venue: VenueCtx, spec: WalkSpec, cap: number): WalkRes
         fill.capLimited = true;
         break;
       }
-      remPinned -= pinnedOf(spec, venue.fee, price, base);
-      remCap -= inputOf(spec, venue.fee, price, base);
+      remPinned -= pinnedOf(spec, fee, price, base);
+      remCap -= inputOf(spec, fee, price, base);
       // Float dust can take a whole level to exactly the target: that is a full fill.
       if (remPinned <= 0) {
         full = true;
