@@ -123,6 +123,17 @@ export function benchExplain(iterations = 1500, baseline: string | null = null):
     row('baseline solve p50', p50('baseline solve'), 'ms');
     row('baseline solve p99', quantile(t.get('baseline solve')!, 0.99), 'ms');
     row('solve / baseline solve (p50)', p50('solve') / p50('baseline solve'), 'x');
+    // Samples of one round ran back to back, so their ratio cancels most of the machine's drift.
+    const mine = t.get('solve')!;
+    const theirs = t.get('baseline solve')!;
+    row(
+      'solve / baseline solve (median paired)',
+      quantile(
+        mine.map((v, i) => v / theirs[i]!),
+        0.5,
+      ),
+      'x',
+    );
     row(
       'baseline solve allocation (same shapes)',
       bytesPerCall(() => other(plain)),
