@@ -12,7 +12,7 @@ import {
   type SolveInput,
 } from '@app/routing';
 import { bytesPerCall, quantile, type BenchRow } from './bench-row';
-import { benchSnapshots, venueIds } from './market-gen';
+import { benchSnapshots, prng, venueIds } from './market-gen';
 import { BENCH_REQUEST } from './solve';
 
 const NOW = 1_786_309_548_000;
@@ -33,12 +33,21 @@ export const CONSTRAINED_REQUEST: RouteRequest = routeRequest({
 
 type Job = { name: string; run: () => unknown };
 
-/** Wall time of each job, interleaved round-robin (rotating who goes first) so load hits all alike. */
-function interleaved(jobs: Job[], iterations: number): Map<string, number[]> {
+/**
+ * Wall time of each job, interleaved: every round runs each job once, in an order shuffled by a
+ * seeded PRNG, so that machine load and cache state left by the job before fall on all alike.
+ */
+function interleaved(jobs: Job[], iterations: number, seed = 7): Map<string, number[]> {
+  const rand = prng(seed);
   const samples = new Map(jobs.map((j) => [j.name, [] as number[]]));
+  const order = jobs.map((_, k) => k);
   for (let i = 0; i < iterations; i++) {
-    for (let k = 0; k < jobs.length; k++) {
-      const job = jobs[(i + k) % jobs.length]!;
+    for (let k = order.length - 1; k > 0; k--) {
+      const r = Math.floor(rand() * (k + 1));
+      [order[k], order[r]] = [order[r]!, order[k]!];
+    }
+    for (const k of order) {
+      const job = jobs[k]!;
       const t0 = process.hrtime.bigint();
       job.run();
       samples.get(job.name)!.push(Number(process.hrtime.bigint() - t0) / 1e6);
@@ -96,6 +105,19 @@ export function benchExplain(iterations = 1500, baseline: string | null = null):
       bytesPerCall(() => other(plain)),
       'bytes',
     );
+    // Timed in that same state, this solver and the baseline's paired round by round.
+    const ab = interleaved(
+      [
+        { name: 'solve', run: () => solve(plain) },
+        { name: 'baseline', run: () => other(plain) },
+      ],
+      iterations * 2,
+    );
+    const theirs = ab.get('baseline')!;
+    row('solve p50 (A/B phase)', quantile(ab.get('solve')!, 0.5), 'ms');
+    row('baseline solve p50 (A/B phase)', quantile(theirs, 0.5), 'ms');
+    const paired = ab.get('solve')!.map((v, i) => v / theirs[i]!);
+    row('solve / baseline solve (median paired)', quantile(paired, 0.5), 'x');
   }
   const proof = solveWithProof(plain);
   if (JSON.stringify(proof.result) !== JSON.stringify(solve(plain)))
@@ -111,19 +133,12 @@ export function benchExplain(iterations = 1500, baseline: string | null = null):
     { name: 'solve constrained', run: () => solve(constrained) },
     { name: 'costs constrained', run: () => constraintCosts(constrained) },
   ];
-  if (other !== null) jobs.push({ name: 'baseline solve', run: () => other(plain) });
   interleaved(jobs, 200);
   const t = interleaved(jobs, iterations);
   const p50 = (name: string) => quantile(t.get(name)!, 0.5);
   for (const job of jobs) {
     row(`${job.name} p50`, p50(job.name), 'ms');
     row(`${job.name} p99`, quantile(t.get(job.name)!, 0.99), 'ms');
-  }
-  if (other !== null) {
-    // Samples of one round ran close together, so their ratio cancels most of the machine's drift.
-    const theirs = t.get('baseline solve')!;
-    const paired = t.get('solve')!.map((v, i) => v / theirs[i]!);
-    row('solve / baseline solve (median paired)', quantile(paired, 0.5), 'x');
   }
   row('proof / solve (p50)', p50('proof') / p50('solve'), 'x');
   row('costs / solve (p50)', p50('costs') / p50('solve'), 'x');
