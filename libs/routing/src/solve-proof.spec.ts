@@ -167,6 +167,33 @@ describe('walk-the-book proof, computed by hand', () => {
     expect(free).toMatchObject({ cap: null, capLimited: false, amountIn: 3000 });
   });
 
+  it('exact-out solves and scores the direct market only', () => {
+    // Buy exactly 4983.015 USDT worth of ETH sold: the same walk as the exact-in case, backwards.
+    const { result, proof: p } = solveWithProof({
+      ...input(),
+      request: req({
+        from: 'ETH',
+        to: 'USDT',
+        amount: 4983.015,
+        exactSide: 'out',
+        strategy: 'split_optimal',
+      }),
+    });
+    expect(result.amountIn).toBeCloseTo(2.5, 9);
+    expect(p.decision).toMatchObject({
+      winner: 0,
+      rule: 'exact_out_direct_only',
+      runnerUp: null,
+      hopsFrom: 0,
+    });
+    expect(p.candidates.map((c) => [c.bridge, c.solved, c.score, c.verdict, c.ineligibleBecause])).toEqual([
+      [null, true, null, 'chosen', null],
+      ['BTC', false, null, 'ineligible', 'not_solved'],
+    ]);
+    expect(p.candidates[0]!.hops[0]!.asked).toEqual({ pinned: 'out', amount: 4983.015, asset: 'USDT' });
+    expect(p.pinnedAsset).toBe('USDT');
+  });
+
   it('a tie on score goes to fewer hops, then to the earlier candidate', () => {
     // Direct 1 ETH at 2000 (f = 0); via BTC 0.05 * 40,000 = 2000 with no penalty: same score.
     const books = cacheOf([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { solve } from '@app/routing';
+import { solve, solveWithProof } from '@app/routing';
 import { cacheOf, CONFIG, NOW, req, type BookSpec } from '../test/fixtures';
 
 // Which hop of a bridged route ran out (docs/semantics.md section 8): sell 100 SOL for USDT over
@@ -41,6 +41,29 @@ describe('fullyFillable per hop on a trimmed bridge (issue 11 decision)', () => 
     expect(r.hops.map((h) => h.fullyFillable)).toEqual([true, false]);
     expect(r.fullyFillable).toBe(false);
     expect(r.unfilledAmount).toBeCloseTo(100 - 50.05005005005, 9);
+  });
+
+  it('the proof shows the trim: what hop 1 first delivered, what hop 2 absorbed, what each hop was asked', () => {
+    const specs = [
+      sell('SOL/BTC', [
+        [0.001, 60],
+        [0.0008, 100],
+      ]),
+      sell('BTC/USDT', [[40_000, 0.05]]),
+    ];
+    const request = req({ from: 'SOL', to: 'USDT', amount: 100 });
+    const { result, proof } = solveWithProof({ request, books: cacheOf(specs), now: NOW, config: CONFIG });
+    const path = proof.candidates[0]!;
+    expect(path.trim!.hop1Filled).toBe(true);
+    expect(path.trim!.delivered).toBeCloseTo(0.091908, 12);
+    expect(path.trim!).toMatchObject({ absorbed: 0.05, rounds: 1 });
+    expect(path.hops.map((h) => [h.asked.pinned, h.asked.amount, h.asked.asset, h.fullyFillable])).toEqual([
+      ['out', 0.05, 'BTC', true],
+      ['in', 0.05, 'BTC', false],
+    ]);
+    // Hop 1 re-solved: 50.05005... SOL taken from the first level alone, the amount met there.
+    expect(path.hops[0]!.legs[0]!.levels.map((l) => [l.level, l.stop])).toEqual([[0, 'amount_met']]);
+    expect(path.hops[0]!.legs[0]!.levels[0]!.base).toBe(result.hops[0]!.amountIn);
   });
 
   it('both hops short: hop 1 false (it could not sell 100 SOL either), hop 2 false', () => {
