@@ -1,3 +1,5 @@
+import { getHeapStatistics } from 'node:v8';
+
 /** One benchmark figure; `npm run bench -- --json` prints one per line. */
 export interface BenchRow {
   readonly scenario: string;
@@ -18,4 +20,22 @@ export function timeMs(fn: () => void): number {
   const t0 = process.hrtime.bigint();
   fn();
   return Number(process.hrtime.bigint() - t0) / 1e6;
+}
+
+/**
+ * Bytes allocated by one call: the median growth of V8's used heap across single calls, leaving
+ * out calls during which a scavenge shrank it, less the same figure for an empty call.
+ */
+export function bytesPerCall(fn: () => unknown, calls = 400): number {
+  const median = (f: () => unknown): number => {
+    const deltas: number[] = [];
+    for (let i = 0; i < calls; i++) {
+      const before = getHeapStatistics().used_heap_size;
+      f();
+      const after = getHeapStatistics().used_heap_size;
+      if (after >= before) deltas.push(after - before);
+    }
+    return quantile(deltas, 0.5);
+  };
+  return median(fn) - median(() => undefined);
 }

@@ -1,12 +1,15 @@
 /**
- * `npm run bench [-- <scenario...>] [-- --json] [-- --compare-kafka-clients]`: runs the benchmark
- * scenarios and prints a table; with --json, one {"scenario","metric","value","unit"} object per
- * line at the end; --compare-kafka-clients adds the @platformatic/kafka row to `log` (installed on
- * demand, outside the lock file).
+ * `npm run bench [-- <scenario...>] [-- --json] [-- --compare-kafka-clients] [-- --baseline=<dir>]`:
+ * runs the benchmark scenarios and prints a table; with --json, one {"scenario","metric","value",
+ * "unit"} object per line at the end; --compare-kafka-clients adds the @platformatic/kafka row to
+ * `log` (installed on demand, outside the lock file); --baseline names a checkout of another
+ * revision, built (`npm run build`) in that directory: scenario `explain` then times its solver
+ * too, interleaved with this one.
  */
 import { cpus } from 'node:os';
 import { benchApi } from './api';
 import type { BenchRow } from './bench-row';
+import { benchExplain } from './explain';
 import { benchFold } from './fold';
 import { benchIngestor } from './ingestor';
 import { benchLog } from './log';
@@ -14,17 +17,19 @@ import { benchReplay } from './replay';
 import { benchSolve } from './solve';
 import { benchTools } from './tools';
 
-type Scenario = { name: string; run: (flags: readonly string[]) => BenchRow[] | Promise<BenchRow[]> };
+type Options = { readonly flags: readonly string[]; readonly baseline: string | null };
+type Scenario = { name: string; run: (o: Options) => BenchRow[] | Promise<BenchRow[]> };
 
 const FLAGS = ['--json', '--compare-kafka-clients'];
 
 const SCENARIOS: Scenario[] = [
   { name: 'solve', run: () => benchSolve() },
+  { name: 'explain', run: (o) => benchExplain(1500, o.baseline) },
   { name: 'fold', run: () => benchFold() },
   { name: 'replay', run: () => benchReplay() },
   {
     name: 'log',
-    run: (flags) => benchLog({ compareKafkaClients: flags.includes('--compare-kafka-clients') }),
+    run: (o) => benchLog({ compareKafkaClients: o.flags.includes('--compare-kafka-clients') }),
   },
   { name: 'ingestor', run: () => benchIngestor() },
   { name: 'api', run: () => benchApi() },
@@ -35,9 +40,10 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const json = args.includes('--json');
   const flags = args.filter((a) => a.startsWith('--'));
-  const badFlags = flags.filter((f) => !FLAGS.includes(f));
+  const baseline = args.find((a) => a.startsWith('--baseline='))?.slice('--baseline='.length) ?? null;
+  const badFlags = flags.filter((f) => !FLAGS.includes(f) && !f.startsWith('--baseline='));
   if (badFlags.length > 0) {
-    console.error(`unknown flag(s): ${badFlags.join(', ')}; known: ${FLAGS.join(', ')}`);
+    console.error(`unknown flag(s): ${badFlags.join(', ')}; known: ${FLAGS.join(', ')}, --baseline=<dir>`);
     process.exit(2);
   }
   const names = args.filter((a) => !a.startsWith('--'));
@@ -52,7 +58,7 @@ async function main(): Promise<void> {
   console.log(`# node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}`);
   const rows: BenchRow[] = [];
   for (const s of chosen) {
-    const got = await s.run(flags);
+    const got = await s.run({ flags, baseline });
     for (const r of got)
       console.log(`${r.scenario.padEnd(12)} ${r.metric.padEnd(36)} ${fmt(r.value).padStart(14)} ${r.unit}`);
     rows.push(...got);

@@ -1,7 +1,7 @@
 import { BookCache } from '@app/books';
 import { routeRequest } from '@app/request';
 import { DEFAULT_ROUTING_CONFIG, solve, type RouteRequest } from '@app/routing';
-import { quantile, type BenchRow } from './bench-row';
+import { bytesPerCall, quantile, type BenchRow } from './bench-row';
 import { benchSnapshots } from './market-gen';
 import { SYNTH_EPOCH as T0 } from '@app/synth';
 
@@ -37,5 +37,6 @@ export function benchSolve(iterations = 3000): BenchRow[] {
     { scenario: 'solve', metric: 'p99', value: quantile(samples, 0.99), unit: 'ms' },
     { scenario: 'solve', metric: 'paths', value: first.pathsConsidered.length, unit: 'count' },
     { scenario: 'solve', metric: 'legs', value: legs, unit: 'count' },
+    { scenario: 'solve', metric: 'allocation', value: bytesPerCall(() => solve(input)), unit: 'bytes' },
   ];
 }

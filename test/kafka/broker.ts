@@ -111,11 +111,11 @@ export interface OwnedBroker {
 }
 
 /**
- * `slot` (1, 2, ...) picks the port TEST_KAFKA_PORT + 100 * slot, so test runs in several
+ * `slot` (1 to 9) picks the port TEST_KAFKA_PORT + 10 * slot, so test runs in several
  * checkouts at once (each with its own TEST_KAFKA_PORT) never share a broker.
  */
 export async function ownedBroker(name: string, slot: number): Promise<OwnedBroker> {
-  const port = SHARED_PORT + 100 * slot;
+  const port = SHARED_PORT + 10 * slot;
   if (await dockerReachable()) return startContainerBroker(port);
   const dataDir = join(shmRoot, `route-service-test-${name}-${port}`);
   await kafkaScript('reset', dataDir, port);

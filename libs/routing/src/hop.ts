@@ -102,7 +102,8 @@ export function referencePrice(ctx: HopCtx): number | null {
   return ref;
 }
 
-function leg(fill: Fill, side: 'buy' | 'sell', withBalances: boolean): Leg {
+/** A leg of the Hop body (spec 2.2). */
+export function leg(fill: Fill, side: 'buy' | 'sell', withBalances: boolean): Leg {
   const f = fill.venue.fee;
   const averagePrice = fill.cost / fill.base;
   const l: Leg = {
@@ -134,8 +135,8 @@ function quote(venue: VenueCtx, ctx: HopCtx, spec: WalkSpec): Quote {
   };
 }
 
-/** The Hop body of a solved hop (spec 2.2). */
-export function hopBody(o: HopOutcome, request: RouteRequest): Hop {
+/** The Hop body of a solved hop (spec 2.2); `fullyFillable` comes from its path (hopFillable). */
+export function hopBody(o: HopOutcome, request: RouteRequest, fullyFillable: boolean = o.full): Hop {
   const { ctx } = o;
   const fills = [...o.walk.fills].sort(byLegOrder);
   const legs = fills.map((f) => leg(f, ctx.side, request.balances !== null));
@@ -163,7 +164,7 @@ export function hopBody(o: HopOutcome, request: RouteRequest): Hop {
     legs,
     feeCost,
     feeCurrency: ctx.quote,
-    fullyFillable: o.full,
+    fullyFillable,
     referencePrice: ref,
     impactBps,
     venueCount: ctx.venues.length,

@@ -16,6 +16,20 @@ export interface PathOutcome {
   readonly amountOut: number;
   /** Every hop filled completely and the pinned amount was met. */
   readonly full: boolean;
+  /** Set when hop 2 of a bridge could not absorb what hop 1 first delivered; null otherwise. */
+  readonly trim: Trim | null;
+}
+
+/** A bridged path that hop 2 trimmed (docs/semantics.md section 8). */
+export interface Trim {
+  /** Hop 1's first solve, exact-in for the requested amount, met that amount. */
+  readonly hop1Filled: boolean;
+  /** What hop 1 first delivered, in the bridge asset. */
+  readonly delivered: number;
+  /** What hop 2 absorbed of it. */
+  readonly absorbed: number;
+  /** Trimming rounds kept (0 when re-solving hop 1 gave nothing better). */
+  readonly rounds: number;
 }
 
 /** Trimming rounds for a bridged path whose funding moves with hop 1 (balances); see docs. */
@@ -46,7 +60,16 @@ function capFor(
 }
 
 function failed(candidate: Candidate, hops: HopOutcome[], at: number): PathOutcome {
-  return { candidate, hops, reason: hops[at]!.reason, failedAt: at, amountIn: 0, amountOut: 0, full: false };
+  return {
+    candidate,
+    hops,
+    reason: hops[at]!.reason,
+    failedAt: at,
+    amountIn: 0,
+    amountOut: 0,
+    full: false,
+    trim: null,
+  };
 }
 
 /** Solve a single-hop path with the request's pinned side. */
@@ -69,6 +92,7 @@ function solveDirect(candidate: Candidate, env: Env): PathOutcome {
     amountIn: h.amountIn,
     amountOut: h.amountOut,
     full: h.full && reached(achieved, request.amount),
+    trim: null,
   };
 }
 
@@ -89,6 +113,12 @@ function solveBridged(candidate: Candidate, env: Env): PathOutcome {
     request,
   );
   if (h2.reason !== null) return failed(candidate, [h1, h2], 1);
+  // What the first pass found, before trimming replaces h1 and h2 (hop flags, docs section 8).
+  const trimmed = !h2.full;
+  const hop1Filled = h1.full;
+  const delivered = h1.amountOut;
+  const absorbed = h2.amountIn;
+  let rounds = 0;
   for (let round = 0; round < MAX_TRIM_ROUNDS && !h2.full; round++) {
     const t1 = solveHop(c1!, { side: c1!.side, pinned: 'out', amount: h2.amountIn }, cap1, request);
     if (t1.reason !== null || t1.amountOut <= 0) break;
@@ -101,6 +131,7 @@ function solveBridged(candidate: Candidate, env: Env): PathOutcome {
     if (t2.reason !== null) break;
     h1 = t1;
     h2 = t2;
+    rounds++;
   }
   const full = h1.full && h2.full && reached(h1.amountIn, request.amount);
   return {
@@ -111,7 +142,17 @@ function solveBridged(candidate: Candidate, env: Env): PathOutcome {
     amountIn: h1.amountIn,
     amountOut: h2.amountOut,
     full,
+    trim: trimmed ? { hop1Filled, delivered, absorbed, rounds } : null,
   };
+}
+
+/**
+ * Whether hop `i` of a solved path could fill what it was asked for the requested amount: on a
+ * trimmed bridge, hop 1 as its first solve found it and hop 2 never (its depth or funds ran out).
+ */
+export function hopFillable(o: PathOutcome, i: number): boolean {
+  if (o.trim === null) return o.hops[i]!.full;
+  return i === 0 ? o.trim.hop1Filled : false;
 }
 
 /** Solve one candidate path. */

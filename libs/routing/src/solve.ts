@@ -1,18 +1,38 @@
 import { byCodeUnit } from '@app/events';
 import { hopBody, strategyOptions, type HopOutcome } from './hop';
+import { blamed, eligible, hopsShown, outranks } from './choose';
 import { BPS, pathScore } from './numeric';
 import { candidates, type Candidate } from './paths';
-import { solvePath, type PathOutcome } from './path-solve';
+import { hopFillable, solvePath, type PathOutcome } from './path-solve';
 import { solveHopWalk } from './strategies';
 import type { Hop, PathConsidered, RouteRequest, RouteResult, SolveInput, UnroutableReason } from './types';
 
 /** Quote a route (spec 2.1-2.6a, 4.1; clarifications 1-8). Pure: time and config are arguments. */
 export function solve(input: SolveInput): RouteResult {
+  return solveTraced(input, null);
+}
+
+/** What a solve decided, handed to a proof (solve-proof.ts). */
+export interface Decision {
+  readonly candidates: readonly Candidate[];
+  /** Index-aligned with `candidates`; null where exact-out did not solve the path. */
+  readonly outcomes: readonly (PathOutcome | null)[];
+  /** The scores solve compared; null for exact-out (the direct market only, nothing scored). */
+  readonly scores: readonly number[] | null;
+  /** Index of the chosen candidate; -1 when none routed. */
+  readonly winner: number;
+  /** The candidate whose hops the result shows (the winner, or a bridge failing mid-route); -1 none. */
+  readonly shown: number;
+}
+
+/** `solve`, handing its decision to `keep`; the plain path passes null and pays nothing. */
+export function solveTraced(input: SolveInput, keep: ((d: Decision) => void) | null): RouteResult {
   const { request, books } = input;
   const cands = candidates(request, books);
   const direct = cands.find((c) => c.bridge === null);
   if (request.exactSide === 'out') {
     if (direct === undefined) {
+      if (keep !== null) keep(exactOutDecision(cands, null));
       return unrouted(
         input,
         cands.length > 0 ? 'exact_out_multi_hop_unsupported' : 'no_market',
@@ -22,11 +42,15 @@ export function solve(input: SolveInput): RouteResult {
       );
     }
     const outcome = solvePath(direct, input);
+    if (keep !== null) keep(exactOutDecision(cands, outcome));
     return outcome.reason === null
       ? routed(input, outcome, [])
       : unrouted(input, outcome.reason, [], null, []);
   }
-  if (cands.length === 0) return unrouted(input, 'no_market', [], null, []);
+  if (cands.length === 0) {
+    if (keep !== null) keep({ candidates: cands, outcomes: [], scores: [], winner: -1, shown: -1 });
+    return unrouted(input, 'no_market', [], null, []);
+  }
   const outcomes = cands.map((c) => solvePath(c, input));
   const scores = outcomes.map((o) =>
     o.reason === null ? pathScore(o.amountOut, request.hopPenaltyBps, o.hops.length) : 0,
@@ -34,20 +58,34 @@ export function solve(input: SolveInput): RouteResult {
   let winner = -1;
   for (let i = 0; i < outcomes.length; i++) {
     const o = outcomes[i]!;
-    if (o.reason !== null || o.amountOut <= 0 || (request.requireFullFill && !o.full)) continue;
-    if (winner < 0) {
-      winner = i;
-      continue;
-    }
-    const best = outcomes[winner]!;
-    // Highest score; ties to fewer hops, then to the earlier candidate (kept by strict comparison).
-    if (scores[i]! > scores[winner]! || (scores[i] === scores[winner] && o.hops.length < best.hops.length))
+    if (!eligible(o, request)) continue;
+    if (winner < 0 || outranks(scores[i]!, o.hops.length, scores[winner]!, outcomes[winner]!.hops.length))
       winner = i;
   }
   const considered =
     cands.length > 1 ? outcomes.map((o, i) => pathConsidered(o, scores[i]!, i === winner)) : [];
-  if (winner >= 0) return routed(input, outcomes[winner]!, considered);
-  return failure(input, outcomes, considered);
+  if (winner >= 0) {
+    if (keep !== null) keep({ candidates: cands, outcomes, scores, winner, shown: winner });
+    return routed(input, outcomes[winner]!, considered);
+  }
+  const b = blamed(outcomes);
+  if (keep !== null) {
+    const shown = hopsShown(outcomes[b]!) > 0 ? b : -1;
+    keep({ candidates: cands, outcomes, scores, winner, shown });
+  }
+  return failure(input, outcomes[b]!, considered);
+}
+
+function exactOutDecision(cands: readonly Candidate[], direct: PathOutcome | null): Decision {
+  const ok = direct !== null && direct.reason === null;
+  const at = direct === null ? -1 : cands.indexOf(direct.candidate);
+  return {
+    candidates: cands,
+    outcomes: cands.map((c) => (direct !== null && c === direct.candidate ? direct : null)),
+    scores: null,
+    winner: ok ? at : -1,
+    shown: ok ? at : -1,
+  };
 }
 
 function pathConsidered(o: PathOutcome, score: number, chosen: boolean): PathConsidered {
@@ -61,21 +99,17 @@ function pathConsidered(o: PathOutcome, score: number, chosen: boolean): PathCon
   };
 }
 
-/** Every candidate failed: the direct path's reason, else the bridge that got furthest (clarifications 5). */
-function failure(input: SolveInput, outcomes: PathOutcome[], considered: PathConsidered[]): RouteResult {
-  const direct = outcomes.find((o) => o.candidate.bridge === null);
-  if (direct !== undefined) return unrouted(input, direct.reason ?? 'no_liquidity', [], null, considered);
-  let furthest = outcomes[0]!;
-  for (const o of outcomes) if ((o.failedAt ?? 0) > (furthest.failedAt ?? 0)) furthest = o;
-  const k = furthest.failedAt ?? 0;
-  const solved = k >= 1 ? furthest.hops.slice(0, k).map((h) => hopBody(h, input.request)) : [];
+/** Every candidate failed: the blamed path's reason, and its hops before a mid-route failure (clarifications 5). */
+function failure(input: SolveInput, blamedPath: PathOutcome, considered: PathConsidered[]): RouteResult {
+  const k = hopsShown(blamedPath);
+  const solved = k >= 1 ? blamedPath.hops.slice(0, k).map((h) => hopBody(h, input.request)) : [];
   return unrouted(
     input,
-    furthest.reason ?? 'no_liquidity',
+    blamedPath.reason ?? 'no_liquidity',
     solved,
     k >= 1 ? k : null,
     considered,
-    k >= 1 ? furthest.candidate : null,
+    k >= 1 ? blamedPath.candidate : null,
   );
 }
 
@@ -150,7 +184,7 @@ function routeReferenceRate(hops: Hop[]): number | null {
 
 function routed(input: SolveInput, outcome: PathOutcome, considered: PathConsidered[]): RouteResult {
   const { request, config } = input;
-  const hops = outcome.hops.map((h) => hopBody(h, request));
+  const hops = outcome.hops.map((h, i) => hopBody(h, request, hopFillable(outcome, i)));
   const achieved = request.exactSide === 'in' ? outcome.amountIn : outcome.amountOut;
   const fillRatio = outcome.full ? 1 : achieved / request.amount;
   const effectiveRate = outcome.amountOut / outcome.amountIn;

@@ -1,3 +1,6 @@
+/** Bumped whenever a change can alter any result byte (recorded in the quote journal). */
+export const SOLVER_VERSION = '1.1.0';
+
 /** Which side of the conversion the caller pinned. */
 export const EXACT_SIDES = ['in', 'out'] as const;
 export type ExactSide = (typeof EXACT_SIDES)[number];

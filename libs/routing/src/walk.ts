@@ -31,6 +31,29 @@ export interface WalkResult {
 let takeBy: 0 | 1 | 2 = 0;
 
 /**
+ * What a proof records of the walks (solve-proof.ts): every take appended as three entries, the
+ * fill, the base units taken and why the take stopped (`takeBy`). A fill's takes are always its
+ * book's levels 0, 1, 2, ... in order, so the level is the take's rank within its fill.
+ */
+export type WalkTape = (Fill | number)[];
+
+/** Set only during the one synchronous solve that builds a proof. */
+let tape: WalkTape | null = null;
+
+/**
+ * Append every take of every walk to `into` until called again with null. The hook is a builtin
+ * push behind a null test, as small as can be, on purpose: V8 inlines walkVenue into its callers
+ * only under a bytecode budget that walkVenue nearly fills. At 349 bytes (324 before the hook) a
+ * plain solve ran 1.3 % slower than before, one inlining level being lost under the quotes; at
+ * 358 best_single's loop no longer inlined it and a plain solve allocated 15 % more. Reading
+ * `venue.fee` once (348 bytes) brought it back to parity (in-process A/B, BENCHMARKS.md). A call
+ * of ours in place of the push, once proofs had warmed it, got inlined and cost the same.
+ */
+export function recordWalks(into: WalkTape | null): void {
+  tape = into;
+}
+
+/**
  * Base units of one level that a walk takes, given what is left of the pinned amount and of the
  * venue's funding cap (in the hop's input asset); the reason lands in `takeBy` (no allocation on
  * this hot path). Shared by single and merged walks so that both take identical pieces
@@ -74,25 +97,28 @@ function inputOf(spec: WalkSpec, fee: number, price: number, base: number): numb
 export function walkVenue(venue: VenueCtx, spec: WalkSpec, cap: number): WalkResult {
   const fill: Fill = { venue, base: 0, cost: 0, capLimited: false };
   const side = venue.levels;
+  const fee = venue.fee;
   let remPinned = spec.amount;
   let remCap = cap;
   let full = false;
   if (side !== null && remCap > 0) {
     for (let i = 0; i < side.count; i++) {
       const price = side.price(i);
-      const base = take(spec, venue.fee, price, side.amount(i), remPinned, remCap);
+      const base = take(spec, fee, price, side.amount(i), remPinned, remCap);
       fill.base += base;
       fill.cost += base * price;
-      if (takeBy === 1) {
+      const by = takeBy;
+      if (tape !== null) tape.push(fill, base, by);
+      if (by === 1) {
         full = true;
         break;
       }
-      if (takeBy === 2) {
+      if (by === 2) {
         fill.capLimited = true;
         break;
       }
-      remPinned -= pinnedOf(spec, venue.fee, price, base);
-      remCap -= inputOf(spec, venue.fee, price, base);
+      remPinned -= pinnedOf(spec, fee, price, base);
+      remCap -= inputOf(spec, fee, price, base);
       // Float dust can take a whole level to exactly the target: that is a full fill.
       if (remPinned <= 0) {
         full = true;
@@ -182,6 +208,7 @@ export function walkMerged(venues: readonly VenueCtx[], spec: WalkSpec, caps: re
     const base = take(spec, venue.fee, price, side.amount(i), remPinned, remCap[v]!);
     fill.base += base;
     fill.cost += base * price;
+    if (tape !== null) tape.push(fill, base, takeBy);
     if (takeBy === 1) {
       full = true;
       break;
