@@ -18,11 +18,13 @@ export interface LogHealth {
   readonly damage: readonly LogDamage[];
   /** Entries lost to damage, summed over every stretch found. */
   readonly damagedEntries: number;
-  /** Other named problems: a cut tail, a rebuilt or unusable index, a stray file, ... (first MAX_LISTED). */
+  /** Named problems that need a person: a stray file, a file that cannot be written, ... (first MAX_LISTED). */
   readonly problems: readonly string[];
+  /** Repairs made and work-arounds in use, said so an operator knows: a torn tail cut, an index rebuilt. */
+  readonly notes: readonly string[];
 }
 
-export const HEALTHY: LogHealth = Object.freeze({ damage: [], damagedEntries: 0, problems: [] });
+export const HEALTHY: LogHealth = Object.freeze({ damage: [], damagedEntries: 0, problems: [], notes: [] });
 
 const MAX_LISTED = 100;
 
@@ -41,6 +43,7 @@ export class HealthRegistry {
   private readonly seen = new Set<string>();
   private readonly damage: LogDamage[] = [];
   private readonly problems: string[] = [];
+  private readonly notes: string[] = [];
   private damagedEntries = 0;
 
   constructor(private readonly sink: ProblemSink = stderrProblems) {}
@@ -62,15 +65,29 @@ export class HealthRegistry {
     return true;
   }
 
-  /** Record a named problem once (by `id`, default the message itself). */
-  problem(message: string, id = message): void {
-    if (this.seen.has(`p|${id}`)) return;
-    this.seen.add(`p|${id}`);
-    if (this.problems.length < MAX_LISTED) this.problems.push(message);
-    this.sink(message);
+  /** Record, once, a problem that needs a person. */
+  problem(message: string): void {
+    this.add(this.problems, message);
+  }
+
+  /** Record, once, a repair made or a work-around in use. */
+  note(message: string): void {
+    this.add(this.notes, message);
   }
 
   snapshot(): LogHealth {
-    return { damage: [...this.damage], damagedEntries: this.damagedEntries, problems: [...this.problems] };
+    return {
+      damage: [...this.damage],
+      damagedEntries: this.damagedEntries,
+      problems: [...this.problems],
+      notes: [...this.notes],
+    };
+  }
+
+  private add(list: string[], message: string): void {
+    if (this.seen.has(`m|${message}`)) return;
+    this.seen.add(`m|${message}`);
+    if (list.length < MAX_LISTED) list.push(message);
+    this.sink(message);
   }
 }

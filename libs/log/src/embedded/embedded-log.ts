@@ -272,7 +272,7 @@ export class EmbeddedLog extends EventLog {
     const dir = this.partitionDir(topic, p);
     const read = readSnapshotMarks(dir);
     if (read.state === 'ok' || this.reader(topic, p).end() <= (listSegments(dir)[0] ?? 0)) return read.marks;
-    this.registry.problem(
+    this.registry.note(
       `${snapshotIndexFile(dir)} is ${read.state === 'missing' ? 'missing' : `damaged at byte ${read.bytes}`}: rebuild starts of ${topic}/${p} found by scanning its segments (its writer rebuilds the file when it next opens the topic)`,
     );
     return scanMarks(dir, topic, p, this.registry);

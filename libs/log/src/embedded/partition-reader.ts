@@ -47,7 +47,8 @@ export class PartitionReader {
     const bases = this.chain.list();
     let segment = bases[0] ?? 0;
     for (const base of bases) if (base <= offset && this.chain.state(base) !== 'stray') segment = base;
-    if (bases.length === 0 || segment > offset) return { offset: segment, segment, position: 0, skipUntil: offset };
+    if (bases.length === 0 || segment > offset)
+      return { offset: segment, segment, position: 0, skipUntil: offset };
     const start = this.indexFloor(segment, offset);
     return { offset: start.offset, segment, position: start.position, skipUntil: offset };
   }
@@ -195,7 +196,7 @@ export class PartitionReader {
     for (let i = lo - 1; i >= 0; i--) {
       const e = index[i]!;
       if (frameAt(fd, e.position, e.offset)) return e;
-      this.health.problem(
+      this.health.note(
         `${indexFile(this.dir, base)}: entry ${i} says offset ${e.offset} is at byte ${e.position}, which holds no such frame; read from an earlier entry instead`,
       );
     }

@@ -241,7 +241,7 @@ export class PartitionWriter {
     let keep = index.length;
     while (keep > 0 && !frameAt(this.logFd, index[keep - 1]!.position, index[keep - 1]!.offset)) keep--;
     if (keep < index.length)
-      health.problem(
+      health.note(
         `${indexFile(this.dir, this.base)}: ${index.length - keep} entr${index.length - keep === 1 ? 'y' : 'ies'} from entry ${keep} on point at no frame of their offset; dropped and re-created from the segment`,
       );
     if (keep * INDEX_ENTRY !== this.idxSize) {
@@ -273,7 +273,7 @@ export class PartitionWriter {
     );
     if (end.position < this.size) {
       this.repairedBytes = this.size - end.position;
-      health.problem(
+      health.note(
         `${where}: cut a torn tail of ${this.repairedBytes} bytes at byte ${end.position} of ${seg} (offset ${end.offset} on): an incomplete or damaged last frame that nothing valid follows`,
       );
       files.ftruncateSync(this.logFd, end.position);

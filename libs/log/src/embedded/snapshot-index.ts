@@ -98,7 +98,7 @@ export class SnapshotIndexWriter {
       const encoded = encodeMarks(marks);
       this.files.replaceFileSync(path, encoded);
       bytes = encoded.length;
-      this.health.problem(
+      this.health.note(
         `${path} was ${read.state === 'missing' ? 'missing' : `damaged at byte ${read.bytes}`}; rebuilt from the segments of ${this.where} (${marks.length} marks)`,
       );
     }

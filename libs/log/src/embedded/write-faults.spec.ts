@@ -38,7 +38,12 @@ describe('EmbeddedLog on a full disk', () => {
     const dir = tmp();
     const files = new FaultyFiles(Number.MAX_SAFE_INTEGER);
     const problems: string[] = [];
-    const log = new EmbeddedLog({ dataDir: dir, partitions: { books: 3 }, files, onProblem: (m) => problems.push(m) });
+    const log = new EmbeddedLog({
+      dataDir: dir,
+      partitions: { books: 3 },
+      files,
+      onProblem: (m) => problems.push(m),
+    });
     const acknowledged = new Set<number>();
     let next = 0;
     const write = async (n: number): Promise<void> => {
@@ -50,7 +55,8 @@ describe('EmbeddedLog on a full disk', () => {
       } catch (e) {
         expect(e).toBeInstanceOf(LogError);
         expect((e as LogError).code).toBe('no_space');
-        for (const j of (e as LogError).appended) acknowledged.add((JSON.parse(entries[j]!.value) as { i: number }).i);
+        for (const j of (e as LogError).appended)
+          acknowledged.add((JSON.parse(entries[j]!.value) as { i: number }).i);
         throw e;
       }
     };
@@ -91,7 +97,13 @@ describe('EmbeddedLog on a full disk', () => {
 
   it('a failed fdatasync refuses one append with io_error, then writing goes on', async () => {
     const files = new FaultyFiles(Number.MAX_SAFE_INTEGER);
-    const log = new EmbeddedLog({ dataDir: tmp(), partitions: { books: 1 }, files, fsync: 'always', onProblem: () => undefined });
+    const log = new EmbeddedLog({
+      dataDir: tmp(),
+      partitions: { books: 1 },
+      files,
+      fsync: 'always',
+      onProblem: () => undefined,
+    });
     await log.append('books', batch(0, 5));
     files.failSyncs = true;
     const e = (await log.append('books', batch(5, 5)).catch((x: unknown) => x)) as LogError;

@@ -33,8 +33,7 @@ export function checkChain(
     const state = chain.state(last);
     const file = segmentFile(dir, last);
     const fix = `it is not part of the log: move it out of ${dir} and start again`;
-    if (state === 'stray')
-      throw new LogError('corrupt', `${file} holds no frame of offset ${last}; ${fix}`);
+    if (state === 'stray') throw new LogError('corrupt', `${file} holds no frame of offset ${last}; ${fix}`);
     if (last < end.offset)
       throw new LogError(
         'corrupt',
