@@ -28,8 +28,13 @@ async function main(): Promise<void> {
       sink,
       signal: abort.signal,
       onFed: (t) => replayClock.advance(t),
-      onSkip: (s) =>
-        process.stderr.write(`${JSON.stringify({ level: 'warn', message: 'replay line skipped', ...s })}\n`),
+      onSkip: (s) => warn('replay line skipped', { ...s }),
+      // A full disk or a broker outage pauses the replay; it never takes the API down.
+      onWriteError: (e, attempt) => {
+        if (attempt % 10 === 0)
+          warn('log write failed; the replay waits and retries', { attempt, error: e.message });
+      },
+      onRefused: (r, e) => warn('record refused by the log and dropped', { type: r.type, error: e.message }),
     });
     stops.push(async () => {
       abort.abort();
@@ -59,9 +64,15 @@ async function finishReplay(
 function startLive(config: StartConfig, sink: RecordSink): () => Promise<void> {
   const venuesConfig =
     config.venuesConfig === null ? null : loadVenuesConfig(config.venuesConfig, watchOrderBookIds());
-  const ingestor = new Ingestor(ingestorOptions({ sink, venuesConfig }));
+  const ingestor = new Ingestor(
+    ingestorOptions({ sink, venuesConfig, bufferBytes: config.writeBufferBytes }),
+  );
   ingestor.start();
   return () => ingestor.stop();
+}
+
+function warn(message: string, fields: Readonly<Record<string, unknown>>): void {
+  process.stderr.write(`${JSON.stringify({ level: 'warn', message, ...fields })}\n`);
 }
 
 function fatal(e: unknown): never {

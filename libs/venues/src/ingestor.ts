@@ -1,25 +1,49 @@
 import type { IngestorOptions } from './options';
+import { RecordWriter } from './record-writer';
 import { VenueRunner } from './venue-runner';
 
 /**
  * Live venues into book, market and venue records. Each venue runs on its own: one that is down
- * at start is retried with backoff while the others stream.
+ * at start is retried with backoff while the others stream. All write through one RecordWriter,
+ * which rides out log outages (docs/operations-log.md "Faults").
  */
 export class Ingestor {
-  private readonly runners: VenueRunner[] = [];
+  private readonly runners = new Map<string, VenueRunner>();
   private started = false;
+  readonly writer: RecordWriter;
 
-  constructor(private readonly options: IngestorOptions) {}
+  constructor(private readonly options: IngestorOptions) {
+    this.writer = new RecordWriter({
+      sink: options.sink,
+      logger: options.logger,
+      budgetBytes: options.bufferBytes,
+      backoff: { initialMs: 200, maxMs: 5_000 },
+      now: options.now,
+      onLost: (books) => {
+        const byVenue = new Map<string, string[]>();
+        for (const key of books) {
+          const bar = key.indexOf('|');
+          const list = byVenue.get(key.slice(0, bar)) ?? [];
+          list.push(key.slice(bar + 1));
+          byVenue.set(key.slice(0, bar), list);
+        }
+        for (const [venue, symbols] of byVenue) this.runners.get(venue)?.lost(symbols);
+      },
+      onRecovered: () => {
+        for (const r of this.runners.values()) r.republishAll();
+      },
+    });
+  }
 
   /** Start every venue in the background; returns at once (venues connect on their own). */
   start(): void {
     if (this.started) throw new Error('Ingestor already started');
     this.started = true;
     for (const venue of this.options.venues) {
-      const runner = new VenueRunner(venue, this.options);
+      const runner = new VenueRunner(venue, this.options, this.writer);
       try {
         runner.start();
-        this.runners.push(runner);
+        this.runners.set(venue.exchangeId, runner);
       } catch (e) {
         // A venue that cannot even be constructed must not stop the others.
         this.options.logger.error('venue not started', { exchangeId: venue.exchangeId, error: String(e) });
@@ -27,9 +51,10 @@ export class Ingestor {
     }
   }
 
-  /** Close every venue connection and wait until all records produced so far are written. */
-  async stop(): Promise<void> {
-    await Promise.all(this.runners.map((r) => r.stop()));
-    this.runners.length = 0;
+  /** Close every venue connection and write what they produced (giving up after `timeoutMs` of refusals). */
+  async stop(timeoutMs = 5_000): Promise<void> {
+    await Promise.all([...this.runners.values()].map((r) => r.stop()));
+    this.runners.clear();
+    await this.writer.close(timeoutMs);
   }
 }

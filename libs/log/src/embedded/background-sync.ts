@@ -23,8 +23,17 @@ export class BackgroundSync {
     this.files.fdatasync(fd, (err) => {
       this.running.delete(fd);
       if (err !== null) this.failure ??= err;
-      if (this.closeWhenDone.delete(fd)) this.files.closeSync(fd);
+      if (this.closeWhenDone.delete(fd)) this.closeQuietly(fd);
     });
+  }
+
+  /** A close in a callback must not throw (it would end the process); its error is the sync's. */
+  private closeQuietly(fd: number): void {
+    try {
+      this.files.closeSync(fd);
+    } catch (e) {
+      this.failure ??= e as Error;
+    }
   }
 
   /** Close `fd` now, or as soon as its running sync returns. */
