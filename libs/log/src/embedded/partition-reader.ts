@@ -103,8 +103,9 @@ export class PartitionReader {
   end(): number {
     if (this.tail === null) {
       const bases = this.chain.list();
+      // The last segment holding frames: an empty newer one (a roll in progress) is reached by reading.
       let last: number | undefined;
-      for (const base of bases) if (this.chain.state(base) !== 'stray') last = base;
+      for (const base of bases) if (this.chain.state(base) === 'ok') last = base;
       if (last === undefined) return bases.length === 0 ? 0 : bases[0]!;
       const e = this.indexFloor(last, Number.MAX_SAFE_INTEGER);
       this.tail = { offset: e.offset, segment: last, position: e.position, skipUntil: 0 };
