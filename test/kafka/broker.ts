@@ -73,6 +73,8 @@ export interface OwnedBroker {
   readonly brokers: string;
   stop(): Promise<void>;
   start(): Promise<void>;
+  /** SIGKILL the broker process (no clean shutdown); `start` brings it back on its data. */
+  kill(): Promise<void>;
   /** Stop and wipe. */
   dispose(): Promise<void>;
 }
@@ -90,6 +92,19 @@ export async function ownedBroker(name: string, slot: number): Promise<OwnedBrok
     brokers,
     stop: async () => void (await kafkaScript('stop', dataDir, port)),
     start: async () => void (await kafkaScript('start', dataDir, port)),
+    kill: async () => {
+      const pid = Number(readFileSync(join(dataDir, 'broker.pid'), 'utf8').trim());
+      process.kill(pid, 'SIGKILL');
+      // Gone once reaped; a zombie left by an init that does not reap holds no port either.
+      for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
+        try {
+          process.kill(pid, 0);
+        } catch {
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
     dispose: async () => void (await kafkaScript('reset', dataDir, port)),
   };
 }

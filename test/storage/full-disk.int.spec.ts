@@ -31,7 +31,12 @@ describe.each(smallDisks(24 * 1024 * 1024).map((d) => [d.kind, d.make] as const)
   (_kind, make) => {
     it('the ingestor writer holds its records while the disk is full and writes each exactly once when space is back', async () => {
       const d = disk(make);
-      const log = new EmbeddedLog({ dataDir: d.dir, files: d.files, partitions: { books: 4, venues: 2 }, onProblem: () => undefined });
+      const log = new EmbeddedLog({
+        dataDir: d.dir,
+        files: d.files,
+        partitions: { books: 4, venues: 2 },
+        onProblem: () => undefined,
+      });
       const logger = new MemoryLogger();
       let recovered = 0;
       const writer = new RecordWriter({
@@ -52,7 +57,12 @@ describe.each(smallDisks(24 * 1024 * 1024).map((d) => [d.kind, d.make] as const)
         await new Promise((r) => setTimeout(r, 2));
       }
       await waitFor('a refused write', () => writer.stats.failures > 0);
-      expect(logger.lines.some((l) => l.message === 'log writes failing; holding records and retrying' && l.fields?.code === 'no_space')).toBe(true);
+      expect(
+        logger.lines.some(
+          (l) =>
+            l.message === 'log writes failing; holding records and retrying' && l.fields?.code === 'no_space',
+        ),
+      ).toBe(true);
       d.free();
       writer.push(records.slice(2 * third));
       await waitFor('everything written', () => writer.queued === 0, 30_000);
@@ -95,8 +105,15 @@ describe.each(smallDisks(24 * 1024 * 1024).map((d) => [d.kind, d.make] as const)
         host.server = server;
         const answers: { phase: string; status: number; id: string; body: string }[] = [];
         const quote = async (phase: string, i: number): Promise<void> => {
-          const res = await fetch(`${server.url}/route?from=BTC&to=USDT&amountIn=${1 + i / 8}&strategy=split_optimal&bridges=USDC`);
-          answers.push({ phase, status: res.status, id: res.headers.get('x-request-id')!, body: await res.text() });
+          const res = await fetch(
+            `${server.url}/route?from=BTC&to=USDT&amountIn=${1 + i / 8}&strategy=split_optimal&bridges=USDC`,
+          );
+          answers.push({
+            phase,
+            status: res.status,
+            id: res.headers.get('x-request-id')!,
+            body: await res.text(),
+          });
         };
         for (let i = 0; i < 15; i++) await quote('before', i);
         await server.journal.flush();
@@ -139,7 +156,9 @@ describe('refusals are named', () => {
   it('an append over the size limit is refused as too_large before anything is written', async () => {
     const d = disk(smallDisks(1 << 20)[0]!.make);
     const log = new EmbeddedLog({ dataDir: d.dir, files: d.files, onProblem: () => undefined });
-    const e = (await log.append('quotes', [{ key: 'a', value: 'x'.repeat(1_000_001) }]).catch((x: unknown) => x)) as LogError;
+    const e = (await log
+      .append('quotes', [{ key: 'a', value: 'x'.repeat(1_000_001) }])
+      .catch((x: unknown) => x)) as LogError;
     expect(e).toBeInstanceOf(LogError);
     expect(e.code).toBe('too_large');
     expect(await log.highWatermarks('quotes')).toEqual([0, 0, 0, 0]);

@@ -38,6 +38,10 @@ export class RecordWriter {
   private attempt = 0;
   private closing = false;
   private wake: (() => void) | null = null;
+  /** Books that lost records: their deltas are useless (a gap) until their next snapshot. */
+  private readonly gapped = new Set<string>();
+  /** The newest market or venue record written: writing it again changes nothing (see shed). */
+  private lastListing: EventRecord | null = null;
   /** Counters for tests and logs. */
   readonly stats = { written: 0, dropped: 0, droppedBytes: 0, refused: 0, failures: 0, outages: 0 };
 
@@ -46,6 +50,14 @@ export class RecordWriter {
   push(records: readonly EventRecord[]): void {
     if (records.length === 0) return;
     for (const r of records) {
+      if (r.type === 'book' && this.gapped.size > 0) {
+        const key = `${r.exchangeId}|${r.symbol}`;
+        if (r.snapshot) this.gapped.delete(key);
+        else if (this.gapped.has(key)) {
+          this.stats.dropped++;
+          continue;
+        }
+      }
       this.queue.push(r);
       this.queuedBytes += sizeOf(r);
     }
@@ -56,6 +68,11 @@ export class RecordWriter {
   /** Records waiting to be written. */
   get queued(): number {
     return this.queue.length;
+  }
+
+  /** True from a failed write until the next one succeeds. */
+  get failing(): boolean {
+    return this.failingSince !== null;
   }
 
   /**
@@ -109,10 +126,10 @@ export class RecordWriter {
       this.stats.refused++;
       if (r.type !== 'venue') lost.add(`${r.exchangeId}|${r.symbol}`);
       this.options.logger.error('record refused by the log and dropped', {
-        exchangeId: r.exchangeId,
+        exchangeId: r.exchangeId.slice(0, 100),
         type: r.type,
-        symbol: r.type === 'venue' ? undefined : r.symbol,
-        error: err!.message,
+        symbol: r.type === 'venue' ? undefined : r.symbol.slice(0, 100),
+        error: err!.message.slice(0, 300),
       });
     }
     if (gone.size > 0) {
@@ -121,13 +138,17 @@ export class RecordWriter {
       this.stats.written += err?.appended.length ?? 0;
       this.queuedBytes = this.queue.reduce((sum, r) => sum + sizeOf(r), 0);
     }
-    if (lost.size > 0) this.options.onLost(lost);
+    this.lose(lost);
     return err !== null && err.code === 'too_large';
   }
 
   private taken(batch: readonly EventRecord[], n: number): void {
     this.queue.splice(0, n);
-    for (let i = 0; i < n; i++) this.queuedBytes -= sizeOf(batch[i]!);
+    for (let i = 0; i < n; i++) {
+      const r = batch[i]!;
+      this.queuedBytes -= sizeOf(r);
+      if (r.type !== 'book') this.lastListing = r;
+    }
     this.stats.written += n;
   }
 
@@ -170,33 +191,61 @@ export class RecordWriter {
     this.wake = null;
   }
 
-  /** Over budget during an outage: drop the queued book records (snapshots replace them later). */
+  /**
+   * Over budget during an outage: drop the oldest queued book records until half the budget is
+   * used (market and venue records stay), then the deltas still queued for the books that lost
+   * records (useless after the gap) up to their next queued snapshot. The newest records stay
+   * queued, so the writer keeps retrying and notices when the log is back.
+   */
   private shed(): void {
+    const target = this.options.budgetBytes / 2;
     const lost = new Set<string>();
     let dropped = 0;
     let bytes = 0;
     // Records being written stay: the write settles them.
     const kept: EventRecord[] = this.queue.slice(0, this.inFlight);
+    let over = this.queuedBytes - target;
     for (let i = this.inFlight; i < this.queue.length; i++) {
       const r = this.queue[i]!;
       if (r.type === 'book') {
-        dropped++;
-        bytes += sizeOf(r);
-        lost.add(`${r.exchangeId}|${r.symbol}`);
-      } else kept.push(r);
+        const key = `${r.exchangeId}|${r.symbol}`;
+        const healed = r.snapshot && over <= 0;
+        if (over > 0 || (lost.has(key) && !healed)) {
+          over -= sizeOf(r);
+          dropped++;
+          bytes += sizeOf(r);
+          lost.add(key);
+          continue;
+        }
+        if (healed) lost.delete(key);
+      }
+      kept.push(r);
     }
     if (dropped === 0) return;
+    // Something must stay queued, or nothing would try the log and notice it is back (then
+    // republish every book): the newest listing record, whose second copy changes no state.
+    if (kept.length === 0 && this.lastListing !== null) {
+      kept.push(this.lastListing);
+      bytes -= sizeOf(this.lastListing);
+    }
     this.queue = kept;
     this.queuedBytes -= bytes;
     this.stats.dropped += dropped;
     this.stats.droppedBytes += bytes;
-    this.options.logger.warn('log outage outlasted the buffer budget: queued book records dropped', {
+    this.options.logger.warn('log outage outlasted the buffer budget: oldest queued book records dropped', {
       dropped,
       bytes,
       droppedTotal: this.stats.dropped,
       budgetBytes: this.options.budgetBytes,
     });
-    this.options.onLost(lost);
+    this.lose(lost);
+  }
+
+  /** Books that lost records: drop their deltas until a snapshot, and have them resynced. */
+  private lose(books: ReadonlySet<string>): void {
+    if (books.size === 0) return;
+    for (const b of books) this.gapped.add(b);
+    this.options.onLost(books);
   }
 }
 
