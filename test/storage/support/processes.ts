@@ -49,8 +49,11 @@ export function startApp(script: string, args: readonly string[], env: Record<st
         const m = what.exec(out) ?? what.exec(err);
         if (m !== null) return m;
         if (child.exitCode !== null || child.signalCode !== null)
-          throw new Error(`${script} exited (${child.exitCode ?? child.signalCode}) before ${String(what)}:\n${err}`);
-        if (Date.now() > deadline) throw new Error(`${script}: no ${String(what)} in ${timeoutMs} ms:\n${err.slice(-3000)}`);
+          throw new Error(
+            `${script} exited (${child.exitCode ?? child.signalCode}) before ${String(what)}:\n${err}`,
+          );
+        if (Date.now() > deadline)
+          throw new Error(`${script}: no ${String(what)} in ${timeoutMs} ms:\n${err.slice(-3000)}`);
         await new Promise((r) => setTimeout(r, 50));
       }
     },
