@@ -10,6 +10,7 @@ import { benchIngestor } from './ingestor';
 import { benchLog } from './log';
 import { benchReplay } from './replay';
 import { benchSolve } from './solve';
+import { benchStore } from './log-store';
 
 type Scenario = { name: string; run: () => BenchRow[] | Promise<BenchRow[]> };
 
@@ -18,6 +19,7 @@ const SCENARIOS: Scenario[] = [
   { name: 'fold', run: () => benchFold() },
   { name: 'replay', run: () => benchReplay() },
   { name: 'log', run: () => benchLog() },
+  { name: 'store', run: () => benchStore() },
   { name: 'ingestor', run: () => benchIngestor() },
   { name: 'api', run: () => benchApi() },
 ];
@@ -39,7 +41,7 @@ async function main(): Promise<void> {
   for (const s of chosen) {
     const got = await s.run();
     for (const r of got)
-      console.log(`${r.scenario.padEnd(12)} ${r.metric.padEnd(36)} ${fmt(r.value).padStart(14)} ${r.unit}`);
+      console.log(`${r.scenario.padEnd(12)} ${r.metric.padEnd(40)} ${fmt(r.value).padStart(14)} ${r.unit}`);
     rows.push(...got);
   }
   if (json) for (const r of rows) console.log(JSON.stringify(r));

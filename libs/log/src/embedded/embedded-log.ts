@@ -307,6 +307,7 @@ export class EmbeddedLog extends EventLog {
 
   /** Bytes of torn tail cut per partition when this process opened the topic for writing. */
   repairedBytes(topic: TopicName): number[] {
+    this.open();
     return this.writersFor(topic).partitions.map((p) => p.repairedBytes);
   }
 
