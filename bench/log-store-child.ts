@@ -53,7 +53,7 @@ async function main(): Promise<void> {
       db.transactionSync(() => {
         for (const e of batch) {
           const p = partitionFor(e.key, partitions);
-          db.put([p, next[p]!++], `${e.key}\n${e.value}`);
+          db.putSync([p, next[p]!++], `${e.key}\n${e.value}`);
         }
       });
     }

@@ -142,11 +142,11 @@ export class EmbeddedLog extends EventLog {
     let batch: MarkBatch | null = null;
     try {
       batch = marks === null ? null : marks.mark(entries, indices, first);
-      if (batch !== null && this.fsync === 'always') marks!.sync();
+      if (batch !== null && this.fsync === 'always') marks.sync();
       writer.append(entries, indices);
     } catch (e) {
       const frames = e instanceof PartialWrite ? e.frames : 0;
-      if (batch !== null) marks!.rollback(batch, first + frames);
+      if (batch !== null) marks.rollback(batch, first + frames);
       for (let j = 0; j < frames; j++) appended.push(indices[j]!);
       if (frames > 0 && this.fsync === 'always') this.trySync(writer);
       const cause = e instanceof PartialWrite ? e.error : e;
