@@ -46,7 +46,7 @@ describe('ingestor writer through a broker SIGKILL and restart', () => {
       budgetBytes: 150_000,
       backoff: { initialMs: 100, maxMs: 1000 },
       onLost: (books) => venues.lost(books),
-      onRecovered: () => writer.push(venues.snapshots(Date.now())),
+      onRecovered: () => writer.push(venues.snapshots()),
     });
     writer.push(venues.listings);
     writer.push(venues.next(1000));
@@ -109,8 +109,11 @@ describe('ingestor writer through a broker SIGKILL and restart', () => {
     const feed = createBookFeed({ log: reader, logger: memoryLogger(), fromSnapshots: false });
     try {
       await feed.start();
-      for (let i = 0; i < 100 && !(await caughtUp(reader, () => feed.positions())); i++)
+      const deadline = Date.now() + 60_000;
+      while (!(await caughtUp(reader, () => feed.positions()))) {
+        if (Date.now() > deadline) throw new Error(`feed not caught up: ${JSON.stringify(feed.positions())}`);
         await new Promise((r) => setTimeout(r, 100));
+      }
       expect(bookHashes(feed.cache)).toEqual(bookHashes(venues.truth));
       for (const b of feed.cache.allBooks()) expect(b.inSync, `${b.exchangeId}|${b.symbol}`).toBe(true);
     } finally {

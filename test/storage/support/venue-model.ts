@@ -33,19 +33,22 @@ export class VenueModel {
       if (r.done === true) break;
       this.truth.apply(r.value);
       const key = `${r.value.exchangeId}|${r.value.symbol}`;
-      if (this.resync.delete(key)) out.push(this.snapshotOf(key, r.value.receivedAt));
+      if (this.resync.delete(key)) out.push(this.snapshotOf(key));
       else out.push(r.value);
     }
     return out;
   }
 
-  private snapshotOf(key: string, receivedAt: number): BookRecord {
+  private snapshotOf(key: string): BookRecord {
     const bar = key.indexOf('|');
-    return this.snapshots(receivedAt, key.slice(0, bar), key.slice(bar + 1))[0]!;
+    return this.snapshots(key.slice(0, bar), key.slice(bar + 1))[0]!;
   }
 
-  /** A snapshot of every book, carrying its current sequence (the deltas after it follow on). */
-  snapshots(receivedAt: number, exchangeId?: string, symbol?: string): BookRecord[] {
+  /**
+   * A snapshot of every book, carrying its current sequence (the deltas after it follow on) and
+   * the time of its last update, as VenueRunner.republishAll publishes them.
+   */
+  snapshots(exchangeId?: string, symbol?: string): BookRecord[] {
     return this.truth
       .allBooks()
       .filter(
@@ -61,7 +64,7 @@ export class VenueModel {
         asks: b.asks.toLevels(),
         sequence: b.sequence,
         exchangeTimestamp: b.exchangeTimestamp,
-        receivedAt,
+        receivedAt: b.receivedAt,
       }));
   }
 }
