@@ -1,5 +1,4 @@
 import { EventEmitter } from 'node:events';
-import { mkdirSync, watch, type FSWatcher } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { TOPICS, topicName, type TopicName } from '@app/events';
 import {
@@ -29,6 +28,7 @@ import {
   type SnapshotMark,
 } from './snapshot-index';
 import { acquireTopicLock, topicPartitions } from './topic-files';
+import { watchDirs } from './watch-dirs';
 
 /** When appends reach the disk: see docs/operations-log.md "fsync policy". */
 export type FsyncPolicy = 'always' | 'interval' | 'never';
@@ -210,7 +210,10 @@ export class EmbeddedLog extends EventLog {
     const topics = new Set(from.map((p) => p.topic));
     for (const t of topics) this.appended.on(t, poke);
     signal.addEventListener('abort', poke);
-    const watchers = this.watch(from, poke);
+    const watchers = watchDirs(
+      from.map((p) => this.partitionDir(p.topic, p.partition)),
+      poke,
+    );
     try {
       while (!signal.aborted && !this.closed) {
         dirty = false;
@@ -390,18 +393,5 @@ export class EmbeddedLog extends EventLog {
     }
     this.writers.set(topic, w);
     return w;
-  }
-
-  private watch(from: readonly LogPosition[], poke: () => void): FSWatcher[] {
-    const out: FSWatcher[] = [];
-    for (const dir of new Set(from.map((p) => this.partitionDir(p.topic, p.partition)))) {
-      try {
-        mkdirSync(dir, { recursive: true });
-        out.push(watch(dir, { persistent: false }, poke));
-      } catch {
-        // No directory yet or no inotify watches left: the poll interval still picks appends up.
-      }
-    }
-    return out;
   }
 }
