@@ -80,11 +80,14 @@ export interface OwnedBroker {
 }
 
 /**
- * `slot` (1, 2, ...) picks the port TEST_KAFKA_PORT + 100 * slot, so test runs in several
- * checkouts at once (each with its own TEST_KAFKA_PORT) never share a broker.
+ * `slot` (1..9) picks the port TEST_KAFKA_PORT + 10 * slot (and the next one for its controller),
+ * inside the checkout's own block of 100 ports: checkouts take TEST_KAFKA_PORTs 100 apart, so test
+ * runs in several of them at once never share (or collide on) a broker.
  */
 export async function ownedBroker(name: string, slot: number): Promise<OwnedBroker> {
-  const port = SHARED_PORT + 100 * slot;
+  if (!Number.isInteger(slot) || slot < 1 || slot > 9)
+    throw new RangeError(`broker slot must be 1..9, got ${slot}`);
+  const port = SHARED_PORT + 10 * slot;
   const dataDir = join(shmRoot, `route-service-test-${name}-${port}`);
   await kafkaScript('reset', dataDir, port);
   const brokers = await kafkaScript('start', dataDir, port);
