@@ -7,7 +7,7 @@ import { BookPublisher } from '@app/venues';
 import type { CcxtBook } from '@app/venues';
 import { ingestorOptions, type IngestorLogger } from '@app/venues';
 import { touchedBand, trackBook } from '@app/venues';
-import { VenueRunner } from '@app/venues';
+import { DEFAULT_BUFFER_BYTES, RecordWriter, VenueRunner } from '@app/venues';
 import type { BenchRow } from './bench-row';
 
 const quiet: IngestorLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -125,6 +125,15 @@ export async function benchCpu(
       ]),
     );
     const sink = new CountingSink();
+    // One queue into the sink for every venue, as the Ingestor has.
+    const writer = new RecordWriter({
+      sink,
+      logger: quiet,
+      budgetBytes: DEFAULT_BUFFER_BYTES,
+      backoff: { initialMs: 200, maxMs: 5_000 },
+      onLost: () => undefined,
+      onRecovered: () => undefined,
+    });
     const runners = Array.from({ length: venues }, (_, v) => {
       const ccxt = {
         urls: { api: { ws: { public: { spot: `ws://127.0.0.1:${port}/v5/public/spot?venue=${v}` } } } },
@@ -137,7 +146,7 @@ export async function benchCpu(
           venues: new Map([['bybit', { symbols: names.map((b) => `${b}/USDT`), ccxt, watchLimit: 200 }]]),
         },
       });
-      return new VenueRunner(opts.venues[0]!, opts);
+      return new VenueRunner(opts.venues[0]!, opts, writer);
     });
     for (const r of runners) r.start();
     await new Promise((r) => setTimeout(r, 3000));
@@ -149,6 +158,7 @@ export async function benchCpu(
     const wallUs = Number(process.hrtime.bigint() - t0) / 1e3;
     const updates = ((sink.books - books0) / wallUs) * 1e6;
     await Promise.all(runners.map((r) => r.stop()));
+    await writer.close();
     const label = `${venues}x${symbols}x${rate}/s ${levels ?? 200}lv`;
     return [
       {

@@ -16,6 +16,7 @@ import { benchLog } from './log';
 import { benchReplay } from './replay';
 import { benchSolve } from './solve';
 import { benchTools } from './tools';
+import { benchStore } from './log-store';
 
 type Options = { readonly flags: readonly string[]; readonly baseline: string | null };
 type Scenario = { name: string; run: (o: Options) => BenchRow[] | Promise<BenchRow[]> };
@@ -31,6 +32,7 @@ const SCENARIOS: Scenario[] = [
     name: 'log',
     run: (o) => benchLog({ compareKafkaClients: o.flags.includes('--compare-kafka-clients') }),
   },
+  { name: 'store', run: () => benchStore() },
   { name: 'ingestor', run: () => benchIngestor() },
   { name: 'api', run: () => benchApi() },
   { name: 'tools', run: () => benchTools() },
@@ -60,7 +62,7 @@ async function main(): Promise<void> {
   for (const s of chosen) {
     const got = await s.run({ flags, baseline });
     for (const r of got)
-      console.log(`${r.scenario.padEnd(12)} ${r.metric.padEnd(36)} ${fmt(r.value).padStart(14)} ${r.unit}`);
+      console.log(`${r.scenario.padEnd(12)} ${r.metric.padEnd(40)} ${fmt(r.value).padStart(14)} ${r.unit}`);
     rows.push(...got);
   }
   if (json) for (const r of rows) console.log(JSON.stringify(r));

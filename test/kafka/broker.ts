@@ -106,15 +106,20 @@ export interface OwnedBroker {
   readonly brokers: string;
   stop(): Promise<void>;
   start(): Promise<void>;
+  /** SIGKILL the broker process (no clean shutdown); `start` brings it back on its data. */
+  kill(): Promise<void>;
   /** Stop and wipe. */
   dispose(): Promise<void>;
 }
 
 /**
- * `slot` (1 to 9) picks the port TEST_KAFKA_PORT + 10 * slot, so test runs in several
- * checkouts at once (each with its own TEST_KAFKA_PORT) never share a broker.
+ * `slot` (1..9) picks the port TEST_KAFKA_PORT + 10 * slot (and the next one for its controller),
+ * inside the checkout's own block of 100 ports: checkouts take TEST_KAFKA_PORTs 100 apart, so test
+ * runs in several of them at once never share (or collide on) a broker.
  */
 export async function ownedBroker(name: string, slot: number): Promise<OwnedBroker> {
+  if (!Number.isInteger(slot) || slot < 1 || slot > 9)
+    throw new RangeError(`broker slot must be 1..9, got ${slot}`);
   const port = SHARED_PORT + 10 * slot;
   if (await dockerReachable()) return startContainerBroker(port);
   const dataDir = join(shmRoot, `route-service-test-${name}-${port}`);
@@ -124,6 +129,19 @@ export async function ownedBroker(name: string, slot: number): Promise<OwnedBrok
     brokers,
     stop: async () => void (await kafkaScript('stop', dataDir, port)),
     start: async () => void (await kafkaScript('start', dataDir, port)),
+    kill: async () => {
+      const pid = Number(readFileSync(join(dataDir, 'broker.pid'), 'utf8').trim());
+      process.kill(pid, 'SIGKILL');
+      // Gone once reaped; a zombie left by an init that does not reap holds no port either.
+      for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
+        try {
+          process.kill(pid, 0);
+        } catch {
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
     dispose: async () => void (await kafkaScript('reset', dataDir, port)),
   };
 }

@@ -26,6 +26,8 @@ export interface ContainerBroker {
   readonly container: StartedTestContainer;
   stop(): Promise<void>;
   start(): Promise<void>;
+  /** SIGKILL the broker (no clean shutdown); start() brings it back with its data. */
+  kill(): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -58,6 +60,7 @@ export async function startContainerBroker(port: number): Promise<ContainerBroke
     container,
     stop: () => runtime.container.stop(handle, { timeout: 10 }),
     start: () => runtime.container.start(handle),
+    kill: async () => void (await handle.kill({ signal: 'SIGKILL' })),
     dispose: async () => void (await container.stop()),
   };
 }

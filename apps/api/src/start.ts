@@ -29,8 +29,13 @@ async function main(): Promise<void> {
       sink,
       signal: abort.signal,
       onFed: (t) => replayClock.advance(t),
-      onSkip: (s) =>
-        process.stderr.write(`${JSON.stringify({ level: 'warn', message: 'replay line skipped', ...s })}\n`),
+      onSkip: (s) => warn('replay line skipped', { ...s }),
+      // A full disk or a broker outage pauses the replay; it never takes the API down.
+      onWriteError: (e, attempt) => {
+        if (attempt % 10 === 0)
+          warn('log write failed; the replay waits and retries', { attempt, error: e.message });
+      },
+      onRefused: (r, e) => warn('record refused by the log and dropped', { type: r.type, error: e.message }),
     });
     stops.push(async () => {
       abort.abort();
@@ -73,7 +78,12 @@ async function liveVenues(config: StartConfig): Promise<(sink: RecordSink) => In
     config.venuesConfig === null
       ? null
       : venues.loadVenuesConfig(config.venuesConfig, venues.watchOrderBookIds());
-  return (sink) => new venues.Ingestor(venues.ingestorOptions({ sink, venuesConfig }));
+  return (sink) =>
+    new venues.Ingestor(venues.ingestorOptions({ sink, venuesConfig, bufferBytes: config.writeBufferBytes }));
+}
+
+function warn(message: string, fields: Readonly<Record<string, unknown>>): void {
+  process.stderr.write(`${JSON.stringify({ level: 'warn', message, ...fields })}\n`);
 }
 
 function fatal(e: unknown): never {

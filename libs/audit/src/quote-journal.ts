@@ -1,4 +1,4 @@
-import type { EventLog } from '@app/log';
+import { LogError, MAX_RECORD_BYTES, type EventLog } from '@app/log';
 import {
   journalRecord,
   type FrameRecord,
@@ -32,7 +32,11 @@ export interface QuoteJournalOptions {
    */
   readonly flushMs?: number;
   readonly maxBatch?: number;
-  /** Above this many queued entries record() waits for the queue to drain (backpressure, never loss). */
+  /**
+   * Above this many queued entries record() waits for the queue to drain (backpressure, never
+   * loss); while appends are failing (a full disk, a broker outage) it refuses instead, so the
+   * caller answers 503 rather than hang.
+   */
   readonly maxQueued?: number;
   /** Keep each response in its record (default) or only its hash. */
   readonly storeResponses?: boolean;
@@ -67,6 +71,8 @@ interface Pending {
   readonly key: string;
   /** The record's JSON text, or what builds it (after the response's turn: see prepare()). */
   value: string | (() => string);
+  /** The record without the response (its hash only), for a response too large for the log. */
+  readonly hashOnly?: () => string;
   readonly done: () => void;
   readonly fail: (e: Error) => void;
 }
@@ -86,7 +92,7 @@ export class QuoteJournal {
   private closed = false;
   readonly mode: JournalMode;
   /** Counters for /health and tests. */
-  readonly stats = { recorded: 0, appended: 0, failures: 0 };
+  readonly stats = { recorded: 0, appended: 0, failures: 0, refused: 0 };
 
   constructor(private readonly options: QuoteJournalOptions) {
     this.mode = options.mode ?? 'batched';
@@ -94,7 +100,16 @@ export class QuoteJournal {
 
   /** Journal one response. Batched: resolves when queued. Strict: resolves when the log accepted it. */
   record(entry: JournalEntry): Promise<void> {
-    return this.enqueue(entry.request.requestId, () => this.recordText(entry));
+    return this.enqueue(
+      entry.request.requestId,
+      () => this.recordText(entry, this.options.storeResponses ?? true),
+      () => this.recordText(entry, false),
+    );
+  }
+
+  /** False while appends fail and the queue is full: record() refuses (batched mode). */
+  get accepting(): boolean {
+    return !(this.backingOff && this.queue.length >= (this.options.maxQueued ?? 50_000));
   }
 
   /** Journal one stream frame as a light record pointing at its tick (docs/replay.md). */
@@ -112,7 +127,7 @@ export class QuoteJournal {
     });
   }
 
-  private recordText(entry: JournalEntry): string {
+  private recordText(entry: JournalEntry, storeResponse: boolean): string {
     const record = journalRecord(
       {
         kind: entry.kind,
@@ -130,7 +145,7 @@ export class QuoteJournal {
     );
     const value = JSON.stringify(record);
     // The response is already JSON text: splice it in rather than parse and re-serialise it.
-    return (this.options.storeResponses ?? true) && value.endsWith(NULL_RESPONSE)
+    return storeResponse && value.endsWith(NULL_RESPONSE)
       ? `${value.slice(0, -NULL_RESPONSE.length)}"response":${entry.body}}`
       : value;
   }
@@ -140,16 +155,22 @@ export class QuoteJournal {
    * append is later): hashing and serialising stay off the response path (the inputs are
    * immutable: strings and arrays copied per request).
    */
-  private enqueue(key: string, value: () => string): Promise<void> {
+  private enqueue(key: string, value: () => string, hashOnly?: () => string): Promise<void> {
     if (this.closed) return Promise.reject(new Error('quote journal is closed'));
+    if (this.mode === 'batched' && !this.accepting)
+      return Promise.reject(
+        new Error(`the event log refuses appends and ${this.queue.length} journal entries wait for it`),
+      );
     this.stats.recorded++;
     if (this.mode === 'strict') {
-      const durable = new Promise<void>((done, fail) => this.queue.push({ key, value, done, fail }));
+      const durable = new Promise<void>((done, fail) =>
+        this.queue.push({ key, value, hashOnly, done, fail }),
+      );
       // Group commit: entries recorded in the same turn share one append.
       this.schedule(0);
       return durable;
     }
-    this.queue.push({ key, value, done: noop, fail: noop });
+    this.queue.push({ key, value, hashOnly, done: noop, fail: noop });
     const flushMs = this.options.flushMs ?? 20;
     this.schedule(flushMs);
     if (this.queue.length >= (this.options.maxBatch ?? 500)) this.schedule(0);
@@ -254,25 +275,49 @@ export class QuoteJournal {
       try {
         await this.options.log.append(
           'quotes',
-          batch.map((p) => ({ key: p.key, value: textOf(p) })),
+          batch.map((p) => ({ key: p.key, value: fitting(p) })),
         );
       } catch (e) {
         const error = e instanceof Error ? e : new Error(String(e));
-        // Strict callers learn at once (their response should fail); batched entries stay queued.
-        const strict = batch.filter((p) => p.fail !== noop);
-        for (const p of strict) p.fail(error);
-        this.queue = this.queue.filter((p) => !strict.includes(p));
+        const appended = new Set(e instanceof LogError ? e.appended : []);
+        const refused = new Set(e instanceof LogError ? e.rejected : []);
+        // Entries the failed append put in the log anyway are journalled: done.
+        this.settled(batch.filter((_, i) => appended.has(i)));
+        this.stats.refused += refused.size;
+        // Strict callers learn at once (their response should fail); batched entries stay queued,
+        // except those the log can never take (too large even without the response).
+        const failed = batch.filter((p, i) => !appended.has(i) && (p.fail !== noop || refused.has(i)));
+        for (const p of failed) p.fail(error);
+        const gone = new Set([...batch.filter((_, i) => appended.has(i)), ...failed]);
+        this.queue = this.queue.filter((p) => !gone.has(p));
         throw error;
       }
       this.queue.splice(0, batch.length);
-      this.backingOff = false;
-      this.stats.appended += batch.length;
-      for (const p of batch) p.done();
-      const waiting = this.drained;
-      this.drained = [];
-      for (const w of waiting) w();
+      this.settled(batch);
     }
   }
+
+  private settled(batch: readonly Pending[]): void {
+    if (batch.length === 0) return;
+    this.backingOff = false;
+    this.stats.appended += batch.length;
+    for (const p of batch) p.done();
+    const waiting = this.drained;
+    this.drained = [];
+    for (const w of waiting) w();
+  }
+}
+
+/**
+ * The record text, without the response (its hash stays, so replay still checks the bytes) when
+ * the whole record would be over the log's size limit.
+ */
+function fitting(p: Pending): string {
+  const text = textOf(p);
+  if (text.length * 3 <= MAX_RECORD_BYTES || p.hashOnly === undefined) return text;
+  if (Buffer.byteLength(text, 'utf8') <= MAX_RECORD_BYTES) return text;
+  p.value = p.hashOnly();
+  return p.value;
 }
 
 /** The entry's record text, built now if it was not yet (and kept, should the append be retried). */

@@ -64,6 +64,8 @@ export interface StartConfig {
   /** null = live venues through the ingestor. */
   readonly replay: ReplayConfig | null;
   readonly venuesConfig: string | null;
+  /** WRITE_BUFFER_BYTES: records the ingestor holds while the log refuses writes. */
+  readonly writeBufferBytes: number;
 }
 
 /** `apps/ingestor`: live venues into the log. */
@@ -73,6 +75,8 @@ export interface IngestorConfig {
   /** null = live venues; otherwise the recording is fed into the log instead. */
   readonly replay: ReplayConfig | null;
   readonly venuesConfig: string | null;
+  /** WRITE_BUFFER_BYTES: records the ingestor holds while the log refuses writes. */
+  readonly writeBufferBytes: number;
 }
 
 export type AppName = 'api' | 'start' | 'ingestor';
@@ -106,7 +110,13 @@ export function loadConfig<A extends AppName>(
   const log = readLog(r, cwd);
   let config: ApiConfig | StartConfig | IngestorConfig;
   if (app === 'ingestor') {
-    config = { app: 'ingestor', log, replay: readReplay(r, cwd), venuesConfig: readVenuesConfig(r, cwd) };
+    config = {
+      app: 'ingestor',
+      log,
+      replay: readReplay(r, cwd),
+      venuesConfig: readVenuesConfig(r, cwd),
+      writeBufferBytes: readWriteBuffer(r),
+    };
   } else {
     const server = readServer(r);
     const nowMs = r.int('--now', r.flag('now'), -1, 0, 8_640_000_000_000_000);
@@ -121,6 +131,7 @@ export function loadConfig<A extends AppName>(
             nowMs: pinned,
             replay: readReplay(r, cwd),
             venuesConfig: readVenuesConfig(r, cwd),
+            writeBufferBytes: readWriteBuffer(r),
           };
   }
   if (r.issues.length > 0) throw new ConfigError(r.issues);
@@ -188,6 +199,11 @@ function readReplay(r: Reader, cwd: string): ReplayConfig | null {
   const abs = resolve(cwd, path);
   if (!existsSync(abs)) r.bad('--replay', `no such file or directory: ${path}`);
   return { path: abs, speed };
+}
+
+/** 64 MiB by default (libs/venues DEFAULT_BUFFER_BYTES); 1 MiB to 16 GiB. */
+function readWriteBuffer(r: Reader): number {
+  return r.int('WRITE_BUFFER_BYTES', r.envValue('WRITE_BUFFER_BYTES'), 64 * 1024 * 1024, 1 << 20, 2 ** 34);
 }
 
 function readVenuesConfig(r: Reader, cwd: string): string | null {

@@ -1,4 +1,5 @@
 export { BookFeed } from './book-feed';
+export type { FeedHealth, FeedStatus } from './book-feed';
 export { createBookFeed, LogBookFeed } from './log-book-feed';
 export type { BookFeedOptions, FeedLogger } from './log-book-feed';
 export { rebuildBooks } from './rebuild-books';

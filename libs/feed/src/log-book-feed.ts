@@ -1,16 +1,12 @@
 import { BookCache } from '@app/books';
 import { RECORD_TOPICS, type TopicName } from '@app/events';
 import type { EventLog, LogEntry, LogPosition, PositionVector } from '@app/log';
-import { BookFeed } from './book-feed';
+import { BookFeed, type FeedHealth, type FeedLogger } from './book-feed';
+import { FeedProgress } from './feed-progress';
 import { foldEntries, type SkippedEntry } from './fold';
 import { sleep } from './sleep';
 
-/** The subset of Nest's LoggerService the feed writes to. */
-export interface FeedLogger {
-  log(message: string): void;
-  warn(message: string): void;
-  error(message: string): void;
-}
+export type { FeedLogger };
 
 export interface BookFeedOptions {
   readonly log: EventLog;
@@ -46,6 +42,9 @@ export class LogBookFeed extends BookFeed {
   private abort: AbortController | null = null;
   private loop: Promise<void> | null = null;
   private onReady: (() => void) | null = null;
+  private progress: FeedProgress | null = null;
+  /** Books not in sync when the feed caught up: nothing in the log could rebuild them then. */
+  private notRebuilt: string[] = [];
   /** Counters for health and tests: entries applied and malformed entries skipped. */
   readonly stats = { applied: 0, skipped: 0, restarts: 0 };
 
@@ -56,15 +55,21 @@ export class LogBookFeed extends BookFeed {
   async start(): Promise<void> {
     if (this.loop !== null) throw new Error('BookFeed already started');
     const { log } = this.options;
+    const fromSnapshots = this.options.fromSnapshots !== false;
+    const progress = (this.progress = new FeedProgress(this.options.logger));
     for (const topic of FED) {
       const hwm = await log.highWatermarks(topic);
       this.target[topic] = hwm;
       this.pos[topic] =
-        topic === 'books' && this.options.fromSnapshots !== false
-          ? await log.rebuildStarts(topic, hwm)
-          : hwm.map(() => 0);
+        topic === 'books' && fromSnapshots ? await log.rebuildStarts(topic, hwm) : hwm.map(() => 0);
+      progress.plan(topic, this.pos[topic], hwm, fromSnapshots);
     }
     const readyNow = new Promise<void>((res) => (this.onReady = res));
+    const appliedBefore = this.stats.applied + this.stats.skipped;
+    progress.watch(
+      () => this.stats.applied + this.stats.skipped - appliedBefore,
+      () => this.positions(),
+    );
     this.checkReady();
     this.abort = new AbortController();
     this.loop = this.run(this.abort.signal);
@@ -73,6 +78,18 @@ export class LogBookFeed extends BookFeed {
 
   isReady(): boolean {
     return this.ready;
+  }
+
+  health(): FeedHealth {
+    const log = this.options.log.health();
+    if (!this.ready) return { status: 'starting', log, booksNotRebuilt: [] };
+    // A book counts until a snapshot brings it back in sync.
+    this.notRebuilt = this.notRebuilt.filter((k) => {
+      const bar = k.indexOf('|');
+      return this.cache.book(k.slice(0, bar), k.slice(bar + 1))?.inSync !== true;
+    });
+    const degraded = log.damagedEntries > 0 || log.problems.length > 0 || this.notRebuilt.length > 0;
+    return { status: degraded ? 'degraded' : 'ok', log, booksNotRebuilt: [...this.notRebuilt] };
   }
 
   onChange(listener: (symbols: ReadonlySet<string>) => void): () => void {
@@ -87,6 +104,7 @@ export class LogBookFeed extends BookFeed {
   }
 
   async stop(): Promise<void> {
+    this.progress?.stop();
     this.abort?.abort();
     await this.loop?.catch(() => undefined);
     this.loop = null;
@@ -118,6 +136,7 @@ export class LogBookFeed extends BookFeed {
       if (set === undefined) this.venueSymbols.set(record.exchangeId, (set = new Set()));
       set.add(record.symbol);
     });
+    if (!this.ready) this.progress?.applied(this.stats.applied + this.stats.skipped);
     this.checkReady();
     if (touched.size === 0) return;
     for (const listener of this.listeners) {
@@ -168,7 +187,21 @@ export class LogBookFeed extends BookFeed {
       if (want.some((w, p) => (have[p] ?? 0) < w)) return;
     }
     this.ready = true;
-    this.options.logger.log(`book feed caught up: ${JSON.stringify(this.positions())}`);
+    const ms = this.progress?.stop() ?? 0;
+    const books = this.cache.allBooks();
+    this.notRebuilt = books.filter((b) => !b.inSync).map((b) => `${b.exchangeId}|${b.symbol}`);
+    this.options.logger.log(
+      `book feed caught up in ${ms} ms: ${books.length} books, positions ${JSON.stringify(this.positions())}`,
+    );
+    if (this.notRebuilt.length > 0)
+      this.options.logger.warn(
+        `${this.notRebuilt.length} books could not be rebuilt from the log (no snapshot to start from, or a gap): ${this.notRebuilt.slice(0, 20).join(', ')}${this.notRebuilt.length > 20 ? ', ...' : ''}`,
+      );
+    const damage = this.options.log.health();
+    if (damage.damagedEntries > 0 || damage.problems.length > 0)
+      this.options.logger.warn(
+        `the event log is damaged: ${damage.damagedEntries} entries skipped, ${damage.problems.length} problems (see the lines above)`,
+      );
     this.onReady?.();
   }
 }

@@ -1,4 +1,13 @@
 import type { TopicName } from '@app/events';
+import { HEALTHY, type LogHealth } from './log-health';
+
+/**
+ * Topics folded from the latest snapshot of each key: only their entries are indexed for
+ * `rebuildStarts` (snapshot marks and the first entry of each key). Other topics are read from
+ * their start (venues) or by key (quotes), so marking them would only grow an index without use
+ * (one mark per requestId for quotes).
+ */
+export const SNAPSHOT_TOPICS: readonly TopicName[] = ['books'];
 
 /** One entry to append: the log key and the record's JSON text (one events.md line, no newline). */
 export interface AppendEntry {
@@ -65,9 +74,17 @@ export abstract class EventLog {
   /**
    * Per partition, the offset a rebuild must start from so that folding from there up to `upTo`
    * gives every key the same state as folding from the beginning: the latest snapshot entry of
-   * each key before `upTo` (or the key's first entry when it has no snapshot).
+   * each key before `upTo` (or the key's first entry when it has no snapshot). Topics outside
+   * SNAPSHOT_TOPICS are not indexed: their rebuild starts at their first offset.
    */
   abstract rebuildStarts(topic: TopicName, upTo: readonly number[]): Promise<number[]>;
+  /**
+   * What the log has found wrong with its data since it was opened: damaged stretches readers
+   * skipped (named and counted) and other named problems. Adapters that find none keep the default.
+   */
+  health(): LogHealth {
+    return HEALTHY;
+  }
   /** Flush, release locks and connections. */
   abstract close(): Promise<void>;
 }

@@ -1,7 +1,10 @@
-export { EventLog } from './event-log';
+export { EventLog, SNAPSHOT_TOPICS } from './event-log';
 export type { AppendEntry, FollowOptions, LogEntry, LogPosition, PositionVector } from './event-log';
-export { LogError } from './log-error';
-export type { LogErrorCode } from './log-error';
+export { LogError, retryable } from './log-error';
+export type { LogErrorCode, LogErrorDetails } from './log-error';
+export { HEALTHY } from './log-health';
+export type { LogDamage, LogHealth, ProblemSink } from './log-health';
+export { MAX_RECORD_BYTES, entrySizeError } from './record-limits';
 export { logSink } from './record-sink';
 export type { RecordSink } from './record-sink';
 export { partitionFor, murmur2 } from './partitioner';
@@ -9,6 +12,7 @@ export { DEFAULT_SNAPSHOT_POLICY, SnapshotScheduler } from './snapshot-scheduler
 export type { SnapshotPolicy } from './snapshot-scheduler';
 export { DEFAULT_PARTITIONS, EmbeddedLog } from './embedded/embedded-log';
 export type { EmbeddedLogOptions, FsyncPolicy } from './embedded/embedded-log';
+export type { LogFiles } from './embedded/log-files';
 export { DEFAULT_FETCH, KafkaLog } from './kafka/kafka-log';
 export type { KafkaFetchOptions, KafkaLogOptions } from './kafka/kafka-log';
 export { openEventLog } from './open-event-log';

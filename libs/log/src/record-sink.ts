@@ -1,8 +1,13 @@
 import { RECORD_TOPICS, recordKey, topicOf, type EventRecord } from '@app/events';
 import type { AppendEntry, EventLog } from './event-log';
+import { LogError } from './log-error';
 
 /** Where producers (the ingestor, the replay feeder) write validated records. */
 export interface RecordSink {
+  /**
+   * Write the records (per-key order kept). A failure may be a LogError whose `appended` and
+   * `rejected` index into `records`: those are in the log, or can never be, so a retry sends the rest.
+   */
   write(records: readonly EventRecord[]): Promise<void>;
 }
 
@@ -14,18 +19,38 @@ export interface RecordSink {
 export function logSink(log: EventLog): RecordSink {
   return {
     async write(records: readonly EventRecord[]): Promise<void> {
-      const byTopic: Record<'books' | 'venues', AppendEntry[]> = { books: [], venues: [] };
-      for (const record of records) {
-        const topic = topicOf(record.type) as 'books' | 'venues';
-        byTopic[topic].push({
+      const byTopic: Record<'books' | 'venues', { entries: AppendEntry[]; at: number[] }> = {
+        books: { entries: [], at: [] },
+        venues: { entries: [], at: [] },
+      };
+      for (let i = 0; i < records.length; i++) {
+        const record = records[i]!;
+        const topic = byTopic[topicOf(record.type) as 'books' | 'venues'];
+        topic.entries.push({
           key: recordKey(record),
           value: JSON.stringify(record),
           snapshot: record.type === 'book' && record.snapshot,
         });
+        topic.at.push(i);
       }
-      for (const topic of RECORD_TOPICS) {
-        const entries = byTopic[topic];
-        if (entries.length > 0) await log.append(topic, entries);
+      const done: number[] = [];
+      for (const name of RECORD_TOPICS) {
+        const { entries, at } = byTopic[name];
+        if (entries.length === 0) continue;
+        try {
+          await log.append(name, entries);
+        } catch (caught) {
+          const e =
+            caught instanceof LogError
+              ? caught
+              : new LogError('unavailable', caught instanceof Error ? caught.message : String(caught));
+          // Indices of this topic's entries, back into `records`.
+          throw new LogError(e.code, e.message, {
+            appended: [...done, ...e.appended.map((j) => at[j]!)],
+            rejected: e.rejected.map((j) => at[j]!),
+          });
+        }
+        done.push(...at);
       }
     },
   };

@@ -1,5 +1,13 @@
 export { Ingestor } from './ingestor';
-export { ingestorOptions, stderrLogger, DEFAULT_DEPTH, DEFAULT_SNAPSHOT_EVERY } from './options';
+export {
+  ingestorOptions,
+  stderrLogger,
+  DEFAULT_BUFFER_BYTES,
+  DEFAULT_DEPTH,
+  DEFAULT_SNAPSHOT_EVERY,
+} from './options';
+export { RecordWriter } from './record-writer';
+export type { RecordWriterOptions } from './record-writer';
 export type { IngestorLogger, IngestorOptions, IngestorOptionsInput, VenueSettings } from './options';
 export { loadVenuesConfig, parseVenuesConfig, VenuesConfigError } from './venues-config';
 export type { VenueConfigEntry, VenuesConfig } from './venues-config';

@@ -1,16 +1,40 @@
 import type { IngestorOptions } from './options';
+import { RecordWriter } from './record-writer';
 import { VenueRunner } from './venue-runner';
 
 /**
  * Live venues into book, market and venue records. Each venue runs on its own: one that is down
- * at start is retried with backoff while the others stream.
+ * at start is retried with backoff while the others stream. All write through one RecordWriter,
+ * which rides out log outages (docs/operations-log.md "Faults").
  */
 export class Ingestor {
-  private readonly runners: VenueRunner[] = [];
+  private readonly runners = new Map<string, VenueRunner>();
   private started = false;
   private next: NodeJS.Immediate | null = null;
+  readonly writer: RecordWriter;
 
-  constructor(private readonly options: IngestorOptions) {}
+  constructor(private readonly options: IngestorOptions) {
+    this.writer = new RecordWriter({
+      sink: options.sink,
+      logger: options.logger,
+      budgetBytes: options.bufferBytes,
+      backoff: { initialMs: 200, maxMs: 5_000 },
+      now: options.now,
+      onLost: (books) => {
+        const byVenue = new Map<string, string[]>();
+        for (const key of books) {
+          const bar = key.indexOf('|');
+          const list = byVenue.get(key.slice(0, bar)) ?? [];
+          list.push(key.slice(bar + 1));
+          byVenue.set(key.slice(0, bar), list);
+        }
+        for (const [venue, symbols] of byVenue) this.runners.get(venue)?.lost(symbols);
+      },
+      onRecovered: () => {
+        for (const r of this.runners.values()) r.republishAll();
+      },
+    });
+  }
 
   /**
    * Start every venue in the background; returns at once (venues connect on their own). One venue
@@ -26,10 +50,10 @@ export class Ingestor {
   private startFrom(i: number): void {
     const venue = this.options.venues[i];
     if (venue === undefined) return;
-    const runner = new VenueRunner(venue, this.options);
+    const runner = new VenueRunner(venue, this.options, this.writer);
     try {
       runner.start();
-      this.runners.push(runner);
+      this.runners.set(venue.exchangeId, runner);
     } catch (e) {
       // A venue that cannot even be constructed must not stop the others.
       this.options.logger.error('venue not started', { exchangeId: venue.exchangeId, error: String(e) });
@@ -37,11 +61,12 @@ export class Ingestor {
     this.next = setImmediate(() => this.startFrom(i + 1));
   }
 
-  /** Close every venue connection and wait until all records produced so far are written. */
-  async stop(): Promise<void> {
+  /** Close every venue connection and write what they produced (giving up after `timeoutMs` of refusals). */
+  async stop(timeoutMs = 5_000): Promise<void> {
     if (this.next !== null) clearImmediate(this.next);
     this.next = null;
-    await Promise.all(this.runners.map((r) => r.stop()));
-    this.runners.length = 0;
+    await Promise.all([...this.runners.values()].map((r) => r.stop()));
+    this.runners.clear();
+    await this.writer.close(timeoutMs);
   }
 }

@@ -38,6 +38,8 @@ export interface IngestorOptions {
   readonly now: () => number;
   readonly logger: IngestorLogger;
   readonly sink: RecordSink;
+  /** Bytes of records held while the log refuses writes (outage, full disk); past it book records are dropped. */
+  readonly bufferBytes: number;
 }
 
 /** What a caller may set; everything else takes the documented defaults (docs/venues.md). */
@@ -52,6 +54,7 @@ export interface IngestorOptionsInput {
   readonly backoff?: { readonly initialMs: number; readonly maxMs: number };
   readonly now?: () => number;
   readonly logger?: IngestorLogger;
+  readonly bufferBytes?: number;
 }
 
 export const DEFAULT_DEPTH = 500;
@@ -59,6 +62,8 @@ export const DEFAULT_SNAPSHOT_EVERY = 1000;
 export const DEFAULT_SNAPSHOT_EVERY_MS = 30_000;
 export const DEFAULT_SYMBOLS_PER_SUBSCRIPTION = 20;
 export const DEFAULT_BACKOFF = Object.freeze({ initialMs: 500, maxMs: 30_000 });
+/** 64 MiB: about 2 minutes of 60 venues x 20 books at 10 updates/s (~25 KB/s a venue). */
+export const DEFAULT_BUFFER_BYTES = 64 * 1024 * 1024;
 
 /** JSON lines on stderr (stdout stays free for data). */
 export const stderrLogger: IngestorLogger = {
@@ -115,5 +120,6 @@ export function ingestorOptions(input: IngestorOptionsInput): IngestorOptions {
     now: input.now ?? Date.now,
     logger: input.logger ?? stderrLogger,
     sink: input.sink,
+    bufferBytes: positiveInt('bufferBytes', input.bufferBytes ?? DEFAULT_BUFFER_BYTES),
   };
 }

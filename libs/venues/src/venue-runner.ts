@@ -7,8 +7,8 @@ import type { IngestorOptions, VenueSettings } from './options';
 import { selectSymbols } from './select-symbols';
 import { touchedBand, trackBook } from './side-tracker';
 import type { TouchedBand } from './sync-side';
+import type { RecordWriter } from './record-writer';
 import { VenueStatus } from './venue-status';
-import { WriteQueue } from './write-queue';
 
 /** One book of the venue: its publisher and what ccxt last resolved for it. */
 interface BookSlot {
@@ -43,21 +43,14 @@ export class VenueRunner {
   private resyncing = false;
   private stopped = false;
   private readonly loops: Promise<void>[] = [];
-  private readonly writes: WriteQueue;
   private readonly wakers = new Set<() => void>();
 
   constructor(
     private readonly venue: VenueSettings,
     private readonly opts: IngestorOptions,
-  ) {
-    this.writes = new WriteQueue(opts.sink, (e) => {
-      opts.logger.error('record write failed; books of this venue will resync', {
-        exchangeId: venue.exchangeId,
-        error: String(e),
-      });
-      this.resyncAll();
-    });
-  }
+    /** The ingestor's one queue into the log (shared by every venue). */
+    private readonly writes: RecordWriter,
+  ) {}
 
   get exchangeId(): string {
     return this.venue.exchangeId;
@@ -77,7 +70,27 @@ export class VenueRunner {
     for (const wake of [...this.wakers]) wake();
     await this.exchange?.close().catch(() => undefined);
     await Promise.all(this.loops);
-    await this.writes.drained();
+  }
+
+  /** Books of this venue lost records on the way to the log: their next record is a snapshot. */
+  lost(symbols: Iterable<string>): void {
+    for (const s of symbols) this.slots.get(s)?.publisher.resync();
+  }
+
+  /** After a log outage: publish a fresh snapshot of every book, so every cache resynchronises. */
+  republishAll(): void {
+    for (const slot of this.slots.values()) {
+      if (slot.seen === null) continue;
+      slot.publisher.resync();
+      if (!slot.pending) {
+        slot.pending = true;
+        this.dirty.push(slot);
+      }
+    }
+    if (this.dirty.length > 0 && !this.flushScheduled) {
+      this.flushScheduled = true;
+      queueMicrotask(this.flushTask);
+    }
   }
 
   private async run(): Promise<void> {

@@ -11,7 +11,12 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseNamedQuery } from '@app/request';
 import { queryOf } from '../route/route.controller';
-import { MarketService, type OrderBookJson, type VenueStatusJson } from './market.service';
+import {
+  MarketService,
+  type OrderBookJson,
+  type StorageStatusJson,
+  type VenueStatusJson,
+} from './market.service';
 
 class SymbolsDto {
   @ApiProperty({ type: [String], example: ['BTC/USDT', 'ETH/USDT'] }) symbols!: string[];
@@ -24,14 +29,33 @@ class VenueStatusDto {
   @ApiProperty({ type: Number }) reconnectCount!: number;
   @ApiProperty({ type: String, nullable: true }) lastError!: string | null;
 }
+class StorageStatusDto {
+  @ApiProperty({ type: String, example: 'ok' }) status!: string;
+  @ApiProperty({ type: Number, description: 'Log entries skipped because their bytes are damaged.' })
+  damagedEntries!: number;
+  @ApiProperty({
+    type: [Object],
+    description: 'The first damaged stretches: topic, partition, offsets, file, byte.',
+  })
+  damage!: object[];
+  @ApiProperty({ type: [String] }) problems!: string[];
+  @ApiProperty({
+    type: Number,
+    description: 'Books the log could not rebuild (no snapshot since caught up).',
+  })
+  booksNotRebuilt!: number;
+}
 class ExchangesStatusDto {
   @ApiProperty({ type: [VenueStatusDto] }) exchanges!: VenueStatusDto[];
+  @ApiProperty({ type: StorageStatusDto, description: 'The event log as this server reads it.' })
+  log!: StorageStatusDto;
 }
 class HealthDto {
   @ApiProperty({
     type: String,
     example: 'ok',
-    description: '`ok` once the cache has caught up with the log, `starting` before.',
+    description:
+      '`starting` until the cache has caught up with the log; then `ok`, or `degraded` while the log is damaged (entries skipped, a stray file) or books could not be rebuilt (details in /exchanges/status `log`).',
   })
   status!: string;
   @ApiProperty({ type: Number }) uptimeSec!: number;
@@ -86,15 +110,15 @@ export class MarketController {
 
   @Get('exchanges/status')
   @ApiOkResponse({ type: ExchangesStatusDto })
-  exchanges(): { exchanges: VenueStatusJson[] } {
-    return { exchanges: this.markets.venues() };
+  exchanges(): { exchanges: VenueStatusJson[]; log: StorageStatusJson } {
+    return { exchanges: this.markets.venues(), log: this.markets.storage() };
   }
 
   @Get('health')
   @ApiOkResponse({ type: HealthDto })
   health(): { status: string; uptimeSec: number } {
     return {
-      status: this.markets.ready() ? 'ok' : 'starting',
+      status: this.markets.status(),
       uptimeSec: Math.floor((performance.now() - this.startedAt) / 1000),
     };
   }

@@ -34,6 +34,23 @@ export interface VenueStatusJson {
   lastError: string | null;
 }
 
+/** The event log's condition as /exchanges/status shows it (issue 15). */
+export interface StorageStatusJson {
+  status: string;
+  damagedEntries: number;
+  damage: {
+    topic: string;
+    partition: number;
+    fromOffset: number;
+    toOffset: number;
+    file: string;
+    position: number;
+    reason: string;
+  }[];
+  problems: string[];
+  booksNotRebuilt: number;
+}
+
 /** Read-only snapshots of the cache for the market endpoints. */
 @Injectable()
 export class MarketService {
@@ -90,8 +107,29 @@ export class MarketService {
     }));
   }
 
-  ready(): boolean {
-    return this.feed.isReady();
+  /** `starting`, `ok`, or `degraded` while the log is damaged or books could not be rebuilt. */
+  status(): string {
+    return this.feed.health().status;
+  }
+
+  /** What the storage layer found wrong, for /exchanges/status (counts, and the first findings). */
+  storage(): StorageStatusJson {
+    const h = this.feed.health();
+    return {
+      status: h.status,
+      damagedEntries: h.log.damagedEntries,
+      damage: h.log.damage.slice(0, 20).map((d) => ({
+        topic: d.topic,
+        partition: d.partition,
+        fromOffset: d.fromOffset,
+        toOffset: d.toOffset,
+        file: d.file,
+        position: d.position,
+        reason: d.reason,
+      })),
+      problems: h.log.problems.slice(0, 20),
+      booksNotRebuilt: h.booksNotRebuilt.length,
+    };
   }
 }
 

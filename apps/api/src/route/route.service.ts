@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ServerConfig } from '@app/config';
 import type { JournalPositions } from '@app/journal';
-import { EventLog } from '@app/log';
+import { EventLog, LogError } from '@app/log';
 import { solve, watchSymbols, type RouteRequest, type RouteResult, type RoutingConfig } from '@app/routing';
 import { Clock } from '../clock';
 import { BookFeed } from '@app/feed';
@@ -82,8 +82,10 @@ export class RouteService {
         body,
       });
     } catch (e) {
-      // Strict mode: a quote that could not be journalled is not served.
-      return { ok: false, status: 503, error: `quote journal unavailable: ${message(e)}` };
+      // A quote that could not be journalled is not served (strict mode, or a full queue while the
+      // log refuses appends). The log's own message (file names) stays in the server's log.
+      const why = e instanceof LogError ? e.code : e instanceof Error ? e.message : String(e);
+      return { ok: false, status: 503, error: `quote journal unavailable: ${why}` };
     }
     return { ok: true, status, body };
   }
@@ -113,8 +115,4 @@ export class RouteService {
     const p = this.feed.positions();
     return { books: p.books ?? [], venues: p.venues ?? [] };
   }
-}
-
-function message(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }

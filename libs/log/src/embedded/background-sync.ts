@@ -1,15 +1,18 @@
-import { closeSync, fdatasync } from 'node:fs';
 import { LogError } from '../log-error';
+import type { LogFiles } from './log-files';
 
 /**
  * fdatasync calls running on libuv's thread pool for one writer. An fd is closed only once its
  * sync has returned (closing it under a running sync could flush a reused fd number instead). A
- * failed sync means the writer can no longer vouch for durability: the next append throws.
+ * failed sync means the writer cannot vouch that what it wrote since the previous sync is on
+ * disk: the next append is refused once with that message ('io_error'), then writing resumes.
  */
 export class BackgroundSync {
   private readonly running = new Set<number>();
   private readonly closeWhenDone = new Set<number>();
   private failure: Error | null = null;
+
+  constructor(private readonly files: LogFiles) {}
 
   pending(fd: number): boolean {
     return this.running.has(fd);
@@ -17,22 +20,36 @@ export class BackgroundSync {
 
   start(fd: number): void {
     this.running.add(fd);
-    fdatasync(fd, (err) => {
+    this.files.fdatasync(fd, (err) => {
       this.running.delete(fd);
-      if (this.closeWhenDone.delete(fd)) closeSync(fd);
-      else if (err !== null) this.failure ??= err;
+      if (err !== null) this.failure ??= err;
+      if (this.closeWhenDone.delete(fd)) this.closeQuietly(fd);
     });
+  }
+
+  /** A close in a callback must not throw (it would end the process); its error is the sync's. */
+  private closeQuietly(fd: number): void {
+    try {
+      this.files.closeSync(fd);
+    } catch (e) {
+      this.failure ??= e as Error;
+    }
   }
 
   /** Close `fd` now, or as soon as its running sync returns. */
   close(fd: number): void {
     if (this.running.has(fd)) this.closeWhenDone.add(fd);
-    else closeSync(fd);
+    else this.files.closeSync(fd);
   }
 
-  /** Throw if a background sync failed (reported once per writer, then every append). */
+  /** Throw (once) if a background sync failed since the last check. */
   check(where: string): void {
-    if (this.failure !== null)
-      throw new LogError('unavailable', `fdatasync of ${where} failed: ${this.failure.message}`);
+    const f = this.failure;
+    if (f === null) return;
+    this.failure = null;
+    throw new LogError(
+      (f as NodeJS.ErrnoException).code === 'ENOSPC' ? 'no_space' : 'io_error',
+      `fdatasync of ${where} failed: ${f.message}; entries written since the previous sync may not be on disk`,
+    );
   }
 }

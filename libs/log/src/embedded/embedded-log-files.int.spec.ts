@@ -193,10 +193,18 @@ describe('EmbeddedLog', () => {
       { key: 'k'.repeat(70_000), value: '2' },
     ];
     await expect(log.append('books', bad)).rejects.toThrow(/key is 70000 bytes; at most 65535/);
+    // The same limit as Kafka's (MAX_RECORD_BYTES): refused with the indices named, nothing written.
+    const tooBig = [
+      { key: 'a', value: '1' },
+      { key: 'b', value: 'x'.repeat(1_000_000) },
+      { key: 'c', value: '€'.repeat(400_000) },
+    ];
+    const refused = await log.append('books', tooBig).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'too_large', rejected: [1, 2], appended: [] });
     expect(await log.highWatermarks('books')).toEqual([0]);
     expect(await log.rebuildStarts('books', [0])).toEqual([0]);
     // Larger than the encoder's first buffer, multi-byte characters, next to small entries.
-    const big = 'é€😀x'.repeat(300_000);
+    const big = 'é€😀x'.repeat(99_999);
     await log.append('books', [
       { key: 'a', value: '1' },
       { key: 'é|€', value: big },

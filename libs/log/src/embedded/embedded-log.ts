@@ -1,21 +1,34 @@
 import { EventEmitter } from 'node:events';
-import { mkdirSync, watch, type FSWatcher } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { TOPICS, topicName, type TopicName } from '@app/events';
 import {
   EventLog,
+  SNAPSHOT_TOPICS,
   type AppendEntry,
   type FollowOptions,
   type LogEntry,
   type LogPosition,
 } from '../event-log';
-import { LogError } from '../log-error';
+import { LogError, fileError } from '../log-error';
+import { HealthRegistry, type LogHealth, type ProblemSink } from '../log-health';
 import { partitionFor } from '../partitioner';
-import { FrameEncoder, entrySizeError } from './frame';
+import { checkEntries } from '../record-limits';
+import { FrameEncoder } from './frame';
+import { nodeFiles, type LogFiles } from './log-files';
+import { scanMarks } from './mark-scan';
 import { PartitionReader } from './partition-reader';
-import { PartitionWriter } from './partition-writer';
-import { SnapshotIndexWriter, readSnapshotMarks, rebuildStart } from './snapshot-index';
+import { PartialWrite, PartitionWriter } from './partition-writer';
+import { listSegments } from './segment-files';
+import {
+  SnapshotIndexWriter,
+  readSnapshotMarks,
+  rebuildStart,
+  snapshotIndexFile,
+  type MarkBatch,
+  type SnapshotMark,
+} from './snapshot-index';
 import { acquireTopicLock, topicPartitions } from './topic-files';
+import { watchDirs } from './watch-dirs';
 
 /** When appends reach the disk: see docs/operations-log.md "fsync policy". */
 export type FsyncPolicy = 'always' | 'interval' | 'never';
@@ -32,13 +45,18 @@ export interface EmbeddedLogOptions {
   readonly indexIntervalBytes?: number;
   /** Followers re-check the files at least this often (fs.watch usually wakes them first). */
   readonly pollIntervalMs?: number;
+  /** How files are written (default node:fs; tests inject a full disk through it). */
+  readonly files?: LogFiles;
+  /** Where damage and repairs are said when first found (default: a JSON line on stderr). */
+  readonly onProblem?: ProblemSink;
 }
 
 export const DEFAULT_PARTITIONS: Readonly<Record<TopicName, number>> = { books: 8, venues: 4, quotes: 4 };
 
 interface Writers {
   readonly partitions: PartitionWriter[];
-  readonly marks: SnapshotIndexWriter[];
+  /** Per partition; null for topics outside SNAPSHOT_TOPICS. */
+  readonly marks: (SnapshotIndexWriter | null)[];
   readonly release: () => void;
 }
 
@@ -57,6 +75,8 @@ export class EmbeddedLog extends EventLog {
   /** One scratch buffer for every partition writer: appends are synchronous. */
   private readonly encoder = new FrameEncoder();
   private readonly timer: NodeJS.Timeout | null;
+  private readonly files: LogFiles;
+  private readonly registry: HealthRegistry;
   private closed = false;
 
   constructor(private readonly options: EmbeddedLogOptions) {
@@ -65,6 +85,8 @@ export class EmbeddedLog extends EventLog {
     this.prefix = options.topicPrefix ?? '';
     this.fsync = options.fsync ?? 'interval';
     this.appended.setMaxListeners(0);
+    this.files = options.files ?? nodeFiles;
+    this.registry = new HealthRegistry(options.onProblem);
     const every = options.fsyncIntervalMs ?? 200;
     this.timer = this.fsync === 'interval' ? setInterval(() => this.syncAll(), every) : null;
     this.timer?.unref();
@@ -83,32 +105,70 @@ export class EmbeddedLog extends EventLog {
     }
   }
 
-  /** Synchronous append: one write per touched partition, marks first (see snapshot-index.ts). */
+  /**
+   * Synchronous append: one write per touched partition, marks first (see snapshot-index.ts).
+   * A failure throws a LogError listing in `appended` the entries that are in the log anyway (the
+   * partitions written before, and the whole frames of the one that failed), so a caller retries
+   * exactly the rest; nothing else of the batch is left behind.
+   */
   appendSync(topic: TopicName, entries: readonly AppendEntry[]): void {
     this.open();
     if (entries.length === 0) return;
+    // Validate everything before writing anything, so a bad entry leaves no marks or frames.
+    checkEntries(topic, entries);
     const w = this.writersFor(topic);
     const n = w.partitions.length;
-    // Validate everything before writing anything, so a bad entry leaves no marks or frames.
     const groups: number[][] = Array.from({ length: n }, () => []);
-    for (let i = 0; i < entries.length; i++) {
-      const e = entries[i]!;
-      if (typeof e.key !== 'string' || typeof e.value !== 'string')
-        throw new LogError('bad_argument', 'log entries need a string key and value');
-      const tooBig = entrySizeError(e.key, e.value);
-      if (tooBig !== null) throw new LogError('bad_argument', tooBig);
-      groups[partitionFor(e.key, n)]!.push(i);
+    for (let i = 0; i < entries.length; i++) groups[partitionFor(entries[i]!.key, n)]!.push(i);
+    const appended: number[] = [];
+    try {
+      for (let p = 0; p < n; p++)
+        if (groups[p]!.length > 0) this.appendPartition(w, p, entries, groups[p]!, appended);
+    } finally {
+      if (appended.length > 0) this.appended.emit(topic);
     }
-    for (let p = 0; p < n; p++) {
-      const indices = groups[p]!;
-      if (indices.length === 0) continue;
-      const writer = w.partitions[p]!;
-      const marked = w.marks[p]!.mark(entries, indices, writer.nextOffset);
-      if (marked && this.fsync === 'always') w.marks[p]!.sync();
+  }
+
+  private appendPartition(
+    w: Writers,
+    p: number,
+    entries: readonly AppendEntry[],
+    indices: readonly number[],
+    appended: number[],
+  ): void {
+    const writer = w.partitions[p]!;
+    const marks = w.marks[p]!;
+    const first = writer.nextOffset;
+    let batch: MarkBatch | null = null;
+    try {
+      batch = marks === null ? null : marks.mark(entries, indices, first);
+      if (batch !== null && this.fsync === 'always') marks.sync();
       writer.append(entries, indices);
-      if (this.fsync === 'always') writer.sync();
+    } catch (e) {
+      const frames = e instanceof PartialWrite ? e.frames : 0;
+      if (batch !== null) marks.rollback(batch, first + frames);
+      for (let j = 0; j < frames; j++) appended.push(indices[j]!);
+      if (frames > 0 && this.fsync === 'always') this.trySync(writer);
+      const cause = e instanceof PartialWrite ? e.error : e;
+      throw fileError(cause, `append to ${writer.dir}`, { appended: [...appended] });
     }
-    this.appended.emit(topic);
+    if (this.fsync === 'always') {
+      try {
+        writer.sync();
+      } catch (e) {
+        // Written (readers may see them) but not known to be on disk: not acknowledged.
+        throw fileError(e, `fdatasync of ${writer.dir}`, { appended: [...appended] });
+      }
+    }
+    for (const i of indices) appended.push(i);
+  }
+
+  private trySync(writer: PartitionWriter): void {
+    try {
+      writer.sync();
+    } catch {
+      // Best effort for the whole frames of a failed write; the append already failed.
+    }
   }
 
   read(
@@ -132,7 +192,12 @@ export class EmbeddedLog extends EventLog {
     const maxBatch = options.maxBatch ?? 10_000;
     // Each follow gets its own readers: their file handles and cursors are not shared.
     const subs = from.map((p) => {
-      const reader = new PartitionReader(this.partitionDir(p.topic, p.partition), p.topic, p.partition);
+      const reader = new PartitionReader(
+        this.partitionDir(p.topic, p.partition),
+        p.topic,
+        p.partition,
+        this.registry,
+      );
       this.checkPartition(p.topic, p.partition);
       return { reader, cursor: reader.seek(p.offset) };
     });
@@ -145,7 +210,10 @@ export class EmbeddedLog extends EventLog {
     const topics = new Set(from.map((p) => p.topic));
     for (const t of topics) this.appended.on(t, poke);
     signal.addEventListener('abort', poke);
-    const watchers = this.watch(from, poke);
+    const watchers = watchDirs(
+      from.map((p) => this.partitionDir(p.topic, p.partition)),
+      poke,
+    );
     try {
       while (!signal.aborted && !this.closed) {
         dirty = false;
@@ -186,14 +254,31 @@ export class EmbeddedLog extends EventLog {
   }
 
   rebuildStarts(topic: TopicName, upTo: readonly number[]): Promise<number[]> {
-    const n = this.count(topic);
-    if (upTo.length !== n)
-      return Promise.reject(
-        new LogError('bad_argument', `rebuildStarts(${topic}) needs ${n} offsets, got ${upTo.length}`),
-      );
-    return Promise.resolve(
-      upTo.map((end, p) => rebuildStart(readSnapshotMarks(this.partitionDir(topic, p)), end)),
+    try {
+      this.open();
+      const n = this.count(topic);
+      if (upTo.length !== n)
+        throw new LogError('bad_argument', `rebuildStarts(${topic}) needs ${n} offsets, got ${upTo.length}`);
+      if (!SNAPSHOT_TOPICS.includes(topic)) return Promise.resolve(upTo.map(() => 0));
+      return Promise.resolve(upTo.map((end, p) => rebuildStart(this.marksOf(topic, p), end)));
+    } catch (e) {
+      return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+    }
+  }
+
+  override health(): LogHealth {
+    return this.registry.snapshot();
+  }
+
+  /** A partition's snapshot marks; found by scanning its segments when snapshots.idx is missing or damaged. */
+  private marksOf(topic: TopicName, p: number): SnapshotMark[] {
+    const dir = this.partitionDir(topic, p);
+    const read = readSnapshotMarks(dir);
+    if (read.state === 'ok' || this.reader(topic, p).end() <= (listSegments(dir)[0] ?? 0)) return read.marks;
+    this.registry.note(
+      `${snapshotIndexFile(dir)} is ${read.state === 'missing' ? 'missing' : `damaged at byte ${read.bytes}`}: rebuild starts of ${topic}/${p} found by scanning its segments (its writer rebuilds the file when it next opens the topic)`,
     );
+    return scanMarks(dir, topic, p, this.registry);
   }
 
   close(): Promise<void> {
@@ -202,7 +287,7 @@ export class EmbeddedLog extends EventLog {
     if (this.timer !== null) clearInterval(this.timer);
     for (const w of this.writers.values()) {
       for (const p of w.partitions) p.close();
-      for (const m of w.marks) m.close();
+      for (const m of w.marks) m?.close();
       w.release();
     }
     this.writers.clear();
@@ -219,12 +304,13 @@ export class EmbeddedLog extends EventLog {
   syncAll(): void {
     for (const w of this.writers.values()) {
       for (const p of w.partitions) p.syncInBackground();
-      for (const m of w.marks) m.syncInBackground();
+      for (const m of w.marks) m?.syncInBackground();
     }
   }
 
   /** Bytes of torn tail cut per partition when this process opened the topic for writing. */
   repairedBytes(topic: TopicName): number[] {
+    this.open();
     return this.writersFor(topic).partitions.map((p) => p.repairedBytes);
   }
 
@@ -266,7 +352,7 @@ export class EmbeddedLog extends EventLog {
     const k = `${topic}/${partition}`;
     let r = this.readers.get(k);
     if (r === undefined) {
-      r = new PartitionReader(this.partitionDir(topic, partition), topic, partition);
+      r = new PartitionReader(this.partitionDir(topic, partition), topic, partition, this.registry);
       this.readers.set(k, r);
     }
     return r;
@@ -278,40 +364,34 @@ export class EmbeddedLog extends EventLog {
     const n = this.count(topic);
     const release = acquireTopicLock(this.topicDir(topic));
     try {
-      const options = {
-        segmentBytes: this.options.segmentBytes ?? 256 * 1024 * 1024,
-        indexIntervalBytes: this.options.indexIntervalBytes ?? 4096,
-        encoder: this.encoder,
-      };
       const partitions = Array.from(
         { length: n },
-        (_, p) => new PartitionWriter(this.partitionDir(topic, p), options),
+        (_, p) =>
+          new PartitionWriter(this.partitionDir(topic, p), {
+            segmentBytes: this.options.segmentBytes ?? 256 * 1024 * 1024,
+            indexIntervalBytes: this.options.indexIntervalBytes ?? 4096,
+            encoder: this.encoder,
+            files: this.files,
+            health: this.registry,
+            topic,
+            partition: p,
+          }),
       );
-      const marks = partitions.map((pw) => {
+      const indexed = SNAPSHOT_TOPICS.includes(topic);
+      const marks = partitions.map((pw, p) => {
         pw.open();
-        const m = new SnapshotIndexWriter(pw.dir);
-        m.open(pw.nextOffset);
+        if (!indexed) return null;
+        const m = new SnapshotIndexWriter(pw.dir, this.files, this.registry, `${topic}/${p}`);
+        const hasEntries = pw.nextOffset > (listSegments(pw.dir)[0] ?? 0);
+        m.open(pw.nextOffset, hasEntries, () => scanMarks(pw.dir, topic, p, this.registry));
         return m;
       });
       w = { partitions, marks, release };
     } catch (e) {
       release();
-      throw e;
+      throw e instanceof LogError ? e : fileError(e, `opening ${topic} for writing`);
     }
     this.writers.set(topic, w);
     return w;
-  }
-
-  private watch(from: readonly LogPosition[], poke: () => void): FSWatcher[] {
-    const out: FSWatcher[] = [];
-    for (const dir of new Set(from.map((p) => this.partitionDir(p.topic, p.partition)))) {
-      try {
-        mkdirSync(dir, { recursive: true });
-        out.push(watch(dir, { persistent: false }, poke));
-      } catch {
-        // No directory yet or no inotify watches left: the poll interval still picks appends up.
-      }
-    }
-    return out;
   }
 }

@@ -10,8 +10,14 @@ import { crc32 } from './crc32';
 export const FRAME_HEADER = 8;
 export const BODY_FIXED = 11;
 export const FLAG_SNAPSHOT = 1;
-/** Bodies above this are treated as garbage (a torn length field), not as a huge entry. */
+/**
+ * Bodies above this are treated as garbage (a torn length field), not as a huge entry. Writers
+ * accept at most MAX_RECORD_BYTES (record-limits.ts); this bound only has to admit every frame an
+ * older version may have written.
+ */
 export const MAX_BODY = 64 * 1024 * 1024;
+/** The smallest frame: header and fixed body, empty key and value. */
+export const MIN_FRAME = FRAME_HEADER + BODY_FIXED;
 
 export interface EncodedEntry {
   readonly key: string;
@@ -76,21 +82,6 @@ export class FrameEncoder {
   }
 }
 
-/**
- * Why an entry cannot be framed (key over 65535 UTF-8 bytes, body over MAX_BODY), or null. Exact
- * byte counts are taken only near the limits, so the common case costs two length reads.
- */
-export function entrySizeError(key: string, value: string): string | null {
-  if (key.length * 3 > 0xffff && Buffer.byteLength(key, 'utf8') > 0xffff)
-    return `log key is ${Buffer.byteLength(key, 'utf8')} bytes; at most 65535`;
-  if (
-    BODY_FIXED + 3 * (key.length + value.length) > MAX_BODY &&
-    BODY_FIXED + Buffer.byteLength(key, 'utf8') + Buffer.byteLength(value, 'utf8') > MAX_BODY
-  )
-    return `log entry is larger than ${MAX_BODY} bytes`;
-  return null;
-}
-
 /** Encode consecutive entries starting at `firstOffset` into a new buffer. */
 export function encodeFrames(entries: readonly EncodedEntry[], firstOffset: number): Buffer {
   const enc = new FrameEncoder(256);
@@ -150,4 +141,20 @@ export function decodeFrame(
     value: buf.toString('utf8', keyEnd, body + bodyLen),
     size: FRAME_HEADER + bodyLen,
   };
+}
+
+/**
+ * Of the frames encoded in `buf`, how many lie wholly within its first `bytes` bytes and where the
+ * last of them ends: what a short write left in the file that is worth keeping.
+ */
+export function wholeFrames(buf: Buffer, bytes: number): { frames: number; end: number } {
+  let pos = 0;
+  let frames = 0;
+  while (pos + FRAME_HEADER <= bytes) {
+    const next = pos + FRAME_HEADER + buf.readUInt32LE(pos);
+    if (next > bytes) break;
+    pos = next;
+    frames++;
+  }
+  return { frames, end: pos };
 }

@@ -1,9 +1,11 @@
-import { closeSync, fstatSync, openSync } from 'node:fs';
 import type { TopicName } from '@app/events';
 import type { LogEntry } from '../event-log';
 import { LogError } from '../log-error';
-import { BODY_FIXED, FRAME_HEADER, checkFrame } from './frame';
-import { floorIndex, listSegments, readFully, readIndex, segmentFile } from './segment-files';
+import type { HealthRegistry } from '../log-health';
+import { BODY_FIXED, FRAME_HEADER, MAX_BODY, checkFrame } from './frame';
+import { findNextFrame } from './frame-scan';
+import { SegmentChain, frameAt } from './segment-chain';
+import { readFully, readIndex, segmentFile, indexFile, type IndexEntry } from './segment-files';
 
 /** A read position inside one partition; entries below `skipUntil` are scanned but not returned. */
 export interface Cursor {
@@ -17,52 +19,58 @@ const CHUNK = 1 << 20;
 
 /**
  * Reads one topic-partition's segments, in this process or while another process writes them.
- * Only whole, checksummed frames at the expected offset are returned: a frame still being written
+ * Only whole, checksummed frames at the expected offset are returned. A frame still being written
  * (or a torn tail left by a crash) ends the read, and the next read picks up from the same place.
+ * A damaged frame with valid frames after it, or a sealed segment that ends early, is reported
+ * (HealthRegistry) and skipped: the entries lost are named and counted, the rest are read.
  */
 export class PartitionReader {
-  private segments: number[] = [];
-  private readonly fds = new Map<number, number>();
+  private readonly chain: SegmentChain;
   private buf = Buffer.allocUnsafe(CHUNK);
   private tail: Cursor | null = null;
+  /** A tail already scanned for a later valid frame, not rescanned until the file grows. */
+  private deadTail = { segment: -1, position: -1, size: -1 };
 
   constructor(
     readonly dir: string,
     readonly topic: TopicName,
     readonly partition: number,
-  ) {}
+    private readonly health: HealthRegistry,
+  ) {
+    this.chain = new SegmentChain(dir, `${topic}/${partition}`, health);
+  }
 
   /** A cursor positioned at `offset` (which may lie beyond the current end). */
   seek(offset: number): Cursor {
     if (!Number.isSafeInteger(offset) || offset < 0)
       throw new LogError('bad_argument', `offset must be a non-negative integer, got ${offset}`);
-    this.segments = listSegments(this.dir);
-    let segment = 0;
-    for (const base of this.segments) if (base <= offset) segment = base;
-    if (this.segments.length === 0 || segment < this.segments[0]!)
-      return { offset: 0, segment: 0, position: 0, skipUntil: offset };
-    const size = fstatSync(this.fd(segment)).size;
-    const start = floorIndex(readIndex(this.dir, segment, size), segment, offset);
+    const bases = this.chain.list();
+    let segment = bases[0] ?? 0;
+    for (const base of bases) if (base <= offset && this.chain.state(base) !== 'stray') segment = base;
+    if (bases.length === 0 || segment > offset)
+      return { offset: segment, segment, position: 0, skipUntil: offset };
+    const start = this.indexFloor(segment, offset);
     return { offset: start.offset, segment, position: start.position, skipUntil: offset };
   }
 
   /** Up to `max` entries from the cursor, advancing it; [] at the current end. */
-  next(c: Cursor, max: number): LogEntry[] {
+  next(c: Cursor, max: number, flags?: number[]): LogEntry[] {
     const out: LogEntry[] = [];
     for (;;) {
-      if (!this.hasSegment(c.segment)) return out;
+      if (!this.chain.has(c.segment)) return out;
       const buf = this.buf;
-      const n = readFully(this.fd(c.segment), buf, c.position);
+      const n = readFully(this.chain.fd(c.segment), buf, c.position);
       let pos = 0;
-      let stop: 'partial' | 'invalid' | 'full' | null = null;
+      let bad = false;
       while (pos < n) {
         if (out.length >= max) {
-          stop = 'full';
-          break;
+          c.position += pos;
+          return out;
         }
         const bodyLen = checkFrame(buf, pos, n, c.offset);
         if (bodyLen < 0) {
-          stop = bodyLen === -1 ? 'partial' : 'invalid';
+          // The chunk ended inside a frame the file holds whole: read on from it.
+          bad = bodyLen === -2 || n < buf.length || !this.wholeInFile(c, pos, n);
           break;
         }
         if (c.offset >= c.skipUntil) {
@@ -76,33 +84,31 @@ export class PartitionReader {
             key: buf.toString('utf8', keyAt, valueAt),
             value: buf.toString('utf8', valueAt, pos + FRAME_HEADER + bodyLen),
           });
+          flags?.push(buf[pos + FRAME_HEADER + 8]!);
         }
         pos += FRAME_HEADER + bodyLen;
         c.offset++;
       }
       c.position += pos;
-      if (stop === 'full' || stop === 'invalid') return out;
-      if (n === this.buf.length) {
+      if (!bad && n === buf.length) {
         // The chunk was full: more bytes follow. A frame bigger than the buffer needs a bigger one.
         if (pos === 0) this.buf = Buffer.allocUnsafe(this.buf.length * 2);
         continue;
       }
-      if (stop === 'partial' || !this.rollTo(c)) return out;
+      if (!this.advance(c, bad)) return out;
     }
   }
 
   /** Next offset to be written (the high-water mark), scanning only bytes added since last time. */
   end(): number {
     if (this.tail === null) {
-      this.segments = listSegments(this.dir);
-      const last = this.segments[this.segments.length - 1];
-      if (last === undefined) return 0;
-      this.tail = { offset: last, segment: last, position: 0, skipUntil: 0 };
-      const size = fstatSync(this.fd(last)).size;
-      const index = readIndex(this.dir, last, size);
-      const e = index[index.length - 1];
-      if (e !== undefined)
-        this.tail = { offset: e.offset, segment: last, position: e.position, skipUntil: 0 };
+      const bases = this.chain.list();
+      // The last segment holding frames: an empty newer one (a roll in progress) is reached by reading.
+      let last: number | undefined;
+      for (const base of bases) if (this.chain.state(base) === 'ok') last = base;
+      if (last === undefined) return bases.length === 0 ? 0 : bases[0]!;
+      const e = this.indexFloor(last, Number.MAX_SAFE_INTEGER);
+      this.tail = { offset: e.offset, segment: last, position: e.position, skipUntil: 0 };
     }
     this.tail.skipUntil = Number.MAX_SAFE_INTEGER;
     this.next(this.tail, Number.MAX_SAFE_INTEGER);
@@ -110,31 +116,91 @@ export class PartitionReader {
   }
 
   close(): void {
-    for (const fd of this.fds.values()) closeSync(fd);
-    this.fds.clear();
+    this.chain.close();
   }
 
-  /** At the clean end of a segment: move to the next one when the writer has rolled. */
-  private rollTo(c: Cursor): boolean {
-    if (!this.segments.includes(c.offset)) this.segments = listSegments(this.dir);
-    if (c.offset === c.segment || !this.segments.includes(c.offset)) return false;
-    c.segment = c.offset;
+  /** Whether the frame at chunk position `pos` lies wholly within the file (so a bigger read gets it). */
+  private wholeInFile(c: Cursor, pos: number, n: number): boolean {
+    if (n - pos < FRAME_HEADER) return true;
+    const bodyLen = this.buf.readUInt32LE(pos);
+    return bodyLen <= MAX_BODY && c.position + pos + FRAME_HEADER + bodyLen <= this.chain.size(c.segment);
+  }
+
+  /**
+   * At a frame that is not valid (`bad`) or at the clean end of what the segment holds: skip the
+   * damage when a valid frame follows it, or move to the segment that continues the log. False
+   * when there is nothing more to read now (the live tail, or a torn tail nothing follows).
+   */
+  private advance(c: Cursor, bad: boolean): boolean {
+    const fd = this.chain.fd(c.segment);
+    const size = this.chain.size(c.segment);
+    if (!bad && c.position < size) return true; // the writer appended meanwhile
+    const file = segmentFile(this.dir, c.segment);
+    if (bad) {
+      const t = this.deadTail;
+      if (t.segment !== c.segment || t.position !== c.position || t.size !== size) {
+        const found = findNextFrame(fd, c.position + 1, size, c.offset, c.position);
+        if (found !== null) {
+          this.health.damaged({
+            topic: this.topic,
+            partition: this.partition,
+            fromOffset: c.offset,
+            toOffset: found.offset,
+            file,
+            position: c.position,
+            bytes: found.position - c.position,
+            reason: 'frame fails its checksum, length or offset check, valid frames follow',
+          });
+          c.offset = found.offset;
+          c.position = found.position;
+          return true;
+        }
+        this.deadTail = { segment: c.segment, position: c.position, size };
+      }
+    }
+    const next = this.chain.following(c.segment, c.offset);
+    if (next === null) return false;
+    if (c.position < size || next > c.offset)
+      this.health.damaged({
+        topic: this.topic,
+        partition: this.partition,
+        fromOffset: c.offset,
+        toOffset: next,
+        file,
+        position: c.position,
+        bytes: size - c.position,
+        reason:
+          c.position < size
+            ? 'unreadable bytes at the end of a sealed segment'
+            : `segment ends at offset ${c.offset} but the next one starts at ${next} (truncated or missing data)`,
+      });
+    c.segment = next;
+    c.offset = next;
     c.position = 0;
     return true;
   }
 
-  private hasSegment(base: number): boolean {
-    if (this.fds.has(base) || this.segments.includes(base)) return true;
-    this.segments = listSegments(this.dir);
-    return this.segments.includes(base);
-  }
-
-  private fd(base: number): number {
-    let fd = this.fds.get(base);
-    if (fd === undefined) {
-      fd = openSync(segmentFile(this.dir, base), 'r');
-      this.fds.set(base, fd);
+  /**
+   * The last index entry at or before `offset` that really points at a frame of its offset (a
+   * shifted or garbled entry is reported and passed over), or the segment start.
+   */
+  private indexFloor(base: number, offset: number): IndexEntry {
+    const fd = this.chain.fd(base);
+    const index = readIndex(this.dir, base, this.chain.size(base));
+    let lo = 0;
+    let hi = index.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (index[mid]!.offset <= offset) lo = mid + 1;
+      else hi = mid;
     }
-    return fd;
+    for (let i = lo - 1; i >= 0; i--) {
+      const e = index[i]!;
+      if (frameAt(fd, e.position, e.offset)) return e;
+      this.health.note(
+        `${indexFile(this.dir, base)}: entry ${i} says offset ${e.offset} is at byte ${e.position}, which holds no such frame; read from an earlier entry instead`,
+      );
+    }
+    return { offset: base, position: 0 };
   }
 }

@@ -1,10 +1,12 @@
 import {
   closeSync,
   existsSync,
+  fdatasyncSync,
   linkSync,
   mkdirSync,
   openSync,
   readFileSync,
+  readdirSync,
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -13,14 +15,29 @@ import { LogError } from '../log-error';
 
 /**
  * The partition count of a topic lives in `<topic>/topic.json`, written once by whichever
- * process creates the topic (link(2) makes creation atomic), so every process agrees on it.
+ * process creates the topic (link(2) makes creation atomic), so every process agrees on it. The
+ * count must match the partition directories on disk: a writer creates all of them when it
+ * opens the topic, so a count that disagrees (an edited or lost topic.json) would send keys to
+ * the wrong partitions and hide the books of the others. That is refused, naming the file.
  */
 export function topicPartitions(topicDir: string, wanted: number): number {
   const path = join(topicDir, 'topic.json');
+  const dirs = partitionDirs(topicDir);
   if (!existsSync(path)) {
+    if (dirs.length > 0)
+      throw new LogError(
+        'corrupt',
+        `${path} is missing but ${topicDir} holds partition directories ${describe(dirs)}; restore it as {"partitions": ${dirs.length}} if those are all of them`,
+      );
     mkdirSync(topicDir, { recursive: true });
     const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify({ partitions: wanted })}\n`);
+    const fd = openSync(tmp, 'w');
+    try {
+      writeFileSync(fd, `${JSON.stringify({ partitions: wanted })}\n`);
+      fdatasyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     try {
       linkSync(tmp, path);
     } catch (e) {
@@ -29,11 +46,38 @@ export function topicPartitions(topicDir: string, wanted: number): number {
       unlinkSync(tmp);
     }
   }
-  const parsed = JSON.parse(readFileSync(path, 'utf8')) as { partitions?: unknown };
-  const n = parsed.partitions;
+  let parsed: { partitions?: unknown };
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8')) as { partitions?: unknown };
+  } catch (e) {
+    throw new LogError(
+      'corrupt',
+      `${path} is unreadable (${e instanceof Error ? e.message : String(e)}); it must be {"partitions": N}${dirs.length > 0 ? ` (${topicDir} holds ${dirs.length} partition directories)` : ''}`,
+    );
+  }
+  const n = parsed?.partitions;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1)
     throw new LogError('corrupt', `${path}: 'partitions' must be a positive integer`);
+  if (dirs.length > 0 && (dirs.length !== n || dirs[dirs.length - 1] !== n - 1))
+    throw new LogError(
+      'corrupt',
+      `${path} says ${n} partitions but ${topicDir} holds partition directories ${describe(dirs)}; keys would map to the wrong partitions. Restore {"partitions": ${dirs[dirs.length - 1]! + 1}} (or move stray directories away)`,
+    );
   return n;
+}
+
+/** Numeric subdirectories of a topic directory, ascending. */
+function partitionDirs(topicDir: string): number[] {
+  if (!existsSync(topicDir)) return [];
+  return readdirSync(topicDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && /^(0|[1-9]\d{0,5})$/.test(d.name))
+    .map((d) => Number(d.name))
+    .sort((a, b) => a - b);
+}
+
+function describe(dirs: readonly number[]): string {
+  const contiguous = dirs.every((d, i) => d === i);
+  return contiguous ? `0..${dirs.length - 1}` : dirs.join(', ');
 }
 
 /** Locks held by this process, so two EventLog instances in one process cannot both write a topic. */

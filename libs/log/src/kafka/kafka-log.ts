@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Kafka, logLevel, type Admin, type Consumer, type Producer } from 'kafkajs';
+import { Kafka, logLevel, type Admin, type Consumer } from 'kafkajs';
 import { TOPICS, topicName, type TopicName } from '@app/events';
 import {
   EventLog,
+  SNAPSHOT_TOPICS,
   type AppendEntry,
   type FollowOptions,
   type LogEntry,
@@ -10,8 +11,10 @@ import {
 } from '../event-log';
 import { AsyncQueue } from '../async-queue';
 import { LogError } from '../log-error';
-import { partitionFor } from '../partitioner';
+import { HealthRegistry, type LogHealth, type ProblemSink } from '../log-health';
+import { checkEntries } from '../record-limits';
 import { rebuildStart, KIND_FIRST, KIND_SNAPSHOT, type SnapshotMark } from '../embedded/snapshot-index';
+import { KafkaAppender } from './kafka-append';
 
 export interface KafkaLogOptions {
   readonly brokers: readonly string[];
@@ -26,6 +29,8 @@ export interface KafkaLogOptions {
   readonly clientLogLevel?: logLevel;
   /** Fetch sizing of follows (see DEFAULT_FETCH for why the defaults are what they are). */
   readonly fetch?: Partial<KafkaFetchOptions>;
+  /** Where problems are said when first met (default: a JSON line on stderr). */
+  readonly onProblem?: ProblemSink;
 }
 
 /** kafkajs consumer fetch settings used by `follow`. */
@@ -67,11 +72,11 @@ export class KafkaLog extends EventLog {
   private readonly kafka: Kafka;
   private readonly prefix: string;
   private admin: Admin | null = null;
-  private producer: Producer | null = null;
   private ready: Promise<void> | null = null;
   private readonly counts = new Map<TopicName, number>();
-  private readonly seen = new Set<string>();
   private readonly consumers = new Set<Consumer>();
+  private readonly registry: HealthRegistry;
+  private readonly appender: KafkaAppender;
   private closed = false;
 
   constructor(private readonly options: KafkaLogOptions) {
@@ -85,6 +90,8 @@ export class KafkaLog extends EventLog {
       logLevel: options.clientLogLevel ?? logLevel.NOTHING,
       retry: { initialRetryTime: 200, maxRetryTime: 2000, retries: 10 },
     });
+    this.registry = new HealthRegistry(options.onProblem);
+    this.appender = new KafkaAppender(this.kafka, this.registry);
   }
 
   /** Physical name of the side topic that indexes snapshot entries of `topic` (compacted). */
@@ -96,8 +103,13 @@ export class KafkaLog extends EventLog {
     await this.ensureTopics();
     let n = this.counts.get(topic);
     if (n === undefined) {
-      const meta = await this.admin!.fetchTopicMetadata({ topics: [topicName(this.prefix, topic)] });
-      n = meta.topics[0]?.partitions.length ?? 0;
+      try {
+        const meta = await this.admin!.fetchTopicMetadata({ topics: [topicName(this.prefix, topic)] });
+        n = meta.topics[0]?.partitions.length ?? 0;
+      } catch (e) {
+        await this.resetAdmin();
+        throw new LogError('unavailable', `Kafka metadata of ${topic}: ${message(e)}`);
+      }
       if (n < 1)
         throw new LogError('unavailable', `topic ${topicName(this.prefix, topic)} has no partitions`);
       this.counts.set(topic, n);
@@ -105,32 +117,31 @@ export class KafkaLog extends EventLog {
     return n;
   }
 
+  /**
+   * Append in requests under the broker's size limit; an entry over MAX_RECORD_BYTES refuses the
+   * batch before anything is sent ('too_large', the same limit as the embedded log). A failure
+   * names in `appended` the entries already acknowledged; a retry of the rest after an outage
+   * may repeat the entries of the request that failed (Kafka gives no per-partition outcome), which
+   * the fold ignores by sequence and the journal by requestId.
+   */
   async append(topic: TopicName, entries: readonly AppendEntry[]): Promise<void> {
     this.open();
     if (entries.length === 0) return;
-    const n = await this.partitions(topic);
-    const producer = await this.getProducer();
-    const parts = entries.map((e) => partitionFor(e.key, n));
-    const name = topicName(this.prefix, topic);
-    const meta = await producer.send({
-      topic: name,
-      acks: -1,
-      messages: entries.map((e, i) => ({ key: e.key, value: e.value, partition: parts[i]! })),
-    });
-    // kafkajs sends each partition's messages, in order, as one batch: offsets are base + rank.
-    const base = new Map(meta.map((m) => [m.partition, Number(m.baseOffset)]));
-    const rank = new Array<number>(n).fill(0);
-    const marks: { key: string; value: string; partition: number }[] = [];
-    entries.forEach((e, i) => {
-      const p = parts[i]!;
-      const offset = base.get(p)! + rank[p]!++;
-      const first = !this.seen.has(e.key);
-      if (!first && e.snapshot !== true) return;
-      this.seen.add(e.key);
-      const kind = e.snapshot === true ? 's' : 'f';
-      marks.push({ key: `${kind}|${e.key}`, value: JSON.stringify({ p, o: offset }), partition: 0 });
-    });
-    if (marks.length > 0) await producer.send({ topic: this.marksTopic(topic), acks: -1, messages: marks });
+    checkEntries(topic, entries);
+    let n: number;
+    try {
+      n = await this.partitions(topic);
+    } catch (e) {
+      throw e instanceof LogError
+        ? e
+        : new LogError('unavailable', `Kafka metadata of ${topic}: ${message(e)}`);
+    }
+    const marks = SNAPSHOT_TOPICS.includes(topic) ? this.marksTopic(topic) : null;
+    await this.appender.append(topicName(this.prefix, topic), n, entries, marks);
+  }
+
+  override health(): LogHealth {
+    return this.registry.snapshot();
   }
 
   async read(
@@ -174,6 +185,7 @@ export class KafkaLog extends EventLog {
     const n = await this.partitions(topic);
     if (upTo.length !== n)
       throw new LogError('bad_argument', `rebuildStarts(${topic}) needs ${n} offsets, got ${upTo.length}`);
+    if (!SNAPSHOT_TOPICS.includes(topic)) return upTo.map(() => 0);
     const name = this.marksTopic(topic);
     const end = (await this.offsetsOf(name))[0] ?? 0;
     const marks: SnapshotMark[][] = Array.from({ length: n }, () => []);
@@ -205,8 +217,8 @@ export class KafkaLog extends EventLog {
     if (this.closed) return;
     this.closed = true;
     await Promise.allSettled([...this.consumers].map((c) => c.disconnect()));
-    await this.producer?.disconnect();
-    await this.admin?.disconnect();
+    await this.appender.close();
+    await this.admin?.disconnect().catch(() => undefined);
   }
 
   private open(): void {
@@ -214,31 +226,31 @@ export class KafkaLog extends EventLog {
   }
 
   private async offsetsOf(name: string): Promise<number[]> {
-    const offsets = await this.admin!.fetchTopicOffsets(name);
-    const out: number[] = new Array<number>(offsets.length).fill(0);
-    for (const o of offsets) out[o.partition] = Number(o.high);
-    return out;
+    try {
+      const offsets = await this.admin!.fetchTopicOffsets(name);
+      const out: number[] = new Array<number>(offsets.length).fill(0);
+      for (const o of offsets) out[o.partition] = Number(o.high);
+      return out;
+    } catch (e) {
+      // A fresh admin client (and topic check) on the next call: the broker may have restarted.
+      await this.resetAdmin();
+      throw new LogError('unavailable', `Kafka offsets of ${name}: ${message(e)}`);
+    }
   }
 
-  private async getProducer(): Promise<Producer> {
-    if (this.producer === null) {
-      const p = this.kafka.producer({
-        idempotent: true,
-        maxInFlightRequests: 1,
-        allowAutoTopicCreation: false,
-      });
-      await p.connect();
-      this.producer = p;
-    }
-    return this.producer;
+  private async resetAdmin(): Promise<void> {
+    const admin = this.admin;
+    this.admin = null;
+    this.ready = null;
+    await admin?.disconnect().catch(() => undefined);
   }
 
   /** Create missing topics (books, venues, quotes and their compacted snapshot-mark topics). */
   private ensureTopics(): Promise<void> {
     this.ready ??= (async () => {
       const admin = this.kafka.admin();
-      await admin.connect();
       this.admin = admin;
+      await admin.connect();
       const existing = new Set(await admin.listTopics());
       const wanted = TOPICS.flatMap((t) => [
         {
@@ -261,9 +273,9 @@ export class KafkaLog extends EventLog {
           topics: wanted.map((t) => ({ ...t, replicationFactor: this.options.replicationFactor ?? 1 })),
         });
       }
-    })().catch((e: unknown) => {
-      this.ready = null;
-      throw e;
+    })().catch(async (e: unknown) => {
+      await this.resetAdmin();
+      throw new LogError('unavailable', `Kafka admin: ${message(e)}`);
     });
     return this.ready;
   }
@@ -339,4 +351,8 @@ export class KafkaLog extends EventLog {
       await consumer.disconnect().catch(() => undefined);
     }
   }
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
 }

@@ -1,0 +1,19 @@
+import { mkdirSync, watch, type FSWatcher } from 'node:fs';
+
+/**
+ * inotify watches on partition directories, so a follower in another process wakes when the
+ * writer appends; where none can be set (no directory yet, no watches left) the follower's poll
+ * interval still picks appends up.
+ */
+export function watchDirs(dirs: Iterable<string>, poke: () => void): FSWatcher[] {
+  const out: FSWatcher[] = [];
+  for (const dir of new Set(dirs)) {
+    try {
+      mkdirSync(dir, { recursive: true });
+      out.push(watch(dir, { persistent: false }, poke));
+    } catch {
+      // Polling covers it.
+    }
+  }
+  return out;
+}
