@@ -46,7 +46,10 @@ const routeResponses = (extra: Record<string, JsonObject>): Record<string, JsonO
     RouteResultSchema,
     ex('route_ok', 'route_bridged', 'route_unroutable'),
   ),
-  '400': errorResponse('A parameter is missing, malformed, out of range, unknown or repeated.'),
+  '400': errorResponse(
+    'A parameter is missing, malformed, out of range, unknown or repeated.',
+    ex('route_bad_request'),
+  ),
   '404': jsonResponse(
     'No market or bridge path exists between from and to: a full RouteResult with unroutableReason no_market.',
     RouteResultSchema,
@@ -67,9 +70,13 @@ const bookResponses = (): Record<string, JsonObject> => ({
   '200': jsonResponse('Every cached level, best first.', OrderBookSchema, ex('orderbook')),
   '400': errorResponse(
     'asOf is malformed, in the future or older than the event log; or an unknown parameter.',
+    ex('orderbook_bad_as_of'),
   ),
-  '404': errorResponse('No book of that venue and symbol was ever cached (or none existed at asOf).'),
-  '414': errorResponse('The query string is longer than 4096 characters.'),
+  '404': errorResponse(
+    'No book of that venue and symbol was ever cached (or none existed at asOf).',
+    ex('orderbook_not_found'),
+  ),
+  '414': errorResponse('The query string is longer than 4096 characters.', ex('query_too_long')),
 });
 
 type Operation = JsonObject & { responses: Record<string, JsonObject> };
@@ -90,6 +97,20 @@ function operations(): Record<string, Record<string, Operation>> {
     parameters: [REQUEST_ID],
     responses: { '200': response },
   });
+  // The documents are fixed for the life of the process: an ETag lets a reader revalidate.
+  const served = (id: string, summary: string, type: string, schema: JsonObject): Operation => {
+    const ok = jsonResponse('The document.', schema, {}, ['etag', 'cache-control']);
+    return {
+      tags: ['meta'],
+      operationId: id,
+      summary,
+      parameters: [REQUEST_ID],
+      responses: {
+        '200': { ...ok, content: { [type]: { schema } } },
+        '304': { description: 'Not modified: If-None-Match named the current ETag.', headers: ok.headers },
+      },
+    };
+  };
   const exchange = pathParam('exchange', 'Venue id, as /exchanges/status lists it.', 'sim00');
   return {
     '/route': {
@@ -101,7 +122,7 @@ function operations(): Record<string, Record<string, Operation>> {
           'Solves the conversion over the cached books (or those of a past instant with asOf) and journals the result. Lists are comma-separated; an explicitly empty bridges or exchanges means none.',
         parameters: [...routeQueryParameters('rest'), REQUEST_ID],
         responses: routeResponses({
-          '414': errorResponse('The query string is longer than 4096 characters.'),
+          '414': errorResponse('The query string is longer than 4096 characters.', ex('query_too_long')),
         }),
       },
       post: {
@@ -117,8 +138,11 @@ function operations(): Record<string, Record<string, Operation>> {
           content: { 'application/json': { schema: routeBodySchema(), examples: bodyExamples() } },
         },
         responses: routeResponses({
-          '413': errorResponse('The body is larger than 64 KiB.'),
-          '415': errorResponse('The Content-Type is not one the server can parse (send application/json).'),
+          '413': errorResponse('The body is larger than 64 KiB.', ex('body_too_large')),
+          '415': errorResponse(
+            'The Content-Type is not one the server can parse (send application/json; other text types are 400).',
+            ex('media_type'),
+          ),
         }),
       },
     },
@@ -160,25 +184,16 @@ function operations(): Record<string, Record<string, Operation>> {
       ),
     },
     '/openapi.json': {
-      get: plain(
-        'getOpenApi',
-        'meta',
-        'This document (OpenAPI 3.1)',
-        jsonResponse('The OpenAPI document.', { type: 'object' }),
-      ),
+      get: served('getOpenApi', 'This document (OpenAPI 3.1)', 'application/json', { type: 'object' }),
     },
     '/asyncapi.json': {
-      get: plain(
-        'getAsyncApi',
-        'meta',
-        'The stream (GET /stream/route) in AsyncAPI 3.0',
-        jsonResponse('The AsyncAPI document.', { type: 'object' }),
-      ),
+      get: served('getAsyncApi', 'The stream (GET /stream/route) in AsyncAPI 3.0', 'application/json', {
+        type: 'object',
+      }),
     },
     '/docs': {
-      get: plain('getDocs', 'meta', 'The interactive reference (one self-contained HTML page)', {
-        ...jsonResponse('The page.', { type: 'string' }),
-        content: { 'text/html': { schema: { type: 'string' } } },
+      get: served('getDocs', 'The interactive reference (one self-contained HTML page)', 'text/html', {
+        type: 'string',
       }),
     },
   };

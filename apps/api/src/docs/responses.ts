@@ -1,6 +1,9 @@
 import type { TSchema } from '@sinclair/typebox';
 import { ErrorSchema } from './schemas';
 import { ref, type JsonObject } from './json-schema';
+import examplesJson from './examples.json';
+
+const EXAMPLES = examplesJson as Record<string, unknown>;
 
 /*
  * The HTTP headers and the statuses every operation shares, declared once. COMMON_ERRORS is added
@@ -31,6 +34,8 @@ export const HEADERS: Record<string, JsonObject> = {
     type: 'integer',
     minimum: 1,
   }),
+  etag: header('A strong validator of the document; send it back as If-None-Match.', { type: 'string' }),
+  'cache-control': header('Documents may be cached for an hour.', { type: 'string' }),
   'retry-after': header('Whole seconds until the window closes, rounded up (at least 1).', {
     type: 'integer',
     minimum: 1,
@@ -60,9 +65,9 @@ export function jsonResponse(
   };
 }
 
-/** An error answer (`{"error": string}`) with the gate's headers. */
-export function errorResponse(description: string, example?: string): JsonObject {
-  return jsonResponse(description, ErrorSchema, example === undefined ? {} : { error: { error: example } });
+/** An error answer (`{"error": string}`) with the gate's headers and captured examples. */
+export function errorResponse(description: string, examples: Record<string, unknown> = {}): JsonObject {
+  return jsonResponse(description, ErrorSchema, examples);
 }
 
 /** Statuses any operation can answer, before its own handler runs (the gate). */
@@ -77,10 +82,29 @@ export const COMMON_ERRORS: Record<string, JsonObject> = {
       },
     },
   },
+  // Node refuses these before Fastify routes the request, so no hook has added the gate's headers.
+  '431': {
+    description:
+      "The request line and headers together exceed Node's 16 KiB limit (a very long URL counts too). Answered before any other check, without the gate's headers.",
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          required: ['error'],
+          properties: {
+            error: { type: 'string' },
+            message: { type: 'string' },
+            statusCode: { type: 'integer', const: 431 },
+          },
+          additionalProperties: false,
+        },
+      },
+    },
+  },
   '429': jsonResponse(
     'Over the per-IP rate limit (RATE_LIMIT_RPS requests per 1000 ms window, shared by every endpoint). Retry after retry-after seconds.',
     ErrorSchema,
-    { rate_limited: { error: 'rate limit exceeded: retry after the window resets' } },
+    EXAMPLES.rate_limited === undefined ? {} : { rate_limited: EXAMPLES.rate_limited },
     ['retry-after'],
   ),
 };
