@@ -30,7 +30,7 @@ const pathParam = (name: string, description: string, example: string): JsonObje
   in: 'path',
   required: true,
   description,
-  schema: { type: 'string', minLength: 1 },
+  schema: { type: 'string', minLength: 1, maxLength: 1024 },
   example,
 });
 const asOf = routeQueryParameters('rest').find((p) => p.name === 'asOf');
