@@ -79,7 +79,7 @@ export function openStream(wsBase: string, query: string, options: WebSocket.Cli
           assertDocumentedClose(code, text, errorFrame);
         resolve({ code, reason: text });
       } catch (e) {
-        reject(e);
+        reject(e instanceof Error ? e : new Error(String(e)));
       }
     }),
   );
