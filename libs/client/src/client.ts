@@ -37,7 +37,7 @@ export function serializeQuery(query: Record<string, unknown>): string {
     if (value === undefined || value === null) continue;
     const text = Array.isArray(value)
       ? value.map((v) => encodeURIComponent(String(v))).join(',')
-      : encodeURIComponent(String(value as string | number | boolean));
+      : encodeURIComponent(typeof value === 'string' ? value : JSON.stringify(value));
     pairs.push(`${encodeURIComponent(name)}=${text}`);
   }
   return pairs.join('&');
