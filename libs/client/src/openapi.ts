@@ -473,10 +473,7 @@ export interface operations {
         minLegNotional?: number;
         /** @description Refuse with insufficient_depth when depth cannot cover the size; enabled only by the exact value `true`. */
         requireFullFill?: string;
-        /**
-         * @description Quote against the books as they were at this instant (epoch ms, a plain integer, not in the future); the clock is that instant.
-         * @example 1786300060000
-         */
+        /** @description Quote against the books as they were at this instant (epoch ms, a plain integer, not in the future); the clock is that instant. */
         asOf?: number;
       };
       header?: {
@@ -832,10 +829,7 @@ export interface operations {
   getOrderBook: {
     parameters: {
       query?: {
-        /**
-         * @description The book as it was at this instant (epoch ms, a plain integer, not later than the service clock, not before the oldest state the event log holds), rebuilt from the event log.
-         * @example 1786300060000
-         */
+        /** @description The book as it was at this instant (epoch ms, a plain integer, not later than the service clock, not before the oldest state the event log holds), rebuilt from the event log. */
         asOf?: number;
       };
       header?: {
@@ -952,10 +946,7 @@ export interface operations {
   getOrderBookByPair: {
     parameters: {
       query?: {
-        /**
-         * @description The book as it was at this instant (epoch ms, a plain integer, not later than the service clock, not before the oldest state the event log holds), rebuilt from the event log.
-         * @example 1786300060000
-         */
+        /** @description The book as it was at this instant (epoch ms, a plain integer, not later than the service clock, not before the oldest state the event log holds), rebuilt from the event log. */
         asOf?: number;
       };
       header?: {

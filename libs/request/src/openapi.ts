@@ -21,7 +21,8 @@ export function routeQueryParameters(mode: 'rest' | 'stream'): JsonSchema[] {
     description: p.description,
     ...(p.kind === 'list' ? { style: 'form', explode: false } : {}),
     schema: { ...querySchema(p), ...docDefault(p, mode) },
-    ...(p.example === undefined ? {} : { example: p.example }),
+    // An asOf example would be pre-filled by try-it consoles and refused by a server whose log starts later.
+    ...(p.example === undefined || p.kind === 'epochMs' ? {} : { example: p.example }),
   }));
 }
 
