@@ -92,7 +92,7 @@ describe('/docs', () => {
 
     mkdirSync(join(ROOT, 'test-artifacts'), { recursive: true });
     await page.screenshot({ path: join(ROOT, 'test-artifacts', 'docs-stream.png') });
-    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.locator('header.top').scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(ROOT, 'test-artifacts', 'docs-page.png') });
     await op.locator('.live-responses-table').scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(ROOT, 'test-artifacts', 'docs-try-it.png') });

@@ -14,8 +14,8 @@ import { startTestServer, type TestServer } from '../api/support/server';
 // exactly what the document generates.
 const ROOT = resolve(__dirname, '../..');
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- documents under test
-const openapi = buildOpenApiDocument() as Json;
-const asyncapi = buildAsyncApiDocument() as Json;
+const openapi: Json = buildOpenApiDocument();
+const asyncapi: Json = buildAsyncApiDocument();
 
 let s: TestServer;
 beforeAll(async () => {
