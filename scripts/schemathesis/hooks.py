@@ -72,8 +72,18 @@ def _query_length(query) -> int:
 
 @schemathesis.hook
 def filter_case(ctx, case) -> bool:
-    if not _positive(case):
-        return True
+    return not _positive(case) or _keeps_the_rules(case)
+
+
+@schemathesis.hook
+def filter_failure(ctx, failure, case, response) -> bool:
+    # The Examples phase builds cases without the case hooks, so the same rules apply here, to
+    # "valid data rejected" failures only: such a case was never valid in the first place.
+    rejected_positive = type(failure).__name__ == "RejectedPositiveData"
+    return not (rejected_positive and _positive(case) and not _keeps_the_rules(case))
+
+
+def _keeps_the_rules(case) -> bool:
     path = case.operation.path
     method = case.operation.method.upper()
     if path.startswith("/orderbook"):

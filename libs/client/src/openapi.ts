@@ -569,8 +569,8 @@ export interface operations {
           'application/json': {
             error: string;
             message?: string;
-            /** @constant */
-            statusCode?: 431;
+            code?: string;
+            statusCode?: number;
           };
         };
       };
@@ -793,8 +793,8 @@ export interface operations {
           'application/json': {
             error: string;
             message?: string;
-            /** @constant */
-            statusCode?: 431;
+            code?: string;
+            statusCode?: number;
           };
         };
       };
@@ -900,17 +900,28 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The query string is longer than 4096 characters. */
+      /** @description The query string is longer than 4096 characters, or a path parameter longer than 100 (the latter answered by Fastify before any check, with its own body and without the gate's headers). */
       414: {
         headers: {
-          'x-request-id': components['headers']['x-request-id'];
-          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
-          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
-          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+          /** @description The request x-request-id when it matched ^[\w.-]{1,200}$, otherwise a minted UUID. RouteResults carry it as requestId. */
+          'x-request-id'?: string;
+          /** @description Requests allowed per client IPv4 address per 1000 ms window (RATE_LIMIT_RPS). */
+          'x-ratelimit-limit'?: number;
+          /** @description Requests left in the current window. */
+          'x-ratelimit-remaining'?: number;
+          /** @description Whole seconds until the window closes, rounded up (at least 1). */
+          'x-ratelimit-reset'?: number;
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json':
+            | components['schemas']['Error']
+            | {
+                error: string;
+                message?: string;
+                code?: string;
+                statusCode?: number;
+              };
         };
       };
       /** @description Over the per-IP rate limit (RATE_LIMIT_RPS requests per 1000 ms window, shared by every endpoint). Retry after retry-after seconds. */
@@ -936,8 +947,8 @@ export interface operations {
           'application/json': {
             error: string;
             message?: string;
-            /** @constant */
-            statusCode?: 431;
+            code?: string;
+            statusCode?: number;
           };
         };
       };
@@ -1022,17 +1033,28 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The query string is longer than 4096 characters. */
+      /** @description The query string is longer than 4096 characters, or a path parameter longer than 100 (the latter answered by Fastify before any check, with its own body and without the gate's headers). */
       414: {
         headers: {
-          'x-request-id': components['headers']['x-request-id'];
-          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
-          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
-          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+          /** @description The request x-request-id when it matched ^[\w.-]{1,200}$, otherwise a minted UUID. RouteResults carry it as requestId. */
+          'x-request-id'?: string;
+          /** @description Requests allowed per client IPv4 address per 1000 ms window (RATE_LIMIT_RPS). */
+          'x-ratelimit-limit'?: number;
+          /** @description Requests left in the current window. */
+          'x-ratelimit-remaining'?: number;
+          /** @description Whole seconds until the window closes, rounded up (at least 1). */
+          'x-ratelimit-reset'?: number;
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error'];
+          'application/json':
+            | components['schemas']['Error']
+            | {
+                error: string;
+                message?: string;
+                code?: string;
+                statusCode?: number;
+              };
         };
       };
       /** @description Over the per-IP rate limit (RATE_LIMIT_RPS requests per 1000 ms window, shared by every endpoint). Retry after retry-after seconds. */
@@ -1058,8 +1080,8 @@ export interface operations {
           'application/json': {
             error: string;
             message?: string;
-            /** @constant */
-            statusCode?: 431;
+            code?: string;
+            statusCode?: number;
           };
         };
       };
@@ -1122,8 +1144,8 @@ export interface operations {
           'application/json': {
             error: string;
             message?: string;
-            /** @constant */
-            statusCode?: 431;
+            code?: string;
+            statusCode?: number;
           };
         };
       };
@@ -1186,8 +1208,8 @@ export interface operations {
           'application/json': {
             error: string;
             message?: string;
-            /** @constant */
-            statusCode?: 431;
+            code?: string;
+            statusCode?: number;
           };
         };
       };
@@ -1250,8 +1272,8 @@ export interface operations {
           'application/json': {
             error: string;
             message?: string;
-            /** @constant */
-            statusCode?: 431;
+            code?: string;
+            statusCode?: number;
           };
         };
       };
@@ -1329,8 +1351,8 @@ export interface operations {
           'application/json': {
             error: string;
             message?: string;
-            /** @constant */
-            statusCode?: 431;
+            code?: string;
+            statusCode?: number;
           };
         };
       };
@@ -1408,8 +1430,8 @@ export interface operations {
           'application/json': {
             error: string;
             message?: string;
-            /** @constant */
-            statusCode?: 431;
+            code?: string;
+            statusCode?: number;
           };
         };
       };
@@ -1487,8 +1509,8 @@ export interface operations {
           'application/json': {
             error: string;
             message?: string;
-            /** @constant */
-            statusCode?: 431;
+            code?: string;
+            statusCode?: number;
           };
         };
       };

@@ -2,7 +2,7 @@ import { ROUTE_RESULT_SCHEMAS, RouteResultSchema } from '@app/routing';
 import { REQUEST_LIMITS, routeBodySchema, routeQueryParameters } from '@app/request';
 import { API_OVERVIEW, API_VERSION } from './document-info';
 import { componentSchemas, type JsonObject } from './json-schema';
-import { COMMON_ERRORS, errorResponse, headerComponents, jsonResponse } from './responses';
+import { COMMON_ERRORS, FRAMEWORK_414, errorResponse, headerComponents, jsonResponse } from './responses';
 import {
   ExchangesStatusSchema,
   HealthSchema,
@@ -25,14 +25,16 @@ const REQUEST_ID: JsonObject = {
     'Your id for this request: echoed (header and RouteResult requestId) when it matches ^[\\w.-]{1,200}$; any other value is replaced by a minted UUID without complaint.',
   schema: { type: 'string' },
 };
-const pathParam = (name: string, description: string, example: string): JsonObject => ({
+// Any other text is a 404 (no such book); one over Fastify's 100-character parameter cap a 414.
+const pathParam = (name: string, description: string, pattern: string, example: string): JsonObject => ({
   name,
   in: 'path',
   required: true,
   description,
-  schema: { type: 'string', minLength: 1, maxLength: 1024 },
+  schema: { type: 'string', pattern },
   example,
 });
+const ASSET_ID = '[A-Za-z0-9._-]{1,32}';
 const asOf = routeQueryParameters('rest').find((p) => p.name === 'asOf');
 const BOOK_AS_OF: JsonObject = {
   ...asOf,
@@ -76,7 +78,7 @@ const bookResponses = (): Record<string, JsonObject> => ({
     'No book of that venue and symbol was ever cached (or none existed at asOf).',
     ex('orderbook_not_found'),
   ),
-  '414': errorResponse('The query string is longer than 4096 characters.', ex('query_too_long')),
+  '414': FRAMEWORK_414,
 });
 
 type Operation = JsonObject & { responses: Record<string, JsonObject> };
@@ -111,7 +113,12 @@ function operations(): Record<string, Record<string, Operation>> {
       },
     };
   };
-  const exchange = pathParam('exchange', 'Venue id, as /exchanges/status lists it.', 'sim00');
+  const exchange = pathParam(
+    'exchange',
+    'Venue id, as /exchanges/status lists it.',
+    '^[A-Za-z0-9_-]{1,64}$',
+    'sim00',
+  );
   return {
     '/route': {
       get: {
@@ -149,14 +156,19 @@ function operations(): Record<string, Record<string, Operation>> {
     '/orderbook/{exchange}/{symbol}': {
       get: book('getOrderBook', 'A cached order book (symbol URL-encoded: BTC%2FUSDT)', [
         exchange,
-        pathParam('symbol', 'Unified symbol with its slash URL-encoded, e.g. BTC%2FUSDT.', 'BTC/USDT'),
+        pathParam(
+          'symbol',
+          'Unified symbol with its slash URL-encoded, e.g. BTC%2FUSDT.',
+          `^${ASSET_ID}/${ASSET_ID}$`,
+          'BTC/USDT',
+        ),
       ]),
     },
     '/orderbook/{exchange}/{base}/{quote}': {
       get: book('getOrderBookByPair', 'The same book with the slash unencoded (/orderbook/sim00/BTC/USDT)', [
         exchange,
-        pathParam('base', 'Base asset of the symbol.', 'BTC'),
-        pathParam('quote', 'Quote asset of the symbol.', 'USDT'),
+        pathParam('base', 'Base asset of the symbol.', `^${ASSET_ID}$`, 'BTC'),
+        pathParam('quote', 'Quote asset of the symbol.', `^${ASSET_ID}$`, 'USDT'),
       ]),
     },
     '/symbols': {

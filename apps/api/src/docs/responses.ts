@@ -70,6 +70,30 @@ export function errorResponse(description: string, examples: Record<string, unkn
   return jsonResponse(description, ErrorSchema, examples);
 }
 
+/**
+ * The body Node and Fastify give their own refusals today (431; 414 for a path parameter over
+ * Fastify's 100-character cap): `error` plus their own fields, without the gate's headers.
+ */
+const FRAMEWORK_ERROR: JsonObject = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: { type: 'string' },
+    message: { type: 'string' },
+    code: { type: 'string' },
+    statusCode: { type: 'integer' },
+  },
+  additionalProperties: false,
+};
+
+/** A 414 that is the parser's (query string, with the gate's headers) or Fastify's (a path parameter over 100 characters, without them). */
+export const FRAMEWORK_414: JsonObject = {
+  description:
+    "The query string is longer than 4096 characters, or a path parameter longer than 100 (the latter answered by Fastify before any check, with its own body and without the gate's headers).",
+  headers: Object.fromEntries(GATED.map((n) => [n, { ...(HEADERS[n] as JsonObject), required: false }])),
+  content: { 'application/json': { schema: { anyOf: [ref(ErrorSchema), FRAMEWORK_ERROR] } } },
+};
+
 /** Statuses any operation can answer, before its own handler runs (the gate). */
 export const COMMON_ERRORS: Record<string, JsonObject> = {
   '403': {
@@ -86,20 +110,7 @@ export const COMMON_ERRORS: Record<string, JsonObject> = {
   '431': {
     description:
       "The request line and headers together exceed Node's 16 KiB limit (a very long URL counts too). Answered before any other check, without the gate's headers.",
-    content: {
-      'application/json': {
-        schema: {
-          type: 'object',
-          required: ['error'],
-          properties: {
-            error: { type: 'string' },
-            message: { type: 'string' },
-            statusCode: { type: 'integer', const: 431 },
-          },
-          additionalProperties: false,
-        },
-      },
-    },
+    content: { 'application/json': { schema: FRAMEWORK_ERROR } },
   },
   '429': jsonResponse(
     'Over the per-IP rate limit (RATE_LIMIT_RPS requests per 1000 ms window, shared by every endpoint). Retry after retry-after seconds.',
