@@ -5,14 +5,3 @@ export type { Candidate, PathStep } from './paths';
 export { stalenessFraction, pathScore } from './numeric';
 /** Bumped whenever a change can alter any result byte (recorded in the quote journal). */
 export const SOLVER_VERSION = '1.0.0';
-export {
-  LegSchema,
-  QuoteSchema,
-  HopSchema,
-  PathConsideredSchema,
-  RouteResultSchema,
-  ROUTE_RESULT_SCHEMAS,
-  stringEnum,
-  nullable,
-} from './result-schema';
-export type { SameShape, Assert } from './result-schema';

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { ROUTE_RESULT_SCHEMAS, RouteResultSchema } from '@app/routing';
+import { ROUTE_RESULT_SCHEMAS, RouteResultSchema } from './result-schema';
 import { routeQueryParameters } from '@app/request';
 import { API_VERSION } from './document-info';
 import { componentSchemas, ref, type JsonObject } from './json-schema';

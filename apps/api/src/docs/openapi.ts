@@ -1,4 +1,4 @@
-import { ROUTE_RESULT_SCHEMAS, RouteResultSchema } from '@app/routing';
+import { ROUTE_RESULT_SCHEMAS, RouteResultSchema } from './result-schema';
 import { REQUEST_LIMITS, routeBodySchema, routeQueryParameters } from '@app/request';
 import { API_OVERVIEW, API_VERSION } from './document-info';
 import { componentSchemas, type JsonObject } from './json-schema';

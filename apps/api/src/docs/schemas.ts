@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { stringEnum, nullable, type Assert, type SameShape } from '@app/routing';
+import { stringEnum, nullable, type Assert, type SameShape } from './result-schema';
 import type { OrderBookJson, VenueStatusJson } from '../market/market.service';
 
 /*

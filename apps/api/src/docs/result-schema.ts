@@ -8,7 +8,7 @@ import {
   type PathConsidered,
   type Quote,
   type RouteResult,
-} from './types';
+} from '@app/routing';
 
 /*
  * The JSON Schemas of a RouteResult (spec 2.1-2.5), written once as data (TypeBox builds plain
