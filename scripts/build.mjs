@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `npm run build`: compile the shipped TypeScript (tsconfig.build.json's include/exclude) to dist/
- * with SWC, one file at a time, and only the files whose source changed since the last build.
+ * with SWC, one file at a time, and only the files whose source changed since the last build; JSON
+ * files beside the sources (data they import) are copied.
  *
  * Why SWC and not tsc: tsc type-checks the whole program on every build (11 s cold, 3.5 s with
  * nothing changed, most of it reading ccxt's typings); SWC transpiles a file in about a millisecond,
@@ -107,6 +108,11 @@ async function compile(todo, options, prepare) {
   const swc = loadSwc(prepare);
   await Promise.all(
     todo.map(async ({ rel, code, out }) => {
+      if (rel.endsWith('.json')) {
+        mkdirSync(dirname(out), { recursive: true });
+        writeAtomic(out, code);
+        return;
+      }
       const src = join(ROOT, rel);
       const sourceFileName = relative(dirname(out), src).split(sep).join('/');
       let result;
@@ -150,7 +156,8 @@ function swcOptions(co) {
 
 /** Relative paths (with /) of the .ts files matched by include and not by exclude, sorted. */
 function listSources(include, exclude) {
-  const inc = include.map(globRegex);
+  // JSON data sits where the sources are: the include globs with .json for .ts.
+  const inc = [...include, ...include.map((g) => g.replace(/\.ts$/, '.json'))].map(globRegex);
   const exc = exclude.map(globRegex);
   const tops = [...new Set(include.map((p) => p.split('/')[0]))];
   const found = [];
@@ -159,13 +166,18 @@ function listSources(include, exclude) {
       const rel = `${dir}/${d.name}`;
       if (d.isDirectory()) {
         if (!exc.some((r) => r.test(rel))) walk(rel);
-      } else if (rel.endsWith('.ts') && !rel.endsWith('.d.ts') && inc.some((r) => r.test(rel))) {
+      } else if (isSource(rel) && inc.some((r) => r.test(rel))) {
         if (!exc.some((r) => r.test(rel))) found.push(rel);
       }
     }
   };
   for (const top of tops) if (existsSync(join(ROOT, top))) walk(top);
   return found.sort();
+}
+
+/** TypeScript to compile, and JSON data a source imports (resolveJsonModule), copied as it is. */
+function isSource(rel) {
+  return (rel.endsWith('.ts') && !rel.endsWith('.d.ts')) || rel.endsWith('.json');
 }
 
 /** tsconfig's globs: `**` any directories, `*` within a name; a plain name also means what is under it. */

@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { EmbeddedLog } from '@app/log';
 import { ApiModule, type ApiDeps } from './api.module';
-import { buildOpenApi, serveOpenApi } from './docs/openapi';
+import { serveDocs } from './docs/serve';
 import { ErrorBodyFilter } from './http/error-body.filter';
 import { installHttpHooks } from './http/http-hooks';
 import { installJsonBodyParser } from './http/json-body';
@@ -58,7 +58,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   installJsonBodyParser(fastify, BODY_LIMIT_BYTES);
   app.useGlobalFilters(new ErrorBodyFilter());
   app.useWebSocketAdapter(new GatedWsAdapter(app, gate));
-  serveOpenApi(fastify, buildOpenApi(app));
+  serveDocs(fastify);
   await app.init();
   // '::' is dual-stack on Linux, so IPv6 clients reach the ipv4_only answer (clarifications 10).
   await app.listen(options.config.port, options.config.host);

@@ -1,18 +1,17 @@
 import { REQUEST_LIMITS } from './limits';
 import { ROUTE_PARAMS, type ParamSpec } from './params';
+import { TEXT_PATTERNS, numberTextPattern } from './text-patterns';
 
 /** A JSON Schema (OpenAPI 3.1 dialect) as plain data. */
 export type JsonSchema = Readonly<Record<string, unknown>>;
 
-const ASSET_PATTERN = '^\\s*[A-Za-z0-9._-]{1,32}\\s*$';
-const VENUE_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
-/** A plain decimal as text (clarifications 9), as the query string carries numbers. */
-const DECIMAL_PATTERN = '^[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?$';
 const text = (maxLength: number = REQUEST_LIMITS.valueChars): JsonSchema => ({ type: 'string', maxLength });
 
 /**
  * The OpenAPI query parameters of GET /route (and the stream's, with `mode`), generated from the
- * one parameter table, so the document cannot drift from the parser.
+ * one parameter table, so the document cannot drift from the parser. Rules that tie parameters
+ * together (exactly one amount, from differs from to, each holding once, asOf within the log's
+ * reach, the 4096-character query string) cannot be stated per parameter; the descriptions say them.
  */
 export function routeQueryParameters(mode: 'rest' | 'stream'): JsonSchema[] {
   return ROUTE_PARAMS.filter((p) => p.modes.includes(mode)).map((p) => ({
@@ -22,7 +21,8 @@ export function routeQueryParameters(mode: 'rest' | 'stream'): JsonSchema[] {
     description: p.description,
     ...(p.kind === 'list' ? { style: 'form', explode: false } : {}),
     schema: { ...querySchema(p), ...docDefault(p, mode) },
-    ...(p.example === undefined ? {} : { example: p.example }),
+    // An asOf example would be pre-filled by try-it consoles and refused by a server whose log starts later.
+    ...(p.example === undefined || p.kind === 'epochMs' ? {} : { example: p.example }),
   }));
 }
 
@@ -34,16 +34,23 @@ export function routeBodySchema(): JsonSchema {
       properties[p.name] = { description: p.description, ...bodySchema(p), ...docDefault(p, 'rest') };
   return {
     type: 'object',
+    description:
+      'The GET /route parameters as a JSON object. Numbers as JSON numbers or decimal strings, flags as JSON booleans (or the query text), lists as arrays or comma strings. Unknown keys are refused.',
     additionalProperties: false,
+    maxProperties: ROUTE_PARAMS.length,
     required: ROUTE_PARAMS.filter((p) => p.required === true).map((p) => p.name),
     properties,
     // Exactly one amount (spec 4.1).
-    oneOf: [{ required: ['amountIn'] }, { required: ['amountOut'] }],
+    oneOf: [
+      { required: ['amountIn'], not: { required: ['amountOut'] } },
+      { required: ['amountOut'], not: { required: ['amountIn'] } },
+    ],
   };
 }
 
 function docDefault(p: ParamSpec, mode: 'rest' | 'stream'): JsonSchema {
   if (p.name === 'includeQuotes') return { default: mode === 'rest' };
+  if (p.kind === 'list' && Array.isArray(p.default)) return { default: [...(p.default as string[])] };
   return p.default === undefined ? {} : { default: p.default };
 }
 
@@ -58,7 +65,7 @@ function numberRange(p: ParamSpec & { kind: 'number' }): JsonSchema {
 function querySchema(p: ParamSpec): JsonSchema {
   switch (p.kind) {
     case 'asset':
-      return { type: 'string', pattern: ASSET_PATTERN };
+      return { type: 'string', pattern: TEXT_PATTERNS.asset, maxLength: REQUEST_LIMITS.valueChars };
     case 'number':
       return numberRange(p);
     case 'epochMs':
@@ -71,7 +78,7 @@ function querySchema(p: ParamSpec): JsonSchema {
     case 'list':
       return listSchema(p);
     case 'balances':
-      return text(REQUEST_LIMITS.balancesChars);
+      return { type: 'string', pattern: TEXT_PATTERNS.balances, maxLength: REQUEST_LIMITS.balancesChars };
   }
 }
 
@@ -84,31 +91,46 @@ function bodySchema(p: ParamSpec): JsonSchema {
       return {
         oneOf: [
           numberRange(p),
-          { type: 'string', pattern: DECIMAL_PATTERN, maxLength: REQUEST_LIMITS.valueChars },
+          { type: 'string', pattern: numberTextPattern(p), maxLength: REQUEST_LIMITS.valueChars },
         ],
       };
     case 'epochMs':
-      return { oneOf: [querySchema(p), { type: 'string', pattern: '^[0-9]{1,16}$' }] };
+      return { oneOf: [querySchema(p), { type: 'string', pattern: TEXT_PATTERNS.epochMs }] };
     case 'flag':
       return { oneOf: [{ type: 'boolean' }, text()] };
     case 'list':
-      return { oneOf: [listSchema(p), text(REQUEST_LIMITS.listChars)] };
+      return {
+        oneOf: [
+          listSchema(p),
+          {
+            type: 'string',
+            pattern: TEXT_PATTERNS.list(p.item, p.maxItems),
+            maxLength: REQUEST_LIMITS.listChars,
+          },
+        ],
+      };
     case 'balances':
       return {
         oneOf: [
-          text(REQUEST_LIMITS.balancesChars),
+          querySchema(p),
           {
             type: 'array',
             maxItems: REQUEST_LIMITS.balancesEntries,
-            items: { type: 'string', minLength: 1 },
+            items: {
+              type: 'string',
+              pattern: TEXT_PATTERNS.holding,
+              maxLength: REQUEST_LIMITS.balancesChars,
+            },
           },
           {
             type: 'object',
             maxProperties: REQUEST_LIMITS.balancesEntries,
+            propertyNames: { pattern: TEXT_PATTERNS.holdingKey },
             additionalProperties: {
               oneOf: [
                 { type: 'number', minimum: 0 },
-                { type: 'string', pattern: DECIMAL_PATTERN },
+                // Trimmed, not length-capped: the pattern bounds the digits.
+                { type: 'string', pattern: TEXT_PATTERNS.nonNegativeSpaced },
               ],
             },
           },
@@ -121,6 +143,6 @@ function listSchema(p: ParamSpec & { kind: 'list' }): JsonSchema {
   return {
     type: 'array',
     maxItems: p.maxItems,
-    items: { type: 'string', pattern: p.item === 'asset' ? ASSET_PATTERN : VENUE_PATTERN },
+    items: { type: 'string', pattern: p.item === 'asset' ? TEXT_PATTERNS.asset : TEXT_PATTERNS.venueItem },
   };
 }

@@ -1,4 +1,6 @@
 import WebSocket from 'ws';
+import { createApiClient, type ApiClient } from '@app/client';
+import { assertDocumented, assertDocumentedClose, assertDocumentedFrame, documentedFetch } from './contract';
 
 /** A decoded JSON body or frame; tests check its shape with assertions. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- arbitrary JSON under test
@@ -10,12 +12,22 @@ export interface Answer {
   readonly body: Json;
 }
 
-/** One real HTTP request (undici fetch); the body parsed as JSON when it is JSON. */
+/**
+ * One real HTTP request (undici fetch); the body parsed as JSON when it is JSON. Every answer is
+ * checked against the OpenAPI document (status declared, body and headers as declared).
+ */
 export async function call(base: string, path: string, init: RequestInit = {}): Promise<Answer> {
   const res = await fetch(base + path, init);
   const text = await res.text();
-  const json = (res.headers.get('content-type') ?? '').includes('json');
-  return { status: res.status, headers: res.headers, body: json ? JSON.parse(text) : text };
+  const json = (res.headers.get('content-type') ?? '').includes('json') && text !== '';
+  const body: Json = json ? JSON.parse(text) : text;
+  assertDocumented(init.method ?? 'GET', base + path, res.status, res.headers, body);
+  return { status: res.status, headers: res.headers, body };
+}
+
+/** The generated typed client (@app/client) on `base`, every answer checked against the document. */
+export function apiClient(base: string): ApiClient {
+  return createApiClient(base, { fetch: documentedFetch });
 }
 
 export function postJson(
@@ -48,14 +60,28 @@ export function openStream(wsBase: string, query: string, options: WebSocket.Cli
   const frames: Json[] = [];
   let taken = 0;
   let waiter: (() => void) | null = null;
+  let errorFrame: unknown = null;
   ws.on('message', (data: WebSocket.RawData) => {
-    frames.push(
-      JSON.parse((Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer)).toString()),
+    const frame: unknown = JSON.parse(
+      (Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer)).toString(),
     );
+    // Every frame must be one the AsyncAPI document declares (a failure fails the waiting test).
+    assertDocumentedFrame(frame);
+    if (typeof frame === 'object' && frame !== null && 'error' in frame) errorFrame = frame;
+    frames.push(frame);
     waiter?.();
   });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
-    ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  const closed = new Promise<{ code: number; reason: string }>((resolve, reject) =>
+    ws.on('close', (code, reason) => {
+      const text = reason.toString();
+      try {
+        if (errorFrame !== null || code === 1008 || code === 1013)
+          assertDocumentedClose(code, text, errorFrame);
+        resolve({ code, reason: text });
+      } catch (e) {
+        reject(e instanceof Error ? e : new Error(String(e)));
+      }
+    }),
   );
   ws.on('error', () => undefined);
   return {

@@ -1,50 +1,112 @@
-import type { OpenAPIObject } from '@nestjs/swagger';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { JsonObject } from './json-schema';
+import { STREAM_CLOSES } from './asyncapi';
 
-interface ParamLike {
-  name?: string;
-  in?: string;
-  required?: boolean;
-  description?: string;
-  schema?: { type?: string; enum?: unknown[]; default?: unknown };
+/**
+ * The /docs page: Swagger UI (swagger-ui-dist, inlined) over the OpenAPI document, with its try-it
+ * console aimed at this server, and the stream described from the AsyncAPI document beside it,
+ * with a small live console. One self-contained response: every endpoint shares the per-IP rate
+ * limit, so the page makes no request of its own besides the ones its reader sends; nothing is
+ * fetched from anywhere else (no CDN, no fonts, no validator badge).
+ */
+export function renderDocsPage(openapi: JsonObject, asyncapi: JsonObject): string {
+  const dist = dirname(require.resolve('swagger-ui-dist/package.json'));
+  const css = readFileSync(join(dist, 'swagger-ui.css'), 'utf8');
+  const bundle = readFileSync(join(dist, 'swagger-ui-bundle.js'), 'utf8');
+  const info = openapi.info as { title: string; version: string };
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${esc(info.title)}: API reference</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
+<style>${css}</style>
+<style>${PAGE_CSS}</style>
+</head><body>
+<header class="top"><b>${esc(info.title)}</b> <small>${esc(info.version)}</small>
+<nav><a href="#http">HTTP API</a> <a href="#stream">Stream (WebSocket)</a> <a href="/openapi.json">openapi.json</a> <a href="/asyncapi.json">asyncapi.json</a></nav></header>
+<main>
+<section id="http"><div id="swagger-ui"></div></section>
+${streamSection(asyncapi)}
+</main>
+<script>${bundle}</script>
+<script>
+window.ui = SwaggerUIBundle({
+  spec: ${scriptJson(openapi)},
+  dom_id: '#swagger-ui',
+  deepLinking: true,
+  validatorUrl: null,
+  displayRequestDuration: true,
+  defaultModelsExpandDepth: 0,
+  docExpansion: 'list',
+  tryItOutEnabled: false,
+  supportedSubmitMethods: ['get', 'post'],
+});
+${STREAM_CONSOLE_JS}
+</script>
+</body></html>`;
 }
 
-interface OperationLike {
-  summary?: string;
-  parameters?: ParamLike[];
-  responses?: Record<string, { description?: string }>;
+function streamSection(asyncapi: JsonObject): string {
+  const channel = (asyncapi.channels as Record<string, JsonObject>).routeStream as JsonObject;
+  const query = ((channel.bindings as JsonObject).ws as JsonObject).query as JsonObject;
+  const required = new Set(query.required as string[]);
+  const rows = Object.entries(query.properties as Record<string, JsonObject>)
+    .map(([name, s]) => {
+      const dflt = s.default === undefined ? '' : JSON.stringify(s.default);
+      return `<tr><td><code>${esc(name)}</code></td><td>${required.has(name) ? 'yes' : ''}</td><td>${esc(dflt)}</td><td>${esc(typeof s.description === 'string' ? s.description : '')}</td></tr>`;
+    })
+    .join('');
+  const closes = STREAM_CLOSES.map(
+    (c) =>
+      `<tr><td>${c.code}</td><td><code>${esc(c.reason || '(none)')}</code></td><td>${c.errorFrame ? 'yes' : 'no'}</td><td>${esc(c.when)}</td></tr>`,
+  ).join('');
+  const paragraphs = String(channel.description)
+    .split('\n\n')
+    .map((p) => `<p>${esc(p)}</p>`)
+    .join('');
+  return `<section id="stream" class="stream">
+<h2>Stream: <code>GET /stream/route</code> (WebSocket)</h2>
+${paragraphs}
+<h3>Frames</h3>
+<p>Route frames are bare <b>RouteResult</b> objects (schema under Schemas above). Error frames are
+<code>{"error": string, "code": 1008 | 1013, "reason": string}</code>, sent just before the close they name.</p>
+<h3>Connection parameters (query string)</h3>
+<table><tr><th>name</th><th>required</th><th>default</th><th>rule</th></tr>${rows}</table>
+<h3>Close codes</h3>
+<table><tr><th>code</th><th>reason</th><th>error frame first</th><th>when</th></tr>${closes}</table>
+<h3>Try it</h3>
+<form id="stream-form"><code>ws://${'<span id="stream-host"></span>'}/stream/route?</code><input id="stream-query" size="60" value="from=USDT&amp;to=BTC&amp;amountIn=1000">
+<button type="submit" id="stream-open">Connect</button> <button type="button" id="stream-close">Disconnect</button></form>
+<pre id="stream-log" aria-live="polite"></pre>
+</section>`;
 }
 
-/** A plain HTML rendering of the OpenAPI document: endpoints, parameters and statuses. */
-export function renderDocsPage(doc: OpenAPIObject): string {
-  const sections: string[] = [];
-  for (const [path, item] of Object.entries(doc.paths)) {
-    for (const [method, raw] of Object.entries(item as Record<string, unknown>)) {
-      if (!['get', 'post'].includes(method)) continue;
-      const op = raw as OperationLike;
-      const rows = (op.parameters ?? [])
-        .map((p) => {
-          const type = p.schema?.enum !== undefined ? p.schema.enum.join(' | ') : (p.schema?.type ?? '');
-          const dflt = p.schema?.default === undefined ? '' : JSON.stringify(p.schema.default);
-          return `<tr><td><code>${esc(p.name ?? '')}</code></td><td>${esc(p.in ?? '')}</td><td>${esc(type)}</td><td>${p.required === true ? 'yes' : ''}</td><td>${esc(dflt)}</td><td>${esc(p.description ?? '')}</td></tr>`;
-        })
-        .join('');
-      const statuses = Object.entries(op.responses ?? {})
-        .map(([code, r]) => `<li><b>${esc(code)}</b> ${esc(r.description ?? '')}</li>`)
-        .join('');
-      sections.push(
-        `<section><h2><code>${method.toUpperCase()} ${esc(path)}</code></h2><p>${esc(op.summary ?? '')}</p>` +
-          (rows === ''
-            ? ''
-            : `<table><tr><th>name</th><th>in</th><th>type</th><th>required</th><th>default</th><th>notes</th></tr>${rows}</table>`) +
-          `<ul>${statuses}</ul></section>`,
-      );
-    }
-  }
-  return `<!doctype html><html><head><meta charset="utf-8"><title>${esc(doc.info.title)}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}</style>
-</head><body><h1>${esc(doc.info.title)} <small>${esc(doc.info.version)}</small></h1><p>${esc(doc.info.description ?? '')}</p>
-<p>Machine-readable: <a href="/openapi.json">/openapi.json</a>. WebSocket: <code>GET /stream/route</code> (see docs/api.md).</p>
-${sections.join('\n')}</body></html>`;
+const PAGE_CSS = `body{margin:0;background:#fafafa;font-family:system-ui,sans-serif}
+.top{padding:.6rem 1.2rem;background:#1b1b1b;color:#fff}.top small{color:#bbb}
+.top nav{display:inline;margin-left:2rem}.top a{color:#9cf;margin-right:1rem}
+.stream{max-width:1460px;margin:0 auto 4rem;padding:0 20px}
+.stream table{border-collapse:collapse;margin:.5rem 0}.stream td,.stream th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}
+#stream-log{background:#222;color:#eee;padding:.6rem;max-height:20rem;overflow:auto;white-space:pre-wrap}`;
+
+// The live stream console: a plain WebSocket to this server; it prints a summary of each frame.
+const STREAM_CONSOLE_JS = `(function(){
+  var ws=null, log=document.getElementById('stream-log'), host=location.host;
+  document.getElementById('stream-host').textContent=host;
+  function line(t){log.textContent+=t+'\\n';log.scrollTop=log.scrollHeight;}
+  document.getElementById('stream-form').addEventListener('submit',function(e){
+    e.preventDefault(); if(ws) ws.close();
+    var url=(location.protocol==='https:'?'wss://':'ws://')+host+'/stream/route?'+document.getElementById('stream-query').value;
+    line('connecting '+url); ws=new WebSocket(url);
+    ws.onmessage=function(m){var f=JSON.parse(m.data); line(f.error!==undefined?'error frame '+m.data:
+      new Date().toISOString().slice(11,23)+' '+f.from+'->'+f.to+' in '+f.amountIn+' out '+f.amountOut+(f.unroutableReason?' ('+f.unroutableReason+')':'')+' requestId '+f.requestId);};
+    ws.onclose=function(c){line('closed '+c.code+' '+c.reason); ws=null;};
+  });
+  document.getElementById('stream-close').addEventListener('click',function(){ if(ws) ws.close(1000,'bye'); });
+})();`;
+
+/** JSON inside a <script>: '<' escaped so no string in it can end the element. */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c');
 }
 
 function esc(s: string): string {

@@ -1,36 +1,249 @@
-import type { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import type { FastifyInstance } from 'fastify';
-import { routeBodySchema, routeQueryParameters } from '@app/request';
-import { renderDocsPage } from './docs-page';
+import { ROUTE_RESULT_SCHEMAS, RouteResultSchema } from './result-schema';
+import { REQUEST_LIMITS, routeBodySchema, routeQueryParameters } from '@app/request';
+import { API_OVERVIEW, API_VERSION } from './document-info';
+import { componentSchemas, type JsonObject } from './json-schema';
+import { COMMON_ERRORS, FRAMEWORK_414, errorResponse, headerComponents, jsonResponse } from './responses';
+import {
+  ExchangesStatusSchema,
+  HealthSchema,
+  MARKET_SCHEMAS,
+  OrderBookSchema,
+  SymbolsSchema,
+} from './schemas';
+import examplesJson from './examples.json';
 
-/** Generate the OpenAPI document from the controllers and DTOs. */
-export function buildOpenApi(app: INestApplication): OpenAPIObject {
-  const config = new DocumentBuilder()
-    .setTitle('Route quoting service')
-    .setDescription(
-      'Quotes conversions between two assets over cached level-2 order books (beta). Every endpoint is public, IPv4-only ' +
-        'and shares one per-IP rate limit. The WebSocket GET /stream/route takes the GET /route parameters (includeQuotes ' +
-        'defaults to false, no balances) and pushes a RouteResult whenever a market the route depends on moves.',
-    )
-    .setVersion('beta')
-    .build();
-  const document = SwaggerModule.createDocument(app, config);
-  // The route parameters and body come from the request parser's own table (libs/request).
-  const route = document.paths['/route'];
-  if (route?.get !== undefined) route.get.parameters = routeQueryParameters('rest') as never;
-  if (route?.post !== undefined)
-    route.post.requestBody = {
-      required: true,
-      content: { 'application/json': { schema: routeBodySchema() } },
+/** Responses captured from the running demo by scripts/capture-examples.mjs (never written by hand). */
+const EXAMPLES = examplesJson as Record<string, unknown>;
+const ex = (...names: string[]): Record<string, unknown> =>
+  Object.fromEntries(names.filter((n) => EXAMPLES[n] !== undefined).map((n) => [n, EXAMPLES[n]]));
+
+const REQUEST_ID: JsonObject = {
+  name: 'x-request-id',
+  in: 'header',
+  required: false,
+  description:
+    'Your id for this request: echoed (header and RouteResult requestId) when it matches ^[\\w.-]{1,200}$; any other value is replaced by a minted UUID without complaint.',
+  schema: { type: 'string' },
+};
+// Any other text is a 404 (no such book); one over Fastify's 100-character parameter cap a 414.
+const pathParam = (name: string, description: string, pattern: string, example: string): JsonObject => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema: { type: 'string', pattern },
+  example,
+});
+const ASSET_ID = '[A-Za-z0-9._-]{1,32}';
+const asOf = routeQueryParameters('rest').find((p) => p.name === 'asOf');
+const BOOK_AS_OF: JsonObject = {
+  ...asOf,
+  description:
+    'The book as it was at this instant (epoch ms, a plain integer, not later than the service clock, not before the oldest state the event log holds), rebuilt from the event log.',
+};
+
+const routeResponses = (extra: Record<string, JsonObject>): Record<string, JsonObject> => ({
+  '200': jsonResponse(
+    'A RouteResult. Unroutable outcomes other than the two below are 200 too, with an unroutableReason.',
+    RouteResultSchema,
+    ex('route_ok', 'route_bridged', 'route_unroutable'),
+  ),
+  '400': errorResponse(
+    'A parameter is missing, malformed, out of range, unknown or repeated.',
+    ex('route_bad_request'),
+  ),
+  '404': jsonResponse(
+    'No market or bridge path exists between from and to: a full RouteResult with unroutableReason no_market.',
+    RouteResultSchema,
+    ex('route_no_market'),
+  ),
+  ...extra,
+  '501': jsonResponse(
+    'amountOut was pinned but only a bridged path exists: a full RouteResult with unroutableReason exact_out_multi_hop_unsupported.',
+    RouteResultSchema,
+    ex('route_exact_out_bridged'),
+  ),
+  '503': errorResponse(
+    'JOURNAL_STRICT=true and the quote journal could not record the quote, so it is not served.',
+  ),
+});
+
+const bookResponses = (): Record<string, JsonObject> => ({
+  '200': jsonResponse('Every cached level, best first.', OrderBookSchema, ex('orderbook')),
+  '400': errorResponse(
+    'asOf is malformed, in the future or older than the event log; or an unknown parameter.',
+    ex('orderbook_bad_as_of'),
+  ),
+  '404': errorResponse(
+    'No book of that venue and symbol was ever cached (or none existed at asOf).',
+    ex('orderbook_not_found'),
+  ),
+  '414': FRAMEWORK_414,
+});
+
+type Operation = JsonObject & { responses: Record<string, JsonObject> };
+
+/** Every operation of the HTTP API: the one table the document is built from. */
+function operations(): Record<string, Record<string, Operation>> {
+  const book = (id: string, summary: string, params: JsonObject[]): Operation => ({
+    tags: ['market'],
+    operationId: id,
+    summary,
+    parameters: [...params, BOOK_AS_OF, REQUEST_ID],
+    responses: bookResponses(),
+  });
+  const plain = (id: string, tag: string, summary: string, response: JsonObject): Operation => ({
+    tags: [tag],
+    operationId: id,
+    summary,
+    parameters: [REQUEST_ID],
+    responses: { '200': response },
+  });
+  // The documents are fixed for the life of the process: an ETag lets a reader revalidate.
+  const served = (id: string, summary: string, type: string, schema: JsonObject): Operation => {
+    const ok = jsonResponse('The document.', schema, {}, ['etag', 'cache-control']);
+    return {
+      tags: ['meta'],
+      operationId: id,
+      summary,
+      parameters: [REQUEST_ID],
+      responses: {
+        '200': { ...ok, content: { [type]: { schema } } },
+        '304': { description: 'Not modified: If-None-Match named the current ETag.', headers: ok.headers },
+      },
     };
-  return document;
+  };
+  const exchange = pathParam(
+    'exchange',
+    'Venue id, as /exchanges/status lists it.',
+    '^[A-Za-z0-9_-]{1,64}$',
+    'sim00',
+  );
+  return {
+    '/route': {
+      get: {
+        tags: ['route'],
+        operationId: 'getRoute',
+        summary: 'Quote a conversion',
+        description:
+          'Solves the conversion over the cached books (or those of a past instant with asOf) and journals the result. Lists are comma-separated; an explicitly empty bridges or exchanges means none.',
+        parameters: [...routeQueryParameters('rest'), REQUEST_ID],
+        responses: routeResponses({
+          '414': errorResponse('The query string is longer than 4096 characters.', ex('query_too_long')),
+        }),
+      },
+      post: {
+        tags: ['route'],
+        operationId: 'postRoute',
+        summary: 'Quote a conversion (JSON body)',
+        description:
+          'The same as GET /route with the parameters in a JSON object (recommended for balances). Query parameters are refused (400).',
+        parameters: [REQUEST_ID],
+        requestBody: {
+          required: true,
+          description: 'At most 64 KiB; strict JSON (a repeated key is 400).',
+          content: { 'application/json': { schema: routeBodySchema(), examples: bodyExamples() } },
+        },
+        responses: routeResponses({
+          '413': errorResponse('The body is larger than 64 KiB.', ex('body_too_large')),
+          '415': errorResponse(
+            'The Content-Type is not one the server can parse (send application/json; other text types are 400).',
+            ex('media_type'),
+          ),
+        }),
+      },
+    },
+    '/orderbook/{exchange}/{symbol}': {
+      get: book('getOrderBook', 'A cached order book (symbol URL-encoded: BTC%2FUSDT)', [
+        exchange,
+        pathParam(
+          'symbol',
+          'Unified symbol with its slash URL-encoded, e.g. BTC%2FUSDT.',
+          `^${ASSET_ID}/${ASSET_ID}$`,
+          'BTC/USDT',
+        ),
+      ]),
+    },
+    '/orderbook/{exchange}/{base}/{quote}': {
+      get: book('getOrderBookByPair', 'The same book with the slash unencoded (/orderbook/sim00/BTC/USDT)', [
+        exchange,
+        pathParam('base', 'Base asset of the symbol.', `^${ASSET_ID}$`, 'BTC'),
+        pathParam('quote', 'Quote asset of the symbol.', `^${ASSET_ID}$`, 'USDT'),
+      ]),
+    },
+    '/symbols': {
+      get: plain(
+        'getSymbols',
+        'market',
+        'Symbols that can route now',
+        jsonResponse('Sorted symbols.', SymbolsSchema, ex('symbols')),
+      ),
+    },
+    '/exchanges/status': {
+      get: plain(
+        'getExchangesStatus',
+        'market',
+        'Connection state per venue',
+        jsonResponse('One entry per venue.', ExchangesStatusSchema, ex('exchanges_status')),
+      ),
+    },
+    '/health': {
+      get: plain(
+        'getHealth',
+        'meta',
+        'Liveness and readiness',
+        jsonResponse('Always 200; status says whether the cache has caught up.', HealthSchema, ex('health')),
+      ),
+    },
+    '/openapi.json': {
+      get: served('getOpenApi', 'This document (OpenAPI 3.1)', 'application/json', { type: 'object' }),
+    },
+    '/asyncapi.json': {
+      get: served('getAsyncApi', 'The stream (GET /stream/route) in AsyncAPI 3.0', 'application/json', {
+        type: 'object',
+      }),
+    },
+    '/docs': {
+      get: served('getDocs', 'The interactive reference (one self-contained HTML page)', 'text/html', {
+        type: 'string',
+      }),
+    },
+  };
 }
 
-/** Serve the document at /openapi.json and a self-contained page at /docs (one request, so the rate limit cannot break it). */
-export function serveOpenApi(fastify: FastifyInstance, document: OpenAPIObject): void {
-  const json = JSON.stringify(document);
-  const page = renderDocsPage(document);
-  fastify.get('/openapi.json', (_req, reply) => reply.type('application/json').send(json));
-  fastify.get('/docs', (_req, reply) => reply.type('text/html; charset=utf-8').send(page));
+function bodyExamples(): JsonObject {
+  return {
+    amount_in: { value: { from: 'USDT', to: 'BTC', amountIn: 1000, strategy: 'split_optimal' } },
+    with_balances: {
+      value: { from: 'USDT', to: 'BTC', amountIn: 1000, balances: { USDT: 600, 'sim01.USDT': 400 } },
+    },
+  };
+}
+
+/** The OpenAPI 3.1 document, built from the parameter table, the response schemas and the operation table. */
+export function buildOpenApiDocument(): JsonObject {
+  const paths = operations();
+  // The gate's statuses, declared once, join every operation.
+  for (const item of Object.values(paths))
+    for (const op of Object.values(item)) op.responses = sortStatuses({ ...op.responses, ...COMMON_ERRORS });
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Route quoting service', version: API_VERSION, description: API_OVERVIEW },
+    servers: [{ url: '/', description: 'This server.' }],
+    tags: [
+      { name: 'route', description: 'Quotes.' },
+      { name: 'market', description: 'The cached books and venues.' },
+      { name: 'meta', description: 'Health and the documents themselves.' },
+    ],
+    paths,
+    components: {
+      schemas: componentSchemas([...ROUTE_RESULT_SCHEMAS, ...MARKET_SCHEMAS], '#/components/schemas/'),
+      headers: headerComponents(),
+    },
+    'x-limits': { ...REQUEST_LIMITS, bodyBytes: 64 * 1024 },
+  };
+}
+
+function sortStatuses(responses: Record<string, JsonObject>): Record<string, JsonObject> {
+  return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
 }

@@ -1,10 +1,11 @@
+import { basename } from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ServerConfig } from '@app/config';
 import type { BookCache, BookSideView } from '@app/books';
 import { byCodeUnit } from '@app/events';
 import { EventLog } from '@app/log';
 import { Clock } from '../clock';
-import { BookFeed } from '@app/feed';
+import { BookFeed, type FeedStatus } from '@app/feed';
 import { booksAt } from '@app/feed';
 import { SERVER_CONFIG } from '../tokens';
 
@@ -36,7 +37,7 @@ export interface VenueStatusJson {
 
 /** The event log's condition as /exchanges/status shows it (issue 15). */
 export interface StorageStatusJson {
-  status: string;
+  status: FeedStatus;
   damagedEntries: number;
   damage: {
     topic: string;
@@ -108,7 +109,7 @@ export class MarketService {
   }
 
   /** `starting`, `ok`, or `degraded` while the log is damaged or books could not be rebuilt. */
-  status(): string {
+  status(): FeedStatus {
     return this.feed.health().status;
   }
 
@@ -123,7 +124,8 @@ export class MarketService {
         partition: d.partition,
         fromOffset: d.fromOffset,
         toOffset: d.toOffset,
-        file: d.file,
+        // The file's name only: a public answer does not reveal the server's paths.
+        file: basename(d.file),
         position: d.position,
         reason: d.reason,
       })),

@@ -1,13 +1,10 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseRouteBody, parseRouteQuery, type ParamsParse } from '@app/request';
 import { ParamsCache } from './params-cache';
 import { RouteService } from './route.service';
-import { RouteResultDto } from './route-result.dto';
 
-/** GET and POST /route: parse, solve, map the outcome to a status (spec 4.1, 4.2, 7). */
-@ApiTags('route')
+/** GET and POST /route: parse, solve, map the outcome to a status (spec 4.1, 4.2, 7; documented in docs/openapi.ts). */
 @Controller('route')
 export class RouteController {
   private readonly recent = new ParamsCache();
@@ -15,11 +12,6 @@ export class RouteController {
   constructor(@Inject(RouteService) private readonly routes: RouteService) {}
 
   @Get()
-  @ApiOperation({
-    summary:
-      'Quote a conversion (404 no_market and 501 exact_out_multi_hop_unsupported carry a full RouteResult).',
-  })
-  @ApiOkResponse({ type: RouteResultDto })
   getRoute(
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -33,11 +25,6 @@ export class RouteController {
 
   @Post()
   @HttpCode(200)
-  @ApiOperation({
-    summary:
-      'Same as GET /route with a JSON body (at most 64 KiB); recommended for balances. Query parameters are 400.',
-  })
-  @ApiOkResponse({ type: RouteResultDto })
   postRoute(
     @Body() body: unknown,
     @Req() req: FastifyRequest,

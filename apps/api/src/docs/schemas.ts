@@ -1,0 +1,147 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { stringEnum, nullable, type Assert, type SameShape } from './result-schema';
+import type { OrderBookJson, StorageStatusJson, VenueStatusJson } from '../market/market.service';
+
+/*
+ * The response schemas of the market endpoints and of every error, written once. The market
+ * controller's return types are these schemas' static types, and the checks at the bottom tie
+ * them to the service's own types, so the documents cannot describe another shape.
+ */
+
+const closed = (id: string, description: string) => ({ $id: id, description, additionalProperties: false });
+
+/** `{"error": string}`: the body of every error status. */
+export const ErrorSchema = Type.Object(
+  { error: Type.String({ description: 'What went wrong, in plain words (names the parameter or limit).' }) },
+  closed('Error', 'The body of every error answer.'),
+);
+export type ErrorBody = Static<typeof ErrorSchema>;
+
+export const LevelSchema = Type.Object(
+  {
+    price: Type.Number({ exclusiveMinimum: 0, description: 'Price in the quote currency.' }),
+    amount: Type.Number({ minimum: 0, description: 'Base units resting at that price.' }),
+  },
+  closed('Level', 'One price level of a book.'),
+);
+
+export const OrderBookSchema = Type.Object(
+  {
+    exchangeId: Type.String({ description: 'Venue id.' }),
+    symbol: Type.String({ description: 'Unified symbol, BASE/QUOTE.' }),
+    bids: Type.Array(LevelSchema, { description: 'Every cached bid, best (highest) first.' }),
+    asks: Type.Array(LevelSchema, { description: 'Every cached ask, best (lowest) first.' }),
+    exchangeTimestamp: nullable(
+      Type.Number({ description: "The venue's own timestamp of the book, epoch ms." }),
+      'Null when the venue sends none.',
+    ),
+    receivedAt: Type.Number({ description: 'When the ingestor received the last update, epoch ms.' }),
+    sequence: Type.Integer({ minimum: 0, description: 'Sequence number of the last update folded.' }),
+  },
+  closed('OrderBook', 'A cached level-2 order book.'),
+);
+
+export const SymbolsSchema = Type.Object(
+  {
+    symbols: Type.Array(Type.String({ description: 'Unified symbol, BASE/QUOTE.' }), {
+      description: 'Symbols with at least one fresh, in-sync book at the service clock, sorted.',
+    }),
+  },
+  closed('Symbols', 'The symbols that can route now.'),
+);
+
+export const VenueStatusSchema = Type.Object(
+  {
+    exchangeId: Type.String({ description: 'Venue id.' }),
+    connected: Type.Boolean({ description: 'Whether the ingestor holds a live connection to it.' }),
+    lastUpdateAt: nullable(
+      Type.Number({ description: 'receivedAt of the last record from it, epoch ms.' }),
+      'Null before the first record.',
+    ),
+    updateCount: Type.Integer({
+      minimum: 0,
+      description: 'Records folded from it since this process started.',
+    }),
+    reconnectCount: Type.Integer({ minimum: 0, description: 'Reconnections since the ingestor started.' }),
+    lastError: nullable(Type.String({ description: 'The last connection error.' }), 'Null when none.'),
+  },
+  closed('VenueStatus', 'Connection state of one venue.'),
+);
+
+export const LogDamageSchema = Type.Object(
+  {
+    topic: Type.String({ description: 'Topic of the damaged stretch.' }),
+    partition: Type.Integer({ minimum: 0 }),
+    fromOffset: Type.Integer({ minimum: 0, description: 'First entry that could not be read.' }),
+    toOffset: Type.Integer({ minimum: 0, description: 'Entry after the last one that could not be read.' }),
+    file: Type.String({ description: 'The segment file (its name) the damage was found in.' }),
+    position: Type.Integer({ minimum: 0, description: 'Byte position of the damage in that file.' }),
+    reason: Type.String({ description: 'What was wrong with the bytes.' }),
+  },
+  closed('LogDamage', 'One stretch of the event log that could not be read and was skipped.'),
+);
+
+export const StorageStatusSchema = Type.Object(
+  {
+    status: stringEnum(['starting', 'ok', 'degraded'] as const, 'The event log as this server reads it.'),
+    damagedEntries: Type.Integer({
+      minimum: 0,
+      description: 'Log entries skipped because their bytes are damaged.',
+    }),
+    damage: Type.Array(LogDamageSchema, { description: 'The first damaged stretches (at most 20).' }),
+    problems: Type.Array(Type.String(), {
+      description: 'Other findings that need an operator (a stray file, ...).',
+    }),
+    booksNotRebuilt: Type.Integer({
+      minimum: 0,
+      description: 'Books the log could not rebuild (no snapshot of them since the server caught up).',
+    }),
+  },
+  closed('StorageStatus', 'What this server found reading the event log (docs/operations-log.md "Faults").'),
+);
+
+export const ExchangesStatusSchema = Type.Object(
+  {
+    exchanges: Type.Array(VenueStatusSchema, { description: 'One entry per venue.' }),
+    log: StorageStatusSchema,
+  },
+  closed(
+    'ExchangesStatus',
+    'Every venue the log has named, and the state of the log itself (an extension of the spec).',
+  ),
+);
+
+export const HealthSchema = Type.Object(
+  {
+    status: stringEnum(
+      ['ok', 'starting', 'degraded'] as const,
+      '`starting` until the cache has caught up with the event log; then `ok`, or `degraded` while the log is damaged or books could not be rebuilt (details in /exchanges/status `log`).',
+    ),
+    uptimeSec: Type.Integer({ minimum: 0, description: 'Whole seconds since the API started.' }),
+  },
+  closed('Health', 'Liveness and readiness.'),
+);
+
+export type Symbols = Static<typeof SymbolsSchema>;
+export type ExchangesStatus = Static<typeof ExchangesStatusSchema>;
+export type Health = Static<typeof HealthSchema>;
+
+/** The schemas of this file, as the OpenAPI document lists them. */
+export const MARKET_SCHEMAS = [
+  ErrorSchema,
+  LevelSchema,
+  OrderBookSchema,
+  SymbolsSchema,
+  VenueStatusSchema,
+  LogDamageSchema,
+  StorageStatusSchema,
+  ExchangesStatusSchema,
+  HealthSchema,
+];
+
+/** Compile-time proof that the schemas are the shapes the market service builds. */
+export type MarketSchemaMatches = [
+  Assert<SameShape<Static<typeof OrderBookSchema>, OrderBookJson>>,
+  Assert<SameShape<Static<typeof VenueStatusSchema>, VenueStatusJson>>,
+  Assert<SameShape<Static<typeof StorageStatusSchema>, StorageStatusJson>>,
+];

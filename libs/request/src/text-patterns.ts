@@ -1,0 +1,56 @@
+import type { ParamSpec } from './params';
+
+/*
+ * The textual forms the parser accepts, as ECMA regular expressions for the documents (OpenAPI,
+ * AsyncAPI), so that a value matches the pattern exactly when the parser takes it. No look-arounds,
+ * so generators (schemathesis, Hypothesis) can draw from them. Whitespace is the set String.trim()
+ * strips that these documents admit: space, tab, CR, LF. Number texts keep to forms the parser
+ * reads as finite and in range: a single-digit exponent, and bounded digit counts where the text
+ * itself is not capped at 256 characters.
+ */
+
+const S = '[ \\t\\n\\r]*';
+const ASSET = '[A-Za-z0-9._-]{1,32}';
+const VENUE = '[A-Za-z0-9_-]{1,64}';
+/** A holding's name: `venue.ASSET`, or a bare ASSET (which then cannot hold a '.'). */
+const HOLDING_NAME = `(${VENUE}\\.${ASSET}|[A-Za-z0-9_-]{1,32})`;
+const EXPONENT = '([eE][+-]?0*[0-9])?';
+/** >= 0, any length (the 256-character cap bounds the value). */
+const NON_NEGATIVE = `(\\+?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)|-(0+(\\.0*)?|\\.0+))${EXPONENT}`;
+/** >= 0 with at most 100 digits on each side of the point (balances amounts share a 4096 cap). */
+const NON_NEGATIVE_BOUNDED = `(\\+?([0-9]{1,100}(\\.[0-9]{0,100})?|\\.[0-9]{1,100})|-(0{1,100}(\\.0{0,100})?|\\.0{1,100}))${EXPONENT}`;
+const POSITIVE = `\\+?(0*[1-9][0-9]*(\\.[0-9]*)?|0*\\.0*[1-9][0-9]*)${EXPONENT}`;
+const HOLDING = `${S}${HOLDING_NAME}${S}:${S}${NON_NEGATIVE_BOUNDED}${S}`;
+
+/** The patterns by name. */
+export const TEXT_PATTERNS = Object.freeze({
+  /** from, to, bridges items: trimmed, then 1 to 32 of A-Z a-z 0-9 . _ - */
+  asset: `^${S}${ASSET}${S}$`,
+  /** exchanges items. */
+  venueItem: `^${S}${VENUE}${S}$`,
+  /** asOf as text: digits only (the value must also be within the log's reach). */
+  epochMs: '^[0-9]{1,16}$',
+  /** One `[venue.]ASSET:amount` entry. */
+  holding: `^${HOLDING}$`,
+  /** A key of the balances object form. */
+  holdingKey: `^${S}${HOLDING_NAME}${S}$`,
+  /** An amount of the balances object form, as text (trimmed). */
+  nonNegativeSpaced: `^${S}${NON_NEGATIVE_BOUNDED}${S}$`,
+  /** The balances text: comma-separated entries, at most 128; blank means holding nothing. */
+  balances: `^${S}(${HOLDING}(,${HOLDING}){0,127})?${S}$`,
+  /** A comma-separated list of assets or venue ids; blank means the empty list. */
+  list: (item: 'asset' | 'venue', maxItems: number): string => {
+    const one = `${S}${item === 'asset' ? ASSET : VENUE}${S}`;
+    return `^${S}(${one}(,${one}){0,${maxItems - 1}})?${S}$`;
+  },
+});
+
+/** The text form of a number parameter, in its range. */
+export function numberTextPattern(p: ParamSpec & { kind: 'number' }): string {
+  if (p.integer === true && p.min === 1 && p.max === undefined) return '^\\+?0*[1-9][0-9]*(\\.0*)?$';
+  if (p.minExclusive === true && p.min === 0 && p.max === undefined) return `^${POSITIVE}$`;
+  if (p.min === 0 && p.max === undefined) return `^${NON_NEGATIVE}$`;
+  if (p.min === 0 && p.max === 10_000)
+    return '^(\\+?0*([0-9]{1,4}(\\.[0-9]*)?|10000(\\.0*)?|\\.[0-9]+)|-(0+(\\.0*)?|\\.0+))$';
+  throw new Error(`no text pattern for the range of ${p.name}: add one`);
+}

@@ -1,0 +1,66 @@
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openRouteStream, type RouteResult, type StreamErrorFrame, type WebSocketLike } from '@app/client';
+import { apiClient } from '../api/support/http';
+import { assertDocumentedFrame } from '../api/support/contract';
+import { startTestServer, type TestServer } from '../api/support/server';
+
+// The generated client against a real server: POST with each balances form, and the stream helper
+// (frames and a refusal), every answer checked against the documents.
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterAll(() => s.close());
+
+const connect = (url: string): WebSocketLike => new WebSocket(url) as unknown as WebSocketLike;
+
+describe('@app/client', () => {
+  it('POST /route takes balances as text, array or object, with the same result', async () => {
+    const api = apiClient(s.url);
+    const base = { from: 'USDT', to: 'BTC', amountIn: 100.1, bridges: [] as string[] };
+    const forms = ['USDT:50', ['USDT:50'], { USDT: 50 }] as const;
+    const results = await Promise.all(
+      forms.map((balances) => api.POST('/route', { body: { ...base, balances: balances as never } })),
+    );
+    for (const r of results) expect(r.response.status).toBe(200);
+    const outs = results.map((r) => r.data?.amountOut);
+    expect(outs[0]).toBeGreaterThan(0);
+    expect(new Set(outs).size).toBe(1);
+    const refused = await api.POST('/route', { body: { ...base, amountOut: 1 } as never });
+    expect(refused.response.status).toBe(400);
+    expect(refused.error).toEqual({ error: 'exactly one of amountIn and amountOut must be supplied' });
+  });
+
+  it('openRouteStream hands over route frames, and a refusal as an error frame then its close', async () => {
+    const frames: RouteResult[] = [];
+    const live = openRouteStream(
+      s.url,
+      { from: 'USDT', to: 'BTC', amountIn: 100.1, bridges: [] },
+      {
+        onFrame: (r) => frames.push(r),
+      },
+      connect,
+    );
+    await expect.poll(() => frames.length, { timeout: 5000 }).toBeGreaterThan(0);
+    assertDocumentedFrame(frames[0]);
+    expect(frames[0]).toMatchObject({ from: 'USDT', to: 'BTC', exactSide: 'in' });
+    live.close();
+    expect((await live.closed).code).toBe(1000);
+
+    const errors: StreamErrorFrame[] = [];
+    const refused = openRouteStream(
+      s.url,
+      { from: 'USDT', to: 'USDT', amountIn: 1 },
+      {
+        onFrame: () => undefined,
+        onError: (e) => errors.push(e),
+      },
+      connect,
+    );
+    expect(await refused.closed).toEqual({ code: 1008, reason: 'invalid request' });
+    expect(errors).toEqual([
+      { error: 'from and to must differ (both are USDT)', code: 1008, reason: 'invalid request' },
+    ]);
+  });
+});
