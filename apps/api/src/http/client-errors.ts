@@ -66,7 +66,7 @@ function describe(
   headersParsed: boolean,
   t: TimeoutSettings,
 ): [number, string, Record<string, string>] {
-  switch (err.code) {
+  switch (err.code ?? '') {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return headersParsed
         ? [408, `the request was not received in full within ${t.requestTimeoutMs} ms`, {}]
@@ -78,7 +78,11 @@ function describe(
     case 'HPE_INVALID_METHOD':
       // A method-like token is a method this server does not know; anything else is not HTTP.
       return TOKEN.test(firstWord(err.rawPacket))
-        ? [405, `the method is not supported; this server answers ${SERVER_METHODS}`, { allow: SERVER_METHODS }]
+        ? [
+            405,
+            `the method is not supported; this server answers ${SERVER_METHODS}`,
+            { allow: SERVER_METHODS },
+          ]
         : [400, 'malformed HTTP request: invalid method', {}];
     default:
       if (firstWord(err.rawPacket) === 'PRI')

@@ -50,7 +50,12 @@ export class ConnectionBudget {
     const peer = socket.remoteAddress;
     if (this.total > this.limits.connectionsMax) {
       // No lingering here: at the total cap every socket held longer is one more over it.
-      this.refuse(socket, 503, `the server is at its limit of ${this.limits.connectionsMax} connections; retry shortly`, false);
+      this.refuse(
+        socket,
+        503,
+        `the server is at its limit of ${this.limits.connectionsMax} connections; retry shortly`,
+        false,
+      );
       return false;
     }
     if (this.front.isTrustedProxy(peer)) return true;

@@ -68,7 +68,11 @@ export class FrontDoor {
   /** The gate's verdict on a request whose headers parsed. */
   judge(req: IncomingMessage): ReturnType<RequestGate['judge']> {
     if (this.gate === null) throw new Error('FrontDoor.bind(gate) was not called before listening');
-    return this.gate.judge(req.socket.remoteAddress, req.headers['x-forwarded-for'], req.headers['x-request-id']);
+    return this.gate.judge(
+      req.socket.remoteAddress,
+      req.headers['x-forwarded-for'],
+      req.headers['x-request-id'],
+    );
   }
 
   /** The raw-path gate (no parsed request): the socket's peer, a minted request id. */
@@ -96,7 +100,11 @@ export class FrontDoor {
           error: `${STREAM_PATH} is a WebSocket endpoint: open it with a WebSocket handshake`,
           headers: { upgrade: 'websocket' },
         };
-      return { status: 405, error: `method ${req.method} is not allowed on ${STREAM_PATH}`, headers: { allow: 'GET' } };
+      return {
+        status: 405,
+        error: `method ${req.method} is not allowed on ${STREAM_PATH}`,
+        headers: { allow: 'GET' },
+      };
     }
     if (expectsContinue && Number(req.headers['content-length'] ?? 0) > this.bodyLimit)
       return {

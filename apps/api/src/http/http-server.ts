@@ -24,7 +24,11 @@ export interface HttpServerParts {
  * the same gate; connections are budgeted per address and in all when accepted; and the headers,
  * request, keep-alive and send timeouts close what a client leaves hanging.
  */
-export function createHttpServer(handler: RequestHandler, front: FrontDoor, limits: HttpLimits): HttpServerParts {
+export function createHttpServer(
+  handler: RequestHandler,
+  front: FrontDoor,
+  limits: HttpLimits,
+): HttpServerParts {
   const server = createServer(
     {
       // The front door answers a missing Host with a JSON body (Node's own 400 has none).

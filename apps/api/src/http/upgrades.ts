@@ -40,7 +40,10 @@ export class Upgrades {
         return writeRawError(socket, verdict.refusal.status, verdict.refusal.error, verdict.headers);
       const problem = handshakeProblem(req) ?? (this.stream === null ? NOT_READY : null);
       if (problem !== null)
-        return writeRawError(socket, problem.status, problem.error, { ...verdict.headers, ...problem.headers });
+        return writeRawError(socket, problem.status, problem.error, {
+          ...verdict.headers,
+          ...problem.headers,
+        });
       this.stream!.accept(req, socket, head, verdict.headers);
     });
     server.on('connect', (req: IncomingMessage, socket: Duplex) => {
@@ -60,7 +63,11 @@ const NOT_READY: Problem = { status: 404, error: `no endpoint at '${STREAM_PATH}
 /** What ws would refuse in a handshake, answered here with a status and a JSON body instead. */
 function handshakeProblem(req: IncomingMessage): Problem | null {
   if (req.method !== 'GET')
-    return { status: 405, error: `method ${req.method} is not allowed on ${STREAM_PATH}`, headers: { allow: 'GET' } };
+    return {
+      status: 405,
+      error: `method ${req.method} is not allowed on ${STREAM_PATH}`,
+      headers: { allow: 'GET' },
+    };
   if (req.httpVersionMajor === 1 && req.httpVersionMinor === 1 && req.headers.host === undefined)
     return { status: 400, error: 'the Host header is required in HTTP/1.1' };
   const target = targetProblem(req.url ?? '');

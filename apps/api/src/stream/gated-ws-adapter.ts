@@ -42,7 +42,12 @@ export class GatedWsAdapter extends WsAdapter {
     });
     // What ws still refuses after the HTTP layer's checks (a malformed Sec-WebSocket-Protocol).
     server.on('wsClientError', (err: Error, socket: Duplex, req: IncomingMessage) =>
-      writeRawError(socket, 400, `invalid WebSocket handshake: ${err.message}`, this.upgradeHeaders.get(req) ?? {}),
+      writeRawError(
+        socket,
+        400,
+        `invalid WebSocket handshake: ${err.message}`,
+        this.upgradeHeaders.get(req) ?? {},
+      ),
     );
     this.upgrades.serveStream({
       accept: (req, socket, head, headers) => {
