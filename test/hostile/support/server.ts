@@ -2,11 +2,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { logSink, openEventLog } from '@app/log';
 import { T0 } from '../../support/records';
+import { world } from '../../api/support/world';
 
 const ROOT = resolve(__dirname, '../../..');
-const MAIN = join(ROOT, 'dist/apps/api/src/start.js');
-const FIXTURE = join(ROOT, 'test/api/fixtures/world.jsonl');
+// The API process alone (it does not load ccxt, so it starts in about a second).
+const MAIN = join(ROOT, 'dist/apps/api/src/main.js');
 
 /** The built API serving the fixture world, in a process of its own (so its RSS can be read). */
 export interface SpawnedServer {
@@ -28,15 +30,19 @@ export interface SpawnedServer {
 }
 
 /**
- * `npm start`'s entry (dist, built by `npm test`) replaying the fixture world at max speed with the
- * clock pinned at T0, on a dual-stack socket and a port of its own; `env` sets limits for the test.
+ * The built API process (dist, built by `npm test`) folding an embedded log that holds the API
+ * tests' fixture world, with the clock pinned at T0, on a dual-stack socket and a port of its own;
+ * `env` sets limits for the test.
  */
 export async function spawnServer(env: Record<string, string> = {}): Promise<SpawnedServer> {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run npm run build (npm test does)`);
   const dataDir = mkdtempSync(join(tmpdir(), 'hostile-'));
+  const log = openEventLog({ kafkaBrokers: null, dataDir });
+  await logSink(log).write(world());
+  await log.close();
   const child: ChildProcess = spawn(
     process.execPath,
-    [MAIN, '--replay', FIXTURE, '--speed', 'max', '--now', String(T0), '--port', '0', '--host', '::'],
+    [MAIN, '--now', String(T0), '--port', '0', '--host', '::'],
     {
       cwd: ROOT,
       env: { ...process.env, DATA_DIR: dataDir, RATE_LIMIT_RPS: '1000000', ...env },
