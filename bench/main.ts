@@ -6,6 +6,7 @@ import { cpus } from 'node:os';
 import { benchApi } from './api';
 import type { BenchRow } from './bench-row';
 import { benchFold } from './fold';
+import { benchHostile } from './hostile';
 import { benchIngestor } from './ingestor';
 import { benchLog } from './log';
 import { benchReplay } from './replay';
@@ -20,6 +21,7 @@ const SCENARIOS: Scenario[] = [
   { name: 'log', run: () => benchLog() },
   { name: 'ingestor', run: () => benchIngestor() },
   { name: 'api', run: () => benchApi() },
+  { name: 'hostile', run: () => benchHostile() },
 ];
 
 async function main(): Promise<void> {

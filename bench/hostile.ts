@@ -1,0 +1,165 @@
+/**
+ * `npm run bench -- hostile` (issue 9): the real server in a process of its own, attacked from the
+ * bench process and from an attacker process.
+ * 1. Each attack of the set (bench/hostile-attacks.ts), 20 times one after another: the longest
+ *    event-loop stall the server's own histogram saw while it answered them.
+ * 2. GET /route p99 of a well-behaved client (autocannon in its own process, 4 connections, 5 s),
+ *    first alone, then while 1,000 stalled sockets and the largest allowed stream messages are in
+ *    play; the server's RSS read from /proc/<pid>/status throughout.
+ */
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROUTE } from './api-rest';
+import type { ClientFigures } from './api-client';
+import { quantile, type BenchRow } from './bench-row';
+import { ATTACKS, BASELINES, type Attack } from './hostile-attacks';
+import type { LoopReport } from './hostile-server';
+
+const REPEATS = 20;
+const STALLED = 1000;
+/** 1,000 stalled sockets over 20 addresses: 50 each, inside the default per-IP budget of 64. */
+const STALL_ADDRESSES = 20;
+const STREAM_CLIENTS = 20;
+const SECONDS = 5;
+
+export async function benchHostile(): Promise<BenchRow[]> {
+  const server = fork(join(__dirname, 'hostile-server.js'), [], {
+    execArgv: ['--max-semi-space-size=64'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  try {
+    const { url } = await nextMessage<{ url: string }>(server);
+    const port = Number(new URL(url).port);
+    const rss = (): number => rssKiB(server.pid!);
+    const rows: BenchRow[] = [];
+    const row = (metric: string, value: number, unit: string): void => {
+      rows.push({ scenario: 'hostile', metric, value, unit });
+    };
+
+    // 1. The longest stall any single request of the attack set causes.
+    const rssBeforeAttacks = rss();
+    let worst = { name: '', ms: 0 };
+    for (const attack of [...BASELINES, ...ATTACKS]) {
+      const stall = await stallOf(server, port, attack);
+      row(
+        `stall: ${attack.name} (median, worst of ${REPEATS})`,
+        stall.median,
+        `ms (worst ${stall.worst.toFixed(1)})`,
+      );
+      if (!attack.name.startsWith('baseline') && stall.median > worst.ms)
+        worst = { name: attack.name, ms: stall.median };
+    }
+    row(`longest event-loop stall of one attack request (${worst.name})`, worst.ms, 'ms');
+    row('server RSS growth over the attack set', (rss() - rssBeforeAttacks) / 1024, 'MiB');
+
+    // 2. A well-behaved client's /route with and without 1,000 stalled sockets and stream messages.
+    const alone = await clientProcess(url + ROUTE);
+    const rssBeforeStalls = rss();
+    const attacker = spawn(
+      process.execPath,
+      [
+        join(__dirname, 'hostile-attacker.js'),
+        String(port),
+        String(STALLED),
+        String(STALL_ADDRESSES),
+        String(STREAM_CLIENTS),
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let maxRss = rssBeforeStalls;
+    const sampler = setInterval(() => (maxRss = Math.max(maxRss, rss())), 100);
+    try {
+      await lineFrom(attacker, (l) => l.includes('"ready":true'));
+      const attacked = await clientProcess(url + ROUTE);
+      attacker.kill('SIGTERM');
+      const counts = JSON.parse(await lineFrom(attacker, (l) => l.includes('"open"'))) as {
+        open: number;
+        messages: number;
+      };
+      row('GET /route p99 alone (4 conns, client process)', alone.p99, 'ms');
+      row('GET /route p99 with 1,000 stalled sockets + 1 KiB stream messages', attacked.p99, 'ms');
+      row('GET /route p50 with 1,000 stalled sockets + 1 KiB stream messages', attacked.p50, 'ms');
+      row('GET /route max with 1,000 stalled sockets + 1 KiB stream messages', attacked.max, 'ms');
+      row('GET /route quotes/s with the stalled sockets', attacked.rps, 'req/s');
+      row('stalled sockets held open at the end', counts.open, 'sockets');
+      row('stream messages sent (each refused, 1008)', counts.messages, 'messages');
+      row('server RSS growth with the stalled sockets', (maxRss - rssBeforeStalls) / 1024, 'MiB');
+      if (alone.failed + attacked.failed > 0)
+        throw new Error(`hostile bench: ${alone.failed + attacked.failed} well-behaved requests failed`);
+    } finally {
+      clearInterval(sampler);
+      attacker.kill('SIGKILL');
+    }
+    return rows;
+  } finally {
+    const exited = new Promise((r) => server.once('exit', r));
+    server.send('stop');
+    await exited;
+  }
+}
+
+/**
+ * The stall one request of `attack` causes: per request, the server's histogram is reset, the
+ * request sent and answered, and the longest event-loop delay read; the median over REPEATS
+ * requests, so a preemption by another process on the shared machine does not count as the
+ * request's own (the worst single reading is returned too).
+ */
+async function stallOf(
+  server: ChildProcess,
+  port: number,
+  attack: Attack,
+): Promise<{ median: number; worst: number }> {
+  const readings: number[] = [];
+  for (let i = 0; i < REPEATS; i++) {
+    await ask(server, 'reset');
+    await attack.run(port);
+    readings.push((await ask<LoopReport>(server, 'report')).maxMs);
+  }
+  return { median: quantile(readings, 0.5), worst: Math.max(...readings) };
+}
+
+/** Send `message` to the server process and resolve with its answer. */
+function ask<T = unknown>(child: ChildProcess, message: string): Promise<T> {
+  const answer = nextMessage<T>(child);
+  child.send(message);
+  return answer;
+}
+
+function nextMessage<T = unknown>(child: ChildProcess): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onExit = (code: number | null): void => reject(new Error(`bench server exited ${code}`));
+    child.once('exit', onExit);
+    child.once('message', (m) => {
+      child.off('exit', onExit);
+      resolve(m as T);
+    });
+  });
+}
+
+function lineFrom(child: ChildProcess, match: (line: string) => boolean): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    const onData = (c: Buffer): void => {
+      buf += c.toString();
+      for (const line of buf.split('\n'))
+        if (match(line)) {
+          child.stdout!.off('data', onData);
+          return resolve(line);
+        }
+    };
+    child.stdout!.on('data', onData);
+    child.once('close', (code) => reject(new Error(`child exited ${code} before the expected line`)));
+  });
+}
+
+function rssKiB(pid: number): number {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
+}
+
+async function clientProcess(url: string): Promise<ClientFigures> {
+  const child = spawn(process.execPath, [join(__dirname, 'api-client.js'), url, '4', String(SECONDS)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return JSON.parse(await lineFrom(child, (l) => l.startsWith('{'))) as ClientFigures;
+}
