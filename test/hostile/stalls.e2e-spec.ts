@@ -15,6 +15,7 @@ beforeAll(async () => {
     HEADERS_TIMEOUT_MS: '1000',
     REQUEST_TIMEOUT_MS: '2000',
     KEEP_ALIVE_TIMEOUT_MS: '500',
+    SEND_TIMEOUT_MS: '1000',
     CONNECTIONS_MAX_PER_IP: String(PER_IP),
   });
 });
@@ -106,11 +107,32 @@ describe('timeouts', () => {
   });
 });
 
+describe('a client that stops reading', () => {
+  it('20,000 pipelined requests whose answers are never read: the server lets go once its buffers stay full', async () => {
+    const before = s.openSockets();
+    const socket = connect({ port: s.port, host: '127.0.0.1' });
+    socket.on('error', () => undefined);
+    socket.on('connect', () => {
+      socket.pause();
+      const request = 'GET /route?from=USDT&to=BTC&amountIn=1 HTTP/1.1\r\nHost: x\r\n\r\n';
+      for (let i = 0; i < 20_000; i++) socket.write(request);
+    });
+    await waitFor('the server to take the connection', () => s.openSockets() > before);
+    // SEND_TIMEOUT_MS=1000 without progress; the answers fill the kernel's buffers first.
+    await waitFor('the server to close it', () => s.openSockets() <= before, 15_000);
+    socket.destroy();
+  });
+});
+
 describe('connection budget (CONNECTIONS_MAX_PER_IP=50)', () => {
   let b: SpawnedServer;
   beforeAll(async () => {
     // A long headers timeout: the held sockets outlive the whole attack.
-    b = await spawnServer({ HEADERS_TIMEOUT_MS: '20000', CONNECTIONS_MAX_PER_IP: String(PER_IP) });
+    b = await spawnServer({
+      HEADERS_TIMEOUT_MS: '20000',
+      CONNECTIONS_MAX_PER_IP: String(PER_IP),
+      TRUSTED_PROXY: '127.0.0.5',
+    });
   });
   afterAll(() => b.stop());
 
@@ -176,8 +198,14 @@ describe('connection budget (CONNECTIONS_MAX_PER_IP=50)', () => {
     lingerer.pause();
     await waitFor('the server to take the lingerer', () => b.openSockets() > before + PER_IP);
     await waitFor('the server to let go of the lingerer', () => b.openSockets() <= before + PER_IP, 10_000);
-    // Another address has its own budget.
+    // Another address has its own budget, and a trusted proxy (carrying many clients) has none.
     expect((await exchange(b.port, get('/health'), { localAddress: '127.0.0.3' })).status).toBe(200);
+    const viaProxy = await Promise.all(
+      Array.from({ length: PER_IP + 10 }, () =>
+        exchange(b.port, get('/health', ['X-Forwarded-For: 198.51.100.7']), { localAddress: '127.0.0.5' }),
+      ),
+    );
+    expect(viaProxy.map((a) => a.status)).toEqual(Array<number>(PER_IP + 10).fill(200));
     for (const socket of [...held, lingerer]) socket.destroy();
     await waitFor(
       'the budget to free up',

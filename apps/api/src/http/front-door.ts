@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { REQUEST_LIMITS } from '@app/request';
 import { sendError, type AnswerHeaders } from './answers';
 import type { RequestGate } from './request-gate';
@@ -47,6 +48,7 @@ export function targetProblem(url: string): Problem | null {
  */
 export class FrontDoor {
   private gate: RequestGate | null = null;
+  private readonly served = new WeakSet<Socket>();
 
   constructor(private readonly bodyLimit: number) {}
 
@@ -56,6 +58,7 @@ export class FrontDoor {
   }
 
   handle(req: IncomingMessage, res: ServerResponse, next: RequestHandler, expectsContinue = false): void {
+    this.served.add(req.socket);
     const verdict = this.judge(req);
     for (const [name, value] of Object.entries(verdict.headers)) res.setHeader(name, value);
     if (verdict.refusal !== null) return sendError(res, verdict.refusal.status, verdict.refusal.error);
@@ -79,6 +82,11 @@ export class FrontDoor {
   judgePeer(peer: string | undefined): ReturnType<RequestGate['judge']> {
     if (this.gate === null) throw new Error('FrontDoor.bind(gate) was not called before listening');
     return this.gate.judge(peer, undefined, undefined);
+  }
+
+  /** Whether a request has come in on `socket` (an idle one is then between keep-alive requests). */
+  hasServed(socket: Socket): boolean {
+    return this.served.has(socket);
   }
 
   /** Whether `peer` is a trusted proxy (its connections are not budgeted per address). */

@@ -45,10 +45,12 @@ export function createHttpServer(
   // An expectation other than 100-continue is ignored and the request answered (RFC 9110 10.1.1 allows it).
   server.on('checkExpectation', (req, res) => front.handle(req, res, handler));
   // Inactivity on a connection: idle keep-alive sockets and clients that stopped reading an
-  // answer are closed; a request whose answer is still being computed is left alone.
+  // answer are closed; a request whose answer is still being computed is left alone, and so is a
+  // connection still waiting for its first request (the headers timeout answers it with a 408).
   server.timeout = limits.sendTimeoutMs;
   server.on('timeout', (socket: Socket) => {
-    if (inFlightResponse(socket) === undefined || socket.writableLength > 0) socket.destroy();
+    const res = inFlightResponse(socket);
+    if (res === undefined ? front.hasServed(socket) : socket.writableLength > 0) socket.destroy();
   });
   const upgrades = new Upgrades(front);
   upgrades.install(server);
