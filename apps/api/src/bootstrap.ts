@@ -1,26 +1,17 @@
 import type { AddressInfo } from 'node:net';
 import { Logger, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { EmbeddedLog } from '@app/log';
 import { ApiModule, type ApiDeps } from './api.module';
 import { buildOpenApi, serveOpenApi } from './docs/openapi';
 import { HTTP_LIMIT_DEFAULTS } from '@app/config';
-import { clientErrorHandler } from './http/client-errors';
-import { ErrorBodyFilter, MAX_PARAM_CHARS } from './http/error-body.filter';
-import { FrontDoor, type RequestHandler } from './http/front-door';
-import { createHttpServer, type HttpServerParts } from './http/http-server';
-import { installJsonBodyParser } from './http/json-body';
-import { RequestGate } from './http/request-gate';
-import { RouteTable } from './http/route-table';
+import { gatedHttp } from './http/gated-http';
 import { QuoteJournal } from '@app/audit';
-import { GatedWsAdapter } from './stream/gated-ws-adapter';
 import { StreamHub, type StreamStats } from './stream/stream-hub';
 
 /** POST /route body cap (clarifications 9). */
 const BODY_LIMIT_BYTES = 64 * 1024;
-/** Route handlers read the raw query string through @app/request; Fastify parses none. */
-const NO_QUERY = Object.freeze(Object.create(null) as Record<string, string>);
 
 export interface ApiServer {
   readonly app: NestFastifyApplication;
@@ -31,8 +22,6 @@ export interface ApiServer {
   /** Where every served result is journalled (flushed and closed by close()). */
   readonly journal: QuoteJournal;
   streamStats(): StreamStats;
-  /** Open connections in all and from the busiest address (the connection budget's counts). */
-  connectionStats(): { readonly open: number; readonly maxPerAddress: number };
   close(): Promise<void>;
 }
 
@@ -42,22 +31,8 @@ export interface ApiServerOptions extends Omit<ApiDeps, 'journal'> {
 
 /** Create the Nest application on Fastify, install the gate, the stream and the docs, and listen. */
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
-  const limits = options.config.http ?? HTTP_LIMIT_DEFAULTS;
-  // The gate sits in front of everything Fastify and Node answer (http/front-door.ts).
-  const front = new FrontDoor(BODY_LIMIT_BYTES);
-  const routes = new RouteTable();
-  const errors = new ErrorBodyFilter(routes, BODY_LIMIT_BYTES);
-  let http: HttpServerParts | null = null;
-  const adapter = new FastifyAdapter({
-    bodyLimit: BODY_LIMIT_BYTES,
-    serverFactory: (handler: RequestHandler) => (http = createHttpServer(handler, front, limits)).server,
-    clientErrorHandler: clientErrorHandler(front, limits),
-    frameworkErrors: errors.frameworkError,
-    // During shutdown a request on an open connection is still answered, not refused with 503.
-    return503OnClosing: false,
-    routerOptions: { maxParamLength: MAX_PARAM_CHARS, querystringParser: () => NO_QUERY },
-  });
-  routes.watch(adapter.getInstance());
+  // Every answer passes one gate: requests, Node's and Fastify's failures, upgrades (http/).
+  const http = gatedHttp(options.config.http ?? HTTP_LIMIT_DEFAULTS, BODY_LIMIT_BYTES);
   const journalLogger = new Logger('QuoteJournal');
   // JOURNAL_STRICT: responses wait for their record; otherwise records are appended in batches.
   const journal = new QuoteJournal({
@@ -70,18 +45,13 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     onError: (e) => journalLogger.error(`append failed, retrying: ${e.message}`),
   });
   const deps: ApiDeps = { ...options, journal };
-  const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(deps), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(deps), http.adapter, {
     logger: options.logger ?? ['error', 'warn'],
     // Bodies are parsed by installJsonBodyParser (strict JSON), not Nest's default parsers.
     bodyParser: false,
   });
-  front.bind(app.get(RequestGate));
+  http.wire(app);
   const fastify = app.getHttpAdapter().getInstance();
-  installJsonBodyParser(fastify, BODY_LIMIT_BYTES);
-  app.useGlobalFilters(errors);
-  const parts = http as HttpServerParts | null;
-  if (parts === null) throw new Error('Fastify did not create its server through the serverFactory');
-  app.useWebSocketAdapter(new GatedWsAdapter(app, parts.upgrades));
   serveOpenApi(fastify, buildOpenApi(app));
   await app.init();
   // '::' is dual-stack on Linux, so IPv6 clients reach the ipv4_only answer (clarifications 10).
@@ -94,7 +64,6 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     url: `http://127.0.0.1:${port}`,
     journal,
     streamStats: () => hub.stats(),
-    connectionStats: () => parts.budget.stats(),
     close: async () => {
       await app.close();
       // After the server stopped answering: everything it served is appended before the log closes.

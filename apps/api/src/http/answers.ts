@@ -87,11 +87,6 @@ export function closeGently(socket: Duplex): void {
   socket.resume();
 }
 
-/** Whether a raw answer was already written on `socket`. */
-export function wasAnswered(socket: Duplex): boolean {
-  return answered.has(socket);
-}
-
 /** The response in flight on a server socket, if any (what Node's own clientError default checks). */
 export function inFlightResponse(socket: Socket | Duplex): ServerResponse | undefined {
   return (socket as { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined;

@@ -36,13 +36,6 @@ export class ConnectionBudget {
     });
   }
 
-  /** Open connections now: in all, and from the busiest address. */
-  stats(): { readonly open: number; readonly maxPerAddress: number } {
-    let max = 0;
-    for (const n of this.perAddress.values()) max = Math.max(max, n);
-    return { open: this.total, maxPerAddress: max };
-  }
-
   private admit(socket: Socket): boolean {
     this.counted.add(socket);
     this.total++;

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { HttpLimits } from '@app/config';
 import { inFlightResponse } from './answers';
-import { clientErrorHandler, MAX_HEADER_BYTES } from './client-errors';
+import { MAX_HEADER_BYTES } from './client-errors';
 import { ConnectionBudget } from './connection-budget';
 import type { FrontDoor, RequestHandler } from './front-door';
 import { Upgrades } from './upgrades';
@@ -14,15 +14,14 @@ const TIMEOUT_CHECK_MS = 500;
 export interface HttpServerParts {
   readonly server: Server;
   readonly upgrades: Upgrades;
-  readonly budget: ConnectionBudget;
-  readonly onClientError: ReturnType<typeof clientErrorHandler>;
 }
 
 /**
  * The Node HTTP server under Fastify (Fastify's `serverFactory`): every request passes the front
  * door before Fastify's router; upgrades, CONNECT, malformed HTTP and timeouts are answered through
  * the same gate; connections are budgeted per address and in all when accepted; and the headers,
- * request, keep-alive and send timeouts close what a client leaves hanging.
+ * request, keep-alive and send timeouts close what a client leaves hanging. Malformed HTTP and
+ * the timeouts' 408s are answered by `clientErrorHandler`, which Fastify installs.
  */
 export function createHttpServer(
   handler: RequestHandler,
@@ -54,8 +53,6 @@ export function createHttpServer(
   });
   const upgrades = new Upgrades(front);
   upgrades.install(server);
-  const budget = new ConnectionBudget(limits, front);
-  budget.install(server);
-  const onClientError = clientErrorHandler(front, limits);
-  return { server, upgrades, budget, onClientError };
+  new ConnectionBudget(limits, front).install(server);
+  return { server, upgrades };
 }

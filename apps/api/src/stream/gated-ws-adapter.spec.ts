@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { INestApplicationContext } from '@nestjs/common';
+import { WsAdapter } from '@nestjs/platform-ws';
 import { EMPTY } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { Upgrades } from '../http/upgrades';
@@ -10,9 +11,19 @@ describe('GatedWsAdapter', () => {
     const adapter = new GatedWsAdapter({} as INestApplicationContext, {} as Upgrades);
     const client = new EventEmitter();
     let dispatched = 0;
-    adapter.bindMessageHandlers(
+    (adapter as WsAdapter).bindMessageHandlers(
       client,
-      [{ message: 'route', methodName: 'route', callback: () => dispatched++, isAckHandledManually: false }],
+      [
+        {
+          message: 'route',
+          methodName: 'route',
+          callback: () => {
+            dispatched++;
+            return EMPTY;
+          },
+          isAckHandledManually: false,
+        },
+      ],
       () => EMPTY,
     );
     expect(client.listenerCount('message')).toBe(0);
