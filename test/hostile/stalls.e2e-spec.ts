@@ -213,3 +213,33 @@ describe('connection budget (CONNECTIONS_MAX_PER_IP=50)', () => {
     );
   });
 });
+
+describe('total connection budget (CONNECTIONS_MAX=20)', () => {
+  let t: SpawnedServer;
+  beforeAll(async () => {
+    t = await spawnServer({ CONNECTIONS_MAX: '20', CONNECTIONS_MAX_PER_IP: '10' });
+  });
+  afterAll(() => t.stop());
+
+  it('when the whole server is full a new connection gets a gated 503 at once; a freed slot is taken again', async () => {
+    const hold = (localAddress: string): Promise<Socket> =>
+      new Promise((resolve) => {
+        const socket = connect({ port: t.port, host: '127.0.0.1', localAddress }, () => resolve(socket));
+        socket.on('error', () => undefined);
+      });
+    const held = await Promise.all([
+      ...Array.from({ length: 10 }, () => hold('127.0.0.1')),
+      ...Array.from({ length: 10 }, () => hold('127.0.0.3')),
+    ]);
+    await waitFor('the server to hold all 20', () => t.openSockets() >= 21);
+    const full = await exchange(t.port, get('/health'), { localAddress: '127.0.0.4' });
+    expectGatedError(full, 503, 'the server is at its limit of 20 connections; retry shortly');
+    expect(full.headers['retry-after']).toBe('1');
+    held.pop()!.destroy();
+    await waitFor(
+      'a slot to free',
+      async () => (await exchange(t.port, get('/health'), { localAddress: '127.0.0.4' })).status === 200,
+    );
+    for (const socket of held) socket.destroy();
+  });
+});
