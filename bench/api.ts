@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { HTTP_LIMIT_DEFAULTS, type HttpLimits } from '@app/config';
 import type { BookRecord, EventRecord } from '@app/events';
 import { logSink } from '@app/log';
 import { startApiServer } from '../apps/api/src/bootstrap';
@@ -31,7 +32,10 @@ export interface BenchServer {
   close(): Promise<void>;
 }
 
-export async function startBenchServer(port = 0): Promise<BenchServer> {
+/** The API bench's own limits: 1,000 stream subscribers share one client address. */
+const API_BENCH_LIMITS: HttpLimits = { ...HTTP_LIMIT_DEFAULTS, connectionsPerIp: 1e6, connectionsMax: 1e6 };
+
+export async function startBenchServer(port = 0, http: HttpLimits = API_BENCH_LIMITS): Promise<BenchServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-api-'));
   const host = await openFeed({ kafkaBrokers: null, dataDir }, QUIET);
   const sink = logSink(host.log);
@@ -49,6 +53,7 @@ export async function startBenchServer(port = 0): Promise<BenchServer> {
       trustedProxies: [],
       routing: { staleBookMs: 3_600_000, stalenessPenaltyBps: 1, defaultTakerFeeRate: 0.001 },
       journalStrict: false,
+      http,
     },
     feed: host.feed,
     log: host.log,

@@ -11,6 +11,7 @@ import { benchApi } from './api';
 import type { BenchRow } from './bench-row';
 import { benchExplain } from './explain';
 import { benchFold } from './fold';
+import { benchHostile } from './hostile';
 import { benchIngestor } from './ingestor';
 import { benchLog } from './log';
 import { benchReplay } from './replay';
@@ -36,6 +37,7 @@ const SCENARIOS: Scenario[] = [
   { name: 'ingestor', run: () => benchIngestor() },
   { name: 'api', run: () => benchApi() },
   { name: 'tools', run: () => benchTools() },
+  { name: 'hostile', run: () => benchHostile() },
 ];
 
 async function main(): Promise<void> {

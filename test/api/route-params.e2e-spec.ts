@@ -227,7 +227,7 @@ describe('POST /route body', () => {
     expect(both.body).toEqual({ error: 'exactly one of amountIn and amountOut must be supplied' });
   });
 
-  it('a body over 64 KiB is refused (413) and malformed JSON is 400, both as {error}', async () => {
+  it('a body over 64 KiB is refused (413), malformed JSON is 400, another media type 415, all as {error}', async () => {
     const big = await postJson(s.url, {
       from: 'USDT',
       to: 'BTC',
@@ -248,6 +248,7 @@ describe('POST /route body', () => {
       headers: { 'content-type': 'text/plain' },
       body: 'from=USDT',
     });
-    expect(text.status).toBe(400);
+    expect(text.status).toBe(415);
+    expect(text.body).toEqual({ error: 'Content-Type must be application/json' });
   });
 });

@@ -1,16 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import { Logger, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { EmbeddedLog } from '@app/log';
 import { ApiModule, type ApiDeps } from './api.module';
 import { serveDocs } from './docs/serve';
-import { ErrorBodyFilter } from './http/error-body.filter';
-import { installHttpHooks } from './http/http-hooks';
-import { installJsonBodyParser } from './http/json-body';
-import { RequestGate } from './http/request-gate';
+import { HTTP_LIMIT_DEFAULTS } from '@app/config';
+import { gatedHttp } from './http/gated-http';
 import { QuoteJournal } from '@app/audit';
-import { GatedWsAdapter } from './stream/gated-ws-adapter';
 import { StreamHub, type StreamStats } from './stream/stream-hub';
 
 /** POST /route body cap (clarifications 9). */
@@ -34,7 +31,8 @@ export interface ApiServerOptions extends Omit<ApiDeps, 'journal'> {
 
 /** Create the Nest application on Fastify, install the gate, the stream and the docs, and listen. */
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
-  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES });
+  // Every answer passes one gate: requests, Node's and Fastify's failures, upgrades (http/).
+  const http = gatedHttp(options.config.http ?? HTTP_LIMIT_DEFAULTS, BODY_LIMIT_BYTES);
   const journalLogger = new Logger('QuoteJournal');
   // JOURNAL_STRICT: responses wait for their record; otherwise records are appended in batches.
   const journal = new QuoteJournal({
@@ -47,17 +45,13 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     onError: (e) => journalLogger.error(`append failed, retrying: ${e.message}`),
   });
   const deps: ApiDeps = { ...options, journal };
-  const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(deps), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(deps), http.adapter, {
     logger: options.logger ?? ['error', 'warn'],
     // Bodies are parsed by installJsonBodyParser (strict JSON), not Nest's default parsers.
     bodyParser: false,
   });
-  const gate = app.get(RequestGate);
+  http.wire(app);
   const fastify = app.getHttpAdapter().getInstance();
-  installHttpHooks(fastify, gate);
-  installJsonBodyParser(fastify, BODY_LIMIT_BYTES);
-  app.useGlobalFilters(new ErrorBodyFilter());
-  app.useWebSocketAdapter(new GatedWsAdapter(app, gate));
   serveDocs(fastify);
   await app.init();
   // '::' is dual-stack on Linux, so IPv6 clients reach the ipv4_only answer (clarifications 10).

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { ConfigError } from './config-error';
+import { readHttpLimits, type HttpLimits } from './http-limits';
 import { parseArgv } from './parse-argv';
 import { Reader } from './read-values';
 
@@ -36,6 +37,8 @@ export interface ServerConfig {
   readonly routing: RoutingSettings;
   /** JOURNAL_STRICT: no response leaves before its quote journal record is in the log. */
   readonly journalStrict: boolean;
+  /** Timeouts and connection budgets; loadConfig always sets them, absent = HTTP_LIMIT_DEFAULTS. */
+  readonly http?: HttpLimits;
 }
 
 export type ReplaySpeed = number | 'max';
@@ -168,6 +171,7 @@ function readServer(r: Reader): ServerConfig {
       ),
     },
     journalStrict: strict === 'true',
+    http: readHttpLimits(r),
   };
 }
 

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './index';
+import { ConfigError, HTTP_LIMIT_DEFAULTS, loadConfig } from './index';
 
 const cwd = mkdtempSync(join(tmpdir(), 'config-spec-'));
 writeFileSync(join(cwd, 'events.jsonl'), '');
@@ -29,7 +29,16 @@ describe('loadConfig', () => {
       trustedProxies: [],
       routing: { staleBookMs: 10_000, stalenessPenaltyBps: 1, defaultTakerFeeRate: 0.001 },
       journalStrict: false,
+      http: {
+        headersTimeoutMs: 10_000,
+        requestTimeoutMs: 30_000,
+        keepAliveTimeoutMs: 5_000,
+        sendTimeoutMs: 30_000,
+        connectionsPerIp: 64,
+        connectionsMax: 10_000,
+      },
     });
+    expect(c.server.http).toEqual(HTTP_LIMIT_DEFAULTS);
     expect(c.log).toEqual({ kafkaBrokers: null, dataDir: join(cwd, '.data'), topicPrefix: '' });
     expect(c.replay).toBeNull();
     expect(c.nowMs).toBeNull();
@@ -109,6 +118,48 @@ describe('loadConfig', () => {
         'TRUSTED_PROXY',
         'TOPIC_PREFIX',
       ].sort(),
+    );
+  });
+
+  it('reads the HTTP timeouts and budgets, and refuses contradictory ones', () => {
+    const c = loadConfig(
+      'api',
+      [],
+      {
+        HEADERS_TIMEOUT_MS: '2000',
+        REQUEST_TIMEOUT_MS: '4000',
+        KEEP_ALIVE_TIMEOUT_MS: '1000',
+        SEND_TIMEOUT_MS: '9000',
+        CONNECTIONS_MAX_PER_IP: '8',
+        CONNECTIONS_MAX: '100',
+      },
+      cwd,
+    );
+    expect(c.server.http).toEqual({
+      headersTimeoutMs: 2000,
+      requestTimeoutMs: 4000,
+      keepAliveTimeoutMs: 1000,
+      sendTimeoutMs: 9000,
+      connectionsPerIp: 8,
+      connectionsMax: 100,
+    });
+    const keys = issues(() =>
+      loadConfig(
+        'api',
+        [],
+        {
+          HEADERS_TIMEOUT_MS: '5000',
+          REQUEST_TIMEOUT_MS: '4000',
+          KEEP_ALIVE_TIMEOUT_MS: '0',
+          SEND_TIMEOUT_MS: 'soon',
+          CONNECTIONS_MAX_PER_IP: '200',
+          CONNECTIONS_MAX: '100',
+        },
+        cwd,
+      ),
+    );
+    expect(keys.sort()).toEqual(
+      ['CONNECTIONS_MAX_PER_IP', 'HEADERS_TIMEOUT_MS', 'KEEP_ALIVE_TIMEOUT_MS', 'SEND_TIMEOUT_MS'].sort(),
     );
   });
 

@@ -13,3 +13,5 @@ export type {
   StartConfig,
 } from './app-config';
 export { loadConfigOrExit } from './load-or-exit';
+export { HTTP_LIMIT_DEFAULTS } from './http-limits';
+export type { HttpLimits } from './http-limits';

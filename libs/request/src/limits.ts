@@ -4,6 +4,8 @@
  * string as a whole), so no request can make the parser do more than linear work on bounded text.
  */
 export const REQUEST_LIMITS = Object.freeze({
+  /** Characters of the request target's path (before '?'), checked before any routing (414). */
+  pathChars: 1024,
   /** Characters of the query string (after '?'), before decoding. */
   queryChars: 4096,
   /** name=value pairs in one query string. */

@@ -12,11 +12,11 @@ export function clientAddress(
   forwardedFor: string | string[] | undefined,
   trusted: ReadonlySet<string>,
 ): string | null {
-  let address = unmap(peer ?? '');
+  let address = unmapped(peer ?? '');
   if (trusted.size > 0 && trusted.has(address) && forwardedFor !== undefined) {
     const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor)
       .split(',')
-      .map((h) => unmap(h.trim()));
+      .map((h) => unmapped(h.trim()));
     for (let i = hops.length - 1; i >= 0; i--) {
       const hop = hops[i]!;
       address = hop;
@@ -26,7 +26,8 @@ export function clientAddress(
   return isIPv4(address) ? address : null;
 }
 
-function unmap(address: string): string {
+/** `::ffff:a.b.c.d` as a.b.c.d; any other address as it is. */
+export function unmapped(address: string): string {
   return address.toLowerCase().startsWith(MAPPED) && isIPv4(address.slice(MAPPED.length))
     ? address.slice(MAPPED.length)
     : address;

@@ -1,28 +1,84 @@
-import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import {
+  Catch,
+  HttpException,
+  NotFoundException,
+  type ArgumentsHost,
+  type ExceptionFilter,
+} from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { shown } from '@app/request';
+import { pathOf } from './front-door';
+import type { RouteTable } from './route-table';
 
 /**
- * Every error answers `{error: string}` (spec 7), including Fastify's own failures before the
- * handler (body over 64 KiB, malformed JSON, unsupported media type) and unknown paths.
+ * Fastify's own failures before a handler runs. Nest hands those of the body parser over as
+ * HttpExceptions (status and Fastify's message, without the code), so they are known by status;
+ * routing failures reach `frameworkError` with their code.
+ */
+const BY_STATUS: Readonly<Record<number, (bodyLimit: number) => string>> = {
+  413: (limit) => `the request body is larger than ${limit} bytes`,
+  415: () => 'Content-Type must be application/json',
+};
+const BY_CODE: Readonly<Record<string, () => [number, string]>> = {
+  FST_ERR_BAD_URL: () => [400, 'the path has a malformed percent-escape'],
+  FST_ERR_MAX_PARAM_LENGTH: () => [414, `a path segment is longer than ${MAX_PARAM_CHARS} characters`],
+};
+
+/** Fastify's maxParamLength: characters of one path parameter (exchange id, symbol). */
+export const MAX_PARAM_CHARS = 100;
+
+/**
+ * Every error answers `{error: string}` (spec 7), never a reason phrase and never Nest's or
+ * Fastify's own shapes: unknown paths (404), known paths with another method (405 with Allow),
+ * Fastify's failures before the handler (413, 415, bad percent-encoding, an over-long path
+ * parameter). Messages quote at most a short prefix of what the client sent.
  */
 @Catch()
 export class ErrorBodyFilter implements ExceptionFilter {
+  constructor(
+    private readonly routes: RouteTable,
+    private readonly bodyLimit: number,
+  ) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
-    const reply = host.switchToHttp().getResponse<FastifyReply>();
-    let status = 500;
-    let message = 'internal error';
-    if (exception instanceof HttpException) {
-      status = exception.getStatus();
-      message = exception.message;
-    } else if (isStatusError(exception)) {
-      status = exception.statusCode;
-      message = exception.message;
-    }
+    const http = host.switchToHttp();
+    const reply = http.getResponse<FastifyReply>();
+    const req = http.getRequest<FastifyRequest>();
+    const [status, message, allow] = this.describe(exception, req);
+    if (allow !== undefined) void reply.header('allow', allow);
     void reply.status(status).send({ error: message });
+  }
+
+  /** Fastify's `frameworkErrors` (routing failures: bad percent-encoding, over-long parameters). */
+  readonly frameworkError = (error: unknown, _req: FastifyRequest, reply: FastifyReply): void => {
+    const [status, message] = this.describe(error, null);
+    void reply.status(status).send({ error: message });
+  };
+
+  private describe(exception: unknown, req: FastifyRequest | null): [number, string, string?] {
+    if (exception instanceof NotFoundException && req?.is404 === true) return this.unrouted(req);
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      return [status, BY_STATUS[status]?.(this.bodyLimit) ?? exception.message];
+    }
+    const code = (exception as { code?: unknown } | null)?.code;
+    const known = typeof code === 'string' ? BY_CODE[code] : undefined;
+    if (known !== undefined) return known();
+    if (isClientError(exception)) return [exception.statusCode, exception.message];
+    return [500, 'internal error'];
+  }
+
+  /** The router matched nothing: 405 with Allow if the path takes other methods, else 404. */
+  private unrouted(req: FastifyRequest): [number, string, string?] {
+    const path = pathOf(req.raw.url ?? '');
+    const allowed = this.routes.allowed(path);
+    if (allowed.length > 0)
+      return [405, `method ${req.method} is not allowed on ${shown(path)}`, allowed.join(', ')];
+    return [404, `no endpoint at ${shown(path)}`];
   }
 }
 
-function isStatusError(e: unknown): e is { statusCode: number; message: string } {
+function isClientError(e: unknown): e is { statusCode: number; message: string } {
   if (typeof e !== 'object' || e === null) return false;
   const { statusCode, message } = e as { statusCode?: unknown; message?: unknown };
   return (

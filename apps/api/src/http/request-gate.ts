@@ -1,17 +1,29 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ServerConfig } from '@app/config';
 import { SERVER_CONFIG } from '../tokens';
-import { clientAddress } from './client-address';
+import { clientAddress, unmapped } from './client-address';
 import { FixedWindowLimiter } from './rate-limiter';
+import { requestIdFrom } from './request-id';
 
-export type GateDecision =
-  | { readonly kind: 'refused' }
-  | { readonly kind: 'limited'; readonly address: string; readonly headers: Record<string, string> }
-  | { readonly kind: 'admitted'; readonly address: string; readonly headers: Record<string, string> };
+/** The gate's own refusal: 403 ipv4_only or 429 over the rate limit. */
+export interface Refusal {
+  readonly status: 403 | 429;
+  readonly error: string;
+}
+
+/** What the gate decided for one answer the server is about to give. */
+export interface Verdict {
+  /** x-request-id always; the x-ratelimit-* headers when counted; retry-after when limited. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The answer the gate gives instead, or null when the request may go on. */
+  readonly refusal: Refusal | null;
+}
 
 /**
- * The first two checks of every request and stream upgrade (clarifications 9-10): the IPv4 rule,
- * then the per-address fixed-window rate limit. Refused requests are not counted.
+ * The first checks of every answer the server gives (clarifications 9-10; docs/api.md "Order of
+ * checks"): the IPv4 rule (403, not counted), then the per-address fixed-window rate limit, and the
+ * headers every answer carries. Requests, stream upgrades, malformed HTTP, timeouts and refused
+ * connections all pass here, so each is counted once and answered alike.
  */
 @Injectable()
 export class RequestGate {
@@ -23,26 +35,41 @@ export class RequestGate {
     this.trusted = new Set(config.trustedProxies);
   }
 
-  admit(peer: string | undefined, forwardedFor: string | string[] | undefined): GateDecision {
+  /**
+   * Judge one answer: `forwardedFor` and `requestId` are the request's headers when it has any
+   * (undefined for what failed before its headers parsed: a fresh id is minted then).
+   */
+  judge(
+    peer: string | undefined,
+    forwardedFor: string | string[] | undefined,
+    requestId: string | string[] | undefined,
+  ): Verdict {
+    const headers: Record<string, string> = { 'x-request-id': requestIdFrom(requestId) };
     const address = clientAddress(peer, forwardedFor, this.trusted);
-    if (address === null) return { kind: 'refused' };
+    if (address === null) return { headers, refusal: IPV4_ONLY };
     // performance.now() is monotonic: a wall-clock step must not reopen or stretch windows.
     const d = this.limiter.hit(address, performance.now());
-    const headers: Record<string, string> = {
-      'x-ratelimit-limit': String(d.limit),
-      'x-ratelimit-remaining': String(d.remaining),
-      'x-ratelimit-reset': String(d.resetSec),
-    };
-    if (d.allowed) return { kind: 'admitted', address, headers };
+    headers['x-ratelimit-limit'] = String(d.limit);
+    headers['x-ratelimit-remaining'] = String(d.remaining);
+    headers['x-ratelimit-reset'] = String(d.resetSec);
+    if (d.allowed) return { headers, refusal: null };
     headers['retry-after'] = String(d.resetSec);
-    return { kind: 'limited', address, headers };
+    return { headers, refusal: RATE_LIMITED };
   }
 
-  /** Client address of an admitted connection (same rule as admit, without counting). */
+  /** Client address of an admitted connection (same rule as judge, without counting). */
   addressOf(peer: string | undefined, forwardedFor: string | string[] | undefined): string | null {
     return clientAddress(peer, forwardedFor, this.trusted);
   }
+
+  /** Whether `peer` is a configured trusted proxy (its connections carry many clients). */
+  isTrustedProxy(peer: string | undefined): boolean {
+    return this.trusted.size > 0 && this.trusted.has(unmapped(peer ?? ''));
+  }
 }
 
-export const IPV4_ONLY = { error: 'ipv4_only' } as const;
-export const RATE_LIMITED = { error: 'rate limit exceeded: retry after the window resets' } as const;
+export const IPV4_ONLY: Refusal = Object.freeze({ status: 403, error: 'ipv4_only' });
+export const RATE_LIMITED: Refusal = Object.freeze({
+  status: 429,
+  error: 'rate limit exceeded: retry after the window resets',
+});

@@ -35,8 +35,9 @@ export class RouteController {
         reply,
         'query parameters are not accepted on POST /route; send them in the JSON body',
       );
+    // A body of another type is refused by Fastify (415) before this; this catches none at all.
     if (!/^application\/json\b/i.test(req.headers['content-type'] ?? ''))
-      return this.badRequest(reply, 'Content-Type must be application/json');
+      return this.badRequest(reply, 'Content-Type must be application/json', 415);
     return this.answer(parseRouteBody(body), reply);
   }
 
@@ -58,8 +59,8 @@ export class RouteController {
     return Buffer.from(answer.body, 'utf8');
   }
 
-  private badRequest(reply: FastifyReply, error: string): object {
-    void reply.status(400);
+  private badRequest(reply: FastifyReply, error: string, status: 400 | 415 = 400): object {
+    void reply.status(status);
     return { error };
   }
 }

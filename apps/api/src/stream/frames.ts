@@ -31,6 +31,6 @@ export class SharedFrame {
 }
 
 /** Clarifications 11: `{"error","code","reason"}`, sent before every error close. */
-export function errorFrame(error: string, code: 1008 | 1013, reason: string): string {
+export function errorFrame(error: string, code: 1002 | 1008 | 1013, reason: string): string {
   return JSON.stringify({ error, code, reason });
 }

@@ -1,0 +1,58 @@
+import { createServer, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import type { HttpLimits } from '@app/config';
+import { inFlightResponse } from './answers';
+import { MAX_HEADER_BYTES } from './client-errors';
+import { ConnectionBudget } from './connection-budget';
+import type { FrontDoor, RequestHandler } from './front-door';
+import { Upgrades } from './upgrades';
+
+/** How often Node checks the headers and request timeouts (they fire up to this much late). */
+const TIMEOUT_CHECK_MS = 500;
+
+/** The HTTP server and the parts of it bootstrap wires to Nest once Nest exists. */
+export interface HttpServerParts {
+  readonly server: Server;
+  readonly upgrades: Upgrades;
+}
+
+/**
+ * The Node HTTP server under Fastify (Fastify's `serverFactory`): every request passes the front
+ * door before Fastify's router; upgrades, CONNECT, malformed HTTP and timeouts are answered through
+ * the same gate; connections are budgeted per address and in all when accepted; and the headers,
+ * request, keep-alive and send timeouts close what a client leaves hanging. Malformed HTTP and
+ * the timeouts' 408s are answered by `clientErrorHandler`, which Fastify installs.
+ */
+export function createHttpServer(
+  handler: RequestHandler,
+  front: FrontDoor,
+  limits: HttpLimits,
+): HttpServerParts {
+  const server = createServer(
+    {
+      // The front door answers a missing Host with a JSON body (Node's own 400 has none).
+      requireHostHeader: false,
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: TIMEOUT_CHECK_MS,
+      maxHeaderSize: MAX_HEADER_BYTES,
+    },
+    (req, res) => front.handle(req, res, handler),
+  );
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  server.on('checkContinue', (req, res) => front.handle(req, res, handler, true));
+  // An expectation other than 100-continue is ignored and the request answered (RFC 9110 10.1.1 allows it).
+  server.on('checkExpectation', (req, res) => front.handle(req, res, handler));
+  // Inactivity on a connection: idle keep-alive sockets and clients that stopped reading an
+  // answer are closed; a request whose answer is still being computed is left alone, and so is a
+  // connection still waiting for its first request (the headers timeout answers it with a 408).
+  server.timeout = limits.sendTimeoutMs;
+  server.on('timeout', (socket: Socket) => {
+    const res = inFlightResponse(socket);
+    if (res === undefined ? front.hasServed(socket) : socket.writableLength > 0) socket.destroy();
+  });
+  const upgrades = new Upgrades(front);
+  upgrades.install(server);
+  new ConnectionBudget(limits, front).install(server);
+  return { server, upgrades };
+}

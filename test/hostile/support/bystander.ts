@@ -1,0 +1,66 @@
+import { request } from 'node:http';
+import { expect } from 'vitest';
+
+/** A well-behaved client's address: another loopback address than the attacker's 127.0.0.1. */
+export const BYSTANDER = '127.0.0.2';
+const ASKS = ['/health', '/route?from=USDT&to=BTC&amountIn=100.1&bridges='] as const;
+
+interface Asked {
+  readonly path: string;
+  readonly status: number;
+  readonly startedAt: number;
+}
+
+/**
+ * Run `attack` while a well-behaved client on BYSTANDER keeps asking /health and /route, each
+ * request on a new connection. Afterwards: every one of its answers was 200, and both endpoints answered
+ * requests sent while the attack ran. Returns what the attack returned.
+ */
+export async function whileBystanderAsks<T>(port: number, attack: () => Promise<T>): Promise<T> {
+  const asked: Asked[] = [];
+  let stop = false;
+  let attackEndedAt = Infinity;
+  const startedAt = performance.now();
+  // One loop per endpoint, so each has a request out from the attack's first moment.
+  const loops = ASKS.map(async (path) => {
+    while (!stop) {
+      const t = performance.now();
+      asked.push({ path, status: await ask(port, path), startedAt: t });
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  });
+  let result: T;
+  try {
+    result = await attack();
+  } finally {
+    attackEndedAt = performance.now();
+    // Requests sent during the attack may still be in flight: give them time to be answered.
+    const deadline = performance.now() + 15_000;
+    while (performance.now() < deadline && !answeredDuring(asked, startedAt, attackEndedAt))
+      await new Promise((r) => setTimeout(r, 20));
+    stop = true;
+    await Promise.all(loops);
+  }
+  expect(asked.filter((a) => a.status !== 200)).toEqual([]);
+  expect(answeredDuring(asked, startedAt, attackEndedAt)).toBe(true);
+  return result;
+}
+
+function answeredDuring(asked: readonly Asked[], from: number, to: number): boolean {
+  return ASKS.every((path) => asked.some((a) => a.path === path && a.startedAt >= from && a.startedAt <= to));
+}
+
+function ask(port: number, path: string): Promise<number> {
+  return new Promise((resolve) => {
+    const req = request(
+      { host: '127.0.0.1', port, path, localAddress: BYSTANDER, agent: false, timeout: 10_000 },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(0));
+    req.end();
+  });
+}
