@@ -49,6 +49,7 @@ export async function startBenchServer(port = 0): Promise<BenchServer> {
       trustedProxies: [],
       routing: { staleBookMs: 3_600_000, stalenessPenaltyBps: 1, defaultTakerFeeRate: 0.001 },
       journalStrict: false,
+      journalResponses: false,
     },
     feed: host.feed,
     log: host.log,

@@ -13,3 +13,5 @@ export type {
   StartConfig,
 } from './app-config';
 export { loadConfigOrExit } from './load-or-exit';
+export { LOG_LEVELS } from './observability';
+export type { ConsoleConfig, LogFormat, LogLevelName, MetricsConfig } from './observability';
