@@ -41,6 +41,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     log: options.log,
     routing: options.config.routing,
     mode: options.config.journalStrict ? 'strict' : 'batched',
+    // JOURNAL_RESPONSES: whole responses in the journal (about 15 KB a quote) instead of hash and length.
+    storeResponses: options.config.journalResponses,
     // The embedded log appends with a local write: small appends right after each turn's responses
     // keep the event loop free of multi-millisecond bursts (p99). Kafka favours 20 ms batches.
     flushMs: options.log instanceof EmbeddedLog ? 0 : 20,

@@ -1,5 +1,6 @@
 import type { EventLog } from '@app/log';
 import {
+  encodeQuoteRecord,
   journalRecord,
   type FrameRecord,
   type JournalPositions,
@@ -34,7 +35,10 @@ export interface QuoteJournalOptions {
   readonly maxBatch?: number;
   /** Above this many queued entries record() waits for the queue to drain (backpressure, never loss). */
   readonly maxQueued?: number;
-  /** Keep each response in its record (default) or only its hash. */
+  /**
+   * Keep each response body in its record (JOURNAL_RESPONSES=true), or only its hash and length
+   * (default: a few hundred bytes per quote instead of the whole response; docs/replay.md).
+   */
   readonly storeResponses?: boolean;
   /** Told when an append fails; the batch stays queued and is retried. */
   readonly onError?: (error: Error) => void;
@@ -70,8 +74,6 @@ interface Pending {
   readonly done: () => void;
   readonly fail: (e: Error) => void;
 }
-
-const NULL_RESPONSE = '"response":null}';
 
 /** Appends one QuoteRecord per served response to the `quotes` topic, keyed by requestId. */
 export class QuoteJournal {
@@ -128,11 +130,7 @@ export class QuoteJournal {
       },
       sha256Hex,
     );
-    const value = JSON.stringify(record);
-    // The response is already JSON text: splice it in rather than parse and re-serialise it.
-    return (this.options.storeResponses ?? true) && value.endsWith(NULL_RESPONSE)
-      ? `${value.slice(0, -NULL_RESPONSE.length)}"response":${entry.body}}`
-      : value;
+    return encodeQuoteRecord(record, this.options.storeResponses === true ? entry.body : null);
   }
 
   /**
