@@ -14,6 +14,7 @@ const alias = {
   '@app/feed': resolve(__dirname, 'libs/feed/src/index.ts'),
   '@app/audit': resolve(__dirname, 'libs/audit/src/index.ts'),
   '@app/venues': resolve(__dirname, 'libs/venues/src/index.ts'),
+  '@app/logging': resolve(__dirname, 'libs/logging/src/index.ts'),
 };
 
 /**

@@ -1,18 +1,24 @@
 import { loadConfigOrExit, type IngestorConfig } from '@app/config';
-import { logSink, openEventLog, type RecordSink } from '@app/log';
-import { feedReplay } from '@app/feed';
+import { logSink, openEventLog, type EventLog, type RecordSink } from '@app/log';
+import { createLogger, quietRepeats, type ServiceLogger } from '@app/logging';
+import { feedReplay, newestReceivedAt } from '@app/feed';
 import { watchOrderBookIds } from '@app/venues';
 import { Ingestor } from '@app/venues';
-import { ingestorOptions, stderrLogger } from '@app/venues';
+import { ingestorOptions } from '@app/venues';
 import { loadVenuesConfig, VenuesConfigError } from '@app/venues';
+import { VenueTally } from './venue-tally';
+
+/** The first summary comes this soon after start (venues have had time to connect or fail). */
+const FIRST_SUMMARY_MS = 10_000;
 
 /**
  * `npm run start:ingestor`: the ingestion side as its own process, writing into the configured
  * log (embedded under DATA_DIR, or Kafka with KAFKA_BROKERS) that `npm run start:api` folds.
- * Live venues through ccxt, or with `--replay <file-or-dir> [--speed n|max]` a recording instead.
+ * Live venues through ccxt, or with `--replay <file-or-dir> [--speed n|max] [--loop]` a recording.
  */
 function main(): void {
   const config = loadConfigOrExit('ingestor');
+  const logger = createLogger(config.console);
   const log = openEventLog({
     kafkaBrokers: config.log.kafkaBrokers,
     dataDir: config.log.dataDir,
@@ -20,15 +26,15 @@ function main(): void {
     clientId: 'route-ingestor',
   });
   const sink = logSink(log);
-  const stop = config.replay === null ? startLive(config, sink) : startReplay(config, sink);
+  const stop = config.replay === null ? startLive(config, sink, logger) : startReplay(config, log, logger);
   const shutdown = (): void => {
-    stderrLogger.info('stopping ingestor');
+    logger.info('stopping ingestor');
     stop()
       .then(() => log.close())
       .then(
         () => process.exit(0),
         (e: unknown) => {
-          stderrLogger.error('stop failed', { error: String(e) });
+          logger.error('stop failed', { error: String(e) });
           process.exit(1);
         },
       );
@@ -37,7 +43,7 @@ function main(): void {
   process.once('SIGTERM', shutdown);
 }
 
-function startLive(config: IngestorConfig, sink: RecordSink): () => Promise<void> {
+function startLive(config: IngestorConfig, sink: RecordSink, logger: ServiceLogger): () => Promise<void> {
   let venuesConfig = null;
   if (config.venuesConfig !== null) {
     try {
@@ -48,22 +54,52 @@ function startLive(config: IngestorConfig, sink: RecordSink): () => Promise<void
       process.exit(2);
     }
   }
-  const ingestor = new Ingestor(ingestorOptions({ sink, venuesConfig, logger: stderrLogger }));
+  const tally = new VenueTally();
+  const every = config.console.summaryEveryMs;
+  // A venue that stays down retries for weeks: one line per failure kind per summary period.
+  const quiet = quietRepeats(logger.child({ component: 'Ingestor' }), Math.max(60_000, every));
+  const ingestor = new Ingestor(ingestorOptions({ sink: tally.tap(sink), venuesConfig, logger: quiet }));
   ingestor.start();
-  return () => ingestor.stop();
+  const timers: NodeJS.Timeout[] = [];
+  if (every > 0) {
+    const summarize = (): void => {
+      const s = tally.summary(Date.now());
+      logger.info(s.message, s.fields);
+    };
+    timers.push(
+      setTimeout(
+        () => {
+          summarize();
+          timers.push(setInterval(summarize, every));
+        },
+        Math.min(FIRST_SUMMARY_MS, every),
+      ),
+    );
+  }
+  return async () => {
+    for (const t of timers) clearTimeout(t);
+    await ingestor.stop();
+  };
 }
 
-function startReplay(config: IngestorConfig, sink: RecordSink): () => Promise<void> {
+function startReplay(config: IngestorConfig, log: EventLog, logger: ServiceLogger): () => Promise<void> {
   const replay = config.replay!;
   const abort = new AbortController();
-  const done = feedReplay({
-    path: replay.path,
-    speed: replay.speed,
-    sink,
-    signal: abort.signal,
-    onFed: () => undefined,
-    onSkip: (s) => stderrLogger.warn('replay line skipped', { ...s }),
-  }).then((summary) => stderrLogger.info('replay finished', { ...summary }));
+  // A looping replay continues after the newest record already in the log (time keeps moving).
+  const done = (replay.loop ? newestReceivedAt(log) : Promise.resolve(null))
+    .then((after) =>
+      feedReplay({
+        path: replay.path,
+        speed: replay.speed,
+        loop: replay.loop,
+        after,
+        sink: logSink(log),
+        signal: abort.signal,
+        onFed: () => undefined,
+        onSkip: (s) => logger.warn('replay line skipped', { ...s }),
+      }),
+    )
+    .then((summary) => logger.info('replay finished', { ...summary }));
   return async () => {
     abort.abort();
     await done.catch(() => undefined);
