@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { Logger, type LogLevel } from '@nestjs/common';
+import { Logger, type LoggerService, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { EmbeddedLog } from '@app/log';
@@ -10,6 +10,9 @@ import { installHttpHooks } from './http/http-hooks';
 import { installJsonBodyParser } from './http/json-body';
 import { RequestGate } from './http/request-gate';
 import { QuoteJournal } from '@app/audit';
+import { ServiceStatus } from './health/service-status';
+import { ApiMetrics } from './metrics/api-metrics';
+import { installRouteTiming } from './metrics/route-timing';
 import { GatedWsAdapter } from './stream/gated-ws-adapter';
 import { StreamHub, type StreamStats } from './stream/stream-hub';
 
@@ -24,12 +27,17 @@ export interface ApiServer {
   readonly url: string;
   /** Where every served result is journalled (flushed and closed by close()). */
   readonly journal: QuoteJournal;
+  /** Prometheus metrics (served on the admin port when METRICS_PORT is set). */
+  readonly metrics: ApiMetrics;
+  /** /health's judgement with the venue detail behind it (console summary). */
+  readonly status: ServiceStatus;
   streamStats(): StreamStats;
   close(): Promise<void>;
 }
 
 export interface ApiServerOptions extends Omit<ApiDeps, 'journal'> {
-  readonly logger?: false | LogLevel[];
+  /** Nest's logger: the service logger (NestLogger), false for none, or Nest's console at these levels. */
+  readonly logger?: false | LogLevel[] | LoggerService;
 }
 
 /** Create the Nest application on Fastify, install the gate, the stream and the docs, and listen. */
@@ -56,6 +64,18 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   });
   const gate = app.get(RequestGate);
   const fastify = app.getHttpAdapter().getInstance();
+  const hub = app.get(StreamHub);
+  const status = app.get(ServiceStatus);
+  const metrics = new ApiMetrics({
+    log: options.log,
+    feed: options.feed,
+    journal,
+    stream: () => hub.stats(),
+    refusals: () => gate.refusals,
+    status: () => status.report(),
+  });
+  hub.onPush = (ms) => metrics.observePush(ms);
+  installRouteTiming(fastify, metrics);
   installHttpHooks(fastify, gate);
   installJsonBodyParser(fastify, BODY_LIMIT_BYTES);
   app.useGlobalFilters(new ErrorBodyFilter());
@@ -65,12 +85,13 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   // '::' is dual-stack on Linux, so IPv6 clients reach the ipv4_only answer (clarifications 10).
   await app.listen(options.config.port, options.config.host);
   const port = (app.getHttpServer().address() as AddressInfo).port;
-  const hub = app.get(StreamHub);
   return {
     app,
     port,
     url: `http://127.0.0.1:${port}`,
     journal,
+    metrics,
+    status,
     streamStats: () => hub.stats(),
     close: async () => {
       await app.close();

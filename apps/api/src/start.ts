@@ -1,8 +1,10 @@
 import { loadConfigOrExit, type StartConfig } from '@app/config';
 import { logSink, type RecordSink } from '@app/log';
-import { Clock, PinnedClock, ReplayClock, WallClock } from './clock';
-import { closeHost, onShutdown, openFeed, serveApi, waitCaughtUp, type ApiHost } from './compose';
-import { feedReplay } from '@app/feed';
+import { createLogger, quietRepeats, type ServiceLogger } from '@app/logging';
+import { Clock, PinnedClock, WallClock } from './clock';
+import { closeHost, onShutdown, openFeed, serveApi } from './compose';
+import { playRecording } from './demo/play-recording';
+import { observe } from './observe';
 import { Ingestor, ingestorOptions, loadVenuesConfig, watchOrderBookIds } from '@app/venues';
 
 /**
@@ -11,55 +13,39 @@ import { Ingestor, ingestorOptions, loadVenuesConfig, watchOrderBookIds } from '
  */
 async function main(): Promise<void> {
   const config = loadConfigOrExit('start');
-  const host = await openFeed(config.log);
-  const sink = logSink(host.log);
+  const logger = createLogger(config.console);
+  const host = await openFeed(config.log, logger.child({ component: 'BookFeed' }));
   const stops: (() => Promise<void>)[] = [];
   let clock: Clock;
   if (config.replay === null) {
     clock = config.nowMs === null ? new WallClock() : new PinnedClock(config.nowMs);
-    stops.push(startLive(config, sink));
+    stops.push(startLive(config, logSink(host.log), logger));
   } else {
-    const replayClock = new ReplayClock();
-    clock = config.nowMs === null ? replayClock : new PinnedClock(config.nowMs);
-    const abort = new AbortController();
-    const replay = feedReplay({
-      path: config.replay.path,
-      speed: config.replay.speed,
-      sink,
-      signal: abort.signal,
-      onFed: (t) => replayClock.advance(t),
-      onSkip: (s) =>
-        process.stderr.write(`${JSON.stringify({ level: 'warn', message: 'replay line skipped', ...s })}\n`),
-    });
-    stops.push(async () => {
-      abort.abort();
-      await replay.catch(() => undefined);
-    });
+    const playing = await playRecording(host, config.replay, logger);
+    clock = config.nowMs === null ? playing.clock : new PinnedClock(config.nowMs);
+    stops.push(() => playing.stop());
     // At max speed the recording is loaded before the server answers, so the first request sees it.
-    if (config.replay.speed === 'max') await finishReplay(host, replay);
-    else void finishReplay(host, replay).catch(fatal);
+    if (config.replay.speed === 'max') await playing.finished;
+    else playing.finished.catch(fatal);
   }
-  await serveApi(host, config.server, clock);
+  const server = await serveApi(host, config.server, clock, logger);
+  stops.push(await observe(server, config, logger));
   onShutdown(async () => {
-    for (const stop of stops) await stop();
+    for (const stop of stops.reverse()) await stop();
     await closeHost(host);
   });
 }
 
-async function finishReplay(
-  host: ApiHost,
-  replay: Promise<{ records: number; skipped: number }>,
-): Promise<void> {
-  const summary = await replay;
-  await waitCaughtUp(host);
-  process.stdout.write(`${JSON.stringify({ level: 'info', message: 'replay finished', ...summary })}\n`);
-}
-
 /** Live venues: the ingestor writes into the same log the API folds. */
-function startLive(config: StartConfig, sink: RecordSink): () => Promise<void> {
+function startLive(config: StartConfig, sink: RecordSink, logger: ServiceLogger): () => Promise<void> {
   const venuesConfig =
     config.venuesConfig === null ? null : loadVenuesConfig(config.venuesConfig, watchOrderBookIds());
-  const ingestor = new Ingestor(ingestorOptions({ sink, venuesConfig }));
+  // A venue that stays down retries for weeks: one line per failure kind per summary period.
+  const quiet = quietRepeats(
+    logger.child({ component: 'Ingestor' }),
+    Math.max(60_000, config.console.summaryEveryMs),
+  );
+  const ingestor = new Ingestor(ingestorOptions({ sink, venuesConfig, logger: quiet }));
   ingestor.start();
   return () => ingestor.stop();
 }

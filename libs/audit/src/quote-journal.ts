@@ -183,6 +183,11 @@ export class QuoteJournal {
     return this.queue.length;
   }
 
+  /** True from a failed append until the next one succeeds (/health reports `degraded`). */
+  get failing(): boolean {
+    return this.backingOff;
+  }
+
   /** Append at the end of this turn (ms 0) or in `ms`, unless an earlier append is already due. */
   private schedule(ms: number): void {
     if (this.immediate !== null || (this.backingOff && this.mode === 'batched')) return;

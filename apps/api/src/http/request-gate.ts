@@ -17,6 +17,8 @@ export type GateDecision =
 export class RequestGate {
   private readonly limiter: FixedWindowLimiter;
   private readonly trusted: ReadonlySet<string>;
+  /** Requests and upgrades refused so far, by rule (metrics). */
+  readonly refusals = { ipv4Only: 0, rateLimited: 0 };
 
   constructor(@Inject(SERVER_CONFIG) config: ServerConfig) {
     this.limiter = new FixedWindowLimiter(config.rateLimitRps);
@@ -25,7 +27,10 @@ export class RequestGate {
 
   admit(peer: string | undefined, forwardedFor: string | string[] | undefined): GateDecision {
     const address = clientAddress(peer, forwardedFor, this.trusted);
-    if (address === null) return { kind: 'refused' };
+    if (address === null) {
+      this.refusals.ipv4Only++;
+      return { kind: 'refused' };
+    }
     // performance.now() is monotonic: a wall-clock step must not reopen or stretch windows.
     const d = this.limiter.hit(address, performance.now());
     const headers: Record<string, string> = {
@@ -35,6 +40,7 @@ export class RequestGate {
     };
     if (d.allowed) return { kind: 'admitted', address, headers };
     headers['retry-after'] = String(d.resetSec);
+    this.refusals.rateLimited++;
     return { kind: 'limited', address, headers };
   }
 

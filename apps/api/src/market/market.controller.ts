@@ -10,6 +10,7 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseNamedQuery } from '@app/request';
+import { ServiceStatus } from '../health/service-status';
 import { queryOf } from '../route/route.controller';
 import { MarketService, type OrderBookJson, type VenueStatusJson } from './market.service';
 
@@ -30,8 +31,10 @@ class ExchangesStatusDto {
 class HealthDto {
   @ApiProperty({
     type: String,
+    enum: ['starting', 'no_fresh_books', 'degraded', 'ok'],
     example: 'ok',
-    description: '`ok` once the cache has caught up with the log, `starting` before.',
+    description:
+      'Whether the service can quote: `starting` until the cache has caught up with the event log; `no_fresh_books` when no book is in sync and fresh (every quote is unroutable); `degraded` when fewer than half the known venues have a fresh book or quote journal appends are failing; `ok` otherwise.',
   })
   status!: string;
   @ApiProperty({ type: Number }) uptimeSec!: number;
@@ -43,7 +46,10 @@ class HealthDto {
 export class MarketController {
   private readonly startedAt = performance.now();
 
-  constructor(@Inject(MarketService) private readonly markets: MarketService) {}
+  constructor(
+    @Inject(MarketService) private readonly markets: MarketService,
+    @Inject(ServiceStatus) private readonly serviceStatus: ServiceStatus,
+  ) {}
 
   @Get('orderbook/:exchange/:symbol')
   @ApiOperation({ summary: 'The cached order book; symbol URL-encoded (BTC%2FUSDT).' })
@@ -94,7 +100,7 @@ export class MarketController {
   @ApiOkResponse({ type: HealthDto })
   health(): { status: string; uptimeSec: number } {
     return {
-      status: this.markets.ready() ? 'ok' : 'starting',
+      status: this.serviceStatus.status(),
       uptimeSec: Math.floor((performance.now() - this.startedAt) / 1000),
     };
   }

@@ -89,10 +89,6 @@ export class MarketService {
       lastError: v.lastError,
     }));
   }
-
-  ready(): boolean {
-    return this.feed.isReady();
-  }
 }
 
 function bookJson(
