@@ -8,6 +8,7 @@ import type { BenchRow } from './bench-row';
 import { benchFold } from './fold';
 import { benchIngestor } from './ingestor';
 import { benchLog } from './log';
+import { benchLongevity } from './longevity';
 import { benchReplay } from './replay';
 import { benchSolve } from './solve';
 
@@ -20,6 +21,7 @@ const SCENARIOS: Scenario[] = [
   { name: 'log', run: () => benchLog() },
   { name: 'ingestor', run: () => benchIngestor() },
   { name: 'api', run: () => benchApi() },
+  { name: 'longevity', run: () => benchLongevity() },
 ];
 
 async function main(): Promise<void> {

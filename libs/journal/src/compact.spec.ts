@@ -44,7 +44,6 @@ describe('quote record format v2 (compact)', () => {
     const text = encodeQuoteRecord(record, null);
     expect(JSON.parse(text)).toEqual({
       v: 2,
-      type: 'quote',
       requestId: record.requestId,
       calculatedAt: record.calculatedAt,
       request: { from: 'USDT', to: 'BTC', amount: 1000, strategy: 'split_optimal', bridges: ['USDC'] },

@@ -62,8 +62,8 @@ function without(value: object, defaults: Obj, skip: ReadonlySet<string>): Obj {
 }
 
 const NO_SKIP: ReadonlySet<string> = new Set();
-/** What v2 leaves out of a record when absent: a REST answer with status 200. */
-export const RECORD_DEFAULTS_V2 = Object.freeze({ kind: 'rest', status: 200 });
+/** What v2 leaves out of a record: its type (a quote), and the kind and status of a 200 REST answer. */
+export const RECORD_DEFAULTS_V2 = Object.freeze({ type: 'quote', kind: 'rest', status: 200 });
 const SKIP_REQUEST_ID: ReadonlySet<string> = new Set(['requestId']);
 
 /** Offsets as one string of base-36 numbers joined by '.': a 10-digit offset takes 7 characters. */
@@ -87,14 +87,14 @@ export function decodeOffsets(text: string): number[] | null {
 
 /**
  * The v2 text of a quote record: the request and the routing settings without the values they
- * share with the v2 tables, the request's requestId left out (it is the record's), kind and
- * status left out for a 200 REST answer, positions in base 36, no response. `responseText` (the
+ * share with the v2 tables, the request's requestId left out (it is the record's), no `type`
+ * (a v2 entry without one is a quote), kind and status left out for a 200 REST answer,
+ * positions in base 36, no response. `responseText` (the
  * exact JSON sent) is appended as `response` when the journal stores bodies.
  */
 export function encodeQuoteRecord(record: QuoteRecord, responseText: string | null): string {
   const compact = {
     v: 2,
-    type: 'quote',
     requestId: record.requestId,
     ...(record.kind === RECORD_DEFAULTS_V2.kind ? {} : { kind: record.kind }),
     calculatedAt: record.calculatedAt,

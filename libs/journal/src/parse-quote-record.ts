@@ -139,7 +139,8 @@ function validate(value: unknown): QuoteRecord {
   if (o.v !== 1 && o.v !== 2)
     throw new JournalError('bad_version', 'v', `unsupported version ${JSON.stringify(o.v)}`);
   const v = o.v;
-  if (o.type !== 'quote')
+  // v2 writes no type for a quote (a frame says quote_frame).
+  if (o.type !== 'quote' && !(v === 2 && o.type === undefined))
     throw new JournalError('bad_type', 'type', `must be 'quote', got ${JSON.stringify(o.type)}`);
   const requestId = str(o, '', 'requestId');
   // v2 leaves out what equals its defaults table (compact.ts); v1 stores everything.
