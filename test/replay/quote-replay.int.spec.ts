@@ -174,12 +174,9 @@ describe('replay quote <requestId> against an embedded log', () => {
     const found = (await findQuote(reader, 'q-3-0'))!;
     await reader.close();
     // A record written with JOURNAL_RESPONSES=true carries the response the diff is taken against.
-    const tampered: QuoteRecord = {
-      ...found.record,
-      request: { ...found.record.request, amount: 2.5 },
-      response: JSON.parse(served.get('q-3-0')!),
-    };
-    await log.append('quotes', [{ key: tampered.requestId, value: JSON.stringify(tampered) }]);
+    const tampered: QuoteRecord = { ...found.record, request: { ...found.record.request, amount: 2.5 } };
+    const value = encodeQuoteRecord(tampered, served.get('q-3-0')!);
+    await log.append('quotes', [{ key: tampered.requestId, value }]);
     const r = await run('q-3-0');
     expect(r.code).toBe(1);
     expect(r.err[0]).toMatch(/^DIFFERENT: recorded sha256 [0-9a-f]{64}, replayed [0-9a-f]{64}/);

@@ -1,5 +1,6 @@
 import { ROUTE_DEFAULTS } from '@app/request';
 import { describe, expect, it } from 'vitest';
+import { base64urlToHex, hexToBase64url } from './hash-text';
 import {
   CONFIG_DEFAULTS_V2,
   REQUEST_DEFAULTS_V2,
@@ -36,6 +37,19 @@ const record: QuoteRecord = {
 };
 
 describe('quote record format v2 (compact)', () => {
+  it('stores the SHA-256 in base64url and reads it back as hex', () => {
+    const hex = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+    expect(hexToBase64url(hex)).toBe('47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU');
+    expect(base64urlToHex('47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU')).toBe(hex);
+    expect(base64urlToHex('47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFV')).toBeNull();
+    expect(base64urlToHex('47DEQpj8HBSa+/TImW-5JCeuQeRkm5NMpJWZG3hSuFU')).toBeNull();
+    const o = JSON.parse(encodeQuoteRecord(record, null));
+    const bad = parseQuoteRecordLine(JSON.stringify({ ...o, sha256: 'x' }));
+    expect(bad.ok || bad.error.message).toBe(
+      "rejected quote record: field 'sha256' must be a SHA-256 in base64url (43 characters)",
+    );
+  });
+
   it('its defaults table is the service defaults today, so records stay compact', () => {
     expect(REQUEST_DEFAULTS_V2).toEqual(ROUTE_DEFAULTS);
   });
@@ -49,8 +63,8 @@ describe('quote record format v2 (compact)', () => {
       request: { from: 'USDT', to: 'BTC', amount: 1000, strategy: 'split_optimal', bridges: ['USDC'] },
       config: { solverVersion: '1.0.0' },
       positions: { books: 'qglj.qd2p.qcz8.qlk8.1.0.2r.lfls', venues: '2o.2v.1i.1q' },
-      responseSha256: HASH,
-      responseBytes: 15_234,
+      sha256: 'zMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMw',
+      bytes: 15_234,
     });
     expect(parseQuoteRecordLine(text)).toEqual({ ok: true, record });
     // A 36-character requestId, eight 7-digit book offsets: about 400 bytes.

@@ -1,4 +1,5 @@
 import type { RouteRequest } from '@app/routing';
+import { hexToBase64url } from './hash-text';
 import { JournalError } from './journal-error';
 import type { QuoteRecord } from './quote-record';
 
@@ -89,7 +90,8 @@ export function decodeOffsets(text: string): number[] | null {
  * The v2 text of a quote record: the request and the routing settings without the values they
  * share with the v2 tables, the request's requestId left out (it is the record's), no `type`
  * (a v2 entry without one is a quote), kind and status left out for a 200 REST answer,
- * positions in base 36, no response. `responseText` (the
+ * positions in base 36, the response's SHA-256 as `sha256` in base64url and its length as
+ * `bytes`, no response. `responseText` (the
  * exact JSON sent) is appended as `response` when the journal stores bodies.
  */
 export function encodeQuoteRecord(record: QuoteRecord, responseText: string | null): string {
@@ -105,8 +107,8 @@ export function encodeQuoteRecord(record: QuoteRecord, responseText: string | nu
       venues: encodeOffsets(record.positions.venues),
     },
     ...(record.status === RECORD_DEFAULTS_V2.status ? {} : { status: record.status }),
-    responseSha256: record.responseSha256,
-    responseBytes: record.responseBytes,
+    sha256: hexToBase64url(record.responseSha256),
+    bytes: record.responseBytes,
   };
   const text = JSON.stringify(compact);
   // The response is already JSON text: splice it in rather than parse and re-serialise it.

@@ -1,5 +1,6 @@
 import { validateStoredRequest } from '@app/request';
 import { RECORD_DEFAULTS_V2, decodeOffsets, expandConfigV2, expandRequestV2 } from './compact';
+import { base64urlToHex } from './hash-text';
 import { JournalError } from './journal-error';
 import type {
   FrameRecord,
@@ -160,7 +161,8 @@ function validate(value: unknown): QuoteRecord {
     (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599)
   )
     throw new JournalError('bad_field', 'status', 'must be null or an HTTP status');
-  const hash = sha256Field(o);
+  // v2 names them sha256 (base64url) and bytes; v1 responseSha256 (hex) and responseBytes.
+  const hash = v === 2 ? sha256V2(o) : sha256Field(o);
   // v2 writes `response` only when the journal stores bodies; v1 always wrote it (maybe null).
   const response = v === 2 && o.response === undefined ? null : get(o, '', 'response');
   return {
@@ -174,9 +176,16 @@ function validate(value: unknown): QuoteRecord {
     positions,
     status,
     responseSha256: hash,
-    responseBytes: int(o, '', 'responseBytes'),
+    responseBytes: int(o, '', v === 2 ? 'bytes' : 'responseBytes'),
     response,
   };
+}
+
+function sha256V2(o: Obj): string {
+  const hex = base64urlToHex(str(o, '', 'sha256'));
+  if (hex === null)
+    throw new JournalError('bad_field', 'sha256', 'must be a SHA-256 in base64url (43 characters)');
+  return hex;
 }
 
 function sha256Field(o: Obj): string {
