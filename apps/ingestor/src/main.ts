@@ -64,7 +64,9 @@ function startLive(config: IngestorConfig, sink: RecordSink, logger: ServiceLogg
   if (every > 0) {
     const summarize = (): void => {
       const s = tally.summary(Date.now());
-      logger.info(s.message, s.fields);
+      // As the API's summary: a warning while any venue is failing.
+      if (s.fields.failing === undefined) logger.info(s.message, s.fields);
+      else logger.warn(s.message, s.fields);
     };
     timers.push(
       setTimeout(
