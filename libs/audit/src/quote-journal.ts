@@ -1,8 +1,8 @@
 import type { EventLog } from '@app/log';
 import {
+  encodeFrameRecord,
   encodeQuoteRecord,
   journalRecord,
-  type FrameRecord,
   type JournalPositions,
   type JournalRequest,
   type QuoteKind,
@@ -101,17 +101,14 @@ export class QuoteJournal {
 
   /** Journal one stream frame as a light record pointing at its tick (docs/replay.md). */
   recordFrame(frame: FrameEntry): Promise<void> {
-    return this.enqueue(frame.requestId, () => {
-      const record: FrameRecord = {
-        v: 1,
-        type: 'quote_frame',
+    return this.enqueue(frame.requestId, () =>
+      encodeFrameRecord({
         requestId: frame.requestId,
         tickId: frame.tickId,
         responseSha256: sha256Hex(frame.body),
         responseBytes: Buffer.byteLength(frame.body, 'utf8'),
-      };
-      return JSON.stringify(record);
-    });
+      }),
+    );
   }
 
   private recordText(entry: JournalEntry): string {

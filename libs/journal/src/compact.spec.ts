@@ -4,7 +4,9 @@ import { base64urlToHex, hexToBase64url } from './hash-text';
 import {
   CONFIG_DEFAULTS_V2,
   REQUEST_DEFAULTS_V2,
+  encodeFrameRecord,
   encodeQuoteRecord,
+  parseJournalEntryLine,
   parseQuoteRecordLine,
   type QuoteRecord,
 } from './index';
@@ -130,5 +132,24 @@ describe('quote record format v2 (compact)', () => {
     const short = { ...v1, request: JSON.parse(encodeQuoteRecord(record, null)).request };
     const r = parseQuoteRecordLine(JSON.stringify(short));
     expect(r.ok || r.error.message).toMatch(/^rejected quote record: field 'request\.[a-zA-Z]+' /);
+  });
+
+  it('writes stream frame records compactly too and reads both frame formats', () => {
+    const frame = { requestId: 'f-1', tickId: 't-1', responseSha256: HASH, responseBytes: 1873 };
+    const text = encodeFrameRecord(frame);
+    expect(JSON.parse(text)).toEqual({
+      v: 2,
+      type: 'quote_frame',
+      requestId: 'f-1',
+      tickId: 't-1',
+      sha256: 'zMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMw',
+      bytes: 1873,
+    });
+    expect(parseJournalEntryLine(text)).toEqual({
+      ok: true,
+      record: { v: 2, type: 'quote_frame', ...frame },
+    });
+    const v1 = { v: 1, type: 'quote_frame', ...frame };
+    expect(parseJournalEntryLine(JSON.stringify(v1))).toEqual({ ok: true, record: v1 });
   });
 });

@@ -1,7 +1,7 @@
 import type { RouteRequest } from '@app/routing';
 import { hexToBase64url } from './hash-text';
 import { JournalError } from './journal-error';
-import type { QuoteRecord } from './quote-record';
+import type { FrameRecord, QuoteRecord } from './quote-record';
 
 /**
  * The request defaults format v2 leaves out (docs/replay.md "Quote record"). A frozen copy, not
@@ -144,4 +144,16 @@ export function expandConfigV2(stored: unknown): Obj {
   const o = object(stored, 'config');
   known(o, CONFIG_KEYS, 'config');
   return { ...CONFIG_DEFAULTS_V2, ...o };
+}
+
+/** The v2 text of a stream frame record: the hash as `sha256` in base64url, the length as `bytes`. */
+export function encodeFrameRecord(frame: Omit<FrameRecord, 'v' | 'type'>): string {
+  return JSON.stringify({
+    v: 2,
+    type: 'quote_frame',
+    requestId: frame.requestId,
+    tickId: frame.tickId,
+    sha256: hexToBase64url(frame.responseSha256),
+    bytes: frame.responseBytes,
+  });
 }

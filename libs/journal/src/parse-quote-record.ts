@@ -196,13 +196,15 @@ function sha256Field(o: Obj): string {
 }
 
 function validateFrame(o: Obj): FrameRecord {
-  if (o.v !== 1) throw new JournalError('bad_version', 'v', `unsupported version ${JSON.stringify(o.v)}`);
+  if (o.v !== 1 && o.v !== 2)
+    throw new JournalError('bad_version', 'v', `unsupported version ${JSON.stringify(o.v)}`);
+  // v2 stores the hash as sha256 (base64url) and the length as bytes, like a v2 quote.
   return {
-    v: 1,
+    v: o.v,
     type: 'quote_frame',
     requestId: str(o, '', 'requestId'),
     tickId: str(o, '', 'tickId'),
-    responseSha256: sha256Field(o),
-    responseBytes: int(o, '', 'responseBytes'),
+    responseSha256: o.v === 2 ? sha256V2(o) : sha256Field(o),
+    responseBytes: int(o, '', o.v === 2 ? 'bytes' : 'responseBytes'),
   };
 }

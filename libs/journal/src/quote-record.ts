@@ -63,7 +63,8 @@ export interface QuoteRecord {
  * the bytes sent. Keyed by the frame's requestId like every journal entry.
  */
 export interface FrameRecord {
-  readonly v: 1;
+  /** 1: hash in hex as responseSha256; 2: in base64url as sha256 (compact.ts). */
+  readonly v: 1 | 2;
   readonly type: 'quote_frame';
   /** The frame's own requestId (what the subscriber received). */
   readonly requestId: string;
