@@ -87,6 +87,7 @@ function startLive(config: IngestorConfig, sink: RecordSink, logger: ServiceLogg
 function startReplay(config: IngestorConfig, log: EventLog, logger: ServiceLogger): () => Promise<void> {
   const replay = config.replay!;
   const abort = new AbortController();
+  let lastPass = -1;
   // A looping replay continues after the newest record already in the log (time keeps moving).
   const done = (replay.loop ? newestReceivedAt(log) : Promise.resolve(null))
     .then((after) =>
@@ -99,6 +100,12 @@ function startReplay(config: IngestorConfig, log: EventLog, logger: ServiceLogge
         signal: abort.signal,
         onFed: () => undefined,
         onSkip: (s) => logger.warn('replay line skipped', { ...s }),
+        // A looping replay says when each pass begins (the API's demo also says it every 30 s).
+        onProgress: (p) => {
+          if (p.loop === lastPass) return;
+          lastPass = p.loop;
+          logger.info(`replaying: pass ${p.loop + 1}`, { pass: p.loop + 1, servedAt: p.servedAt });
+        },
       }),
     )
     .then((summary) => logger.info('replay finished', { ...summary }));
