@@ -6,6 +6,7 @@
 const LAYERS = {
   events: [],
   config: [],
+  logging: [],
   books: ['events'],
   routing: ['events', 'books'],
   request: ['events', 'routing'],
@@ -14,7 +15,7 @@ const LAYERS = {
   synth: ['events', 'log'],
   feed: ['events', 'books', 'log', 'journal', 'config'],
   audit: ['events', 'routing', 'journal', 'log', 'feed'],
-  venues: ['events', 'books', 'log'],
+  venues: ['events', 'books', 'log', 'logging'],
   // The generated API client stands alone: it is what a consumer of the API would import.
   client: [],
 };

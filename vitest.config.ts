@@ -15,6 +15,7 @@ const alias = {
   '@app/audit': resolve(__dirname, 'libs/audit/src/index.ts'),
   '@app/venues': resolve(__dirname, 'libs/venues/src/index.ts'),
   '@app/client': resolve(__dirname, 'libs/client/src/index.ts'),
+  '@app/logging': resolve(__dirname, 'libs/logging/src/index.ts'),
 };
 
 /**

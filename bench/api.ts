@@ -54,6 +54,7 @@ export async function startBenchServer(port = 0, http: HttpLimits = API_BENCH_LI
       routing: { staleBookMs: 3_600_000, stalenessPenaltyBps: 1, defaultTakerFeeRate: 0.001 },
       journalStrict: false,
       http,
+      journalResponses: false,
     },
     feed: host.feed,
     log: host.log,

@@ -14,6 +14,7 @@ import { benchFold } from './fold';
 import { benchHostile } from './hostile';
 import { benchIngestor } from './ingestor';
 import { benchLog } from './log';
+import { benchLongevity } from './longevity';
 import { benchReplay } from './replay';
 import { benchSolve } from './solve';
 import { benchTools } from './tools';
@@ -38,6 +39,7 @@ const SCENARIOS: Scenario[] = [
   { name: 'api', run: () => benchApi() },
   { name: 'tools', run: () => benchTools() },
   { name: 'hostile', run: () => benchHostile() },
+  { name: 'longevity', run: () => benchLongevity() },
 ];
 
 async function main(): Promise<void> {

@@ -66,10 +66,22 @@ describe('batched (default)', () => {
       config: { staleBookMs: 10_000, stalenessPenaltyBps: 1, defaultTakerFeeRate: 0.001 },
       request: { requestId: 'journal-1', from: 'USDT', to: 'BTC', amount: 150, strategy: 'split_optimal' },
     });
-    expect(JSON.stringify((record as { response: unknown }).response)).toBe(body);
+    // By default the journal holds the hash and length, not the response itself.
+    expect(record).toMatchObject({ v: 2, response: null });
     expect(await entriesOf(s.dataDir, 'journal-404')).toMatchObject([
       { status: 404, responseSha256: sha256(missingBody) },
     ]);
+  });
+
+  it('JOURNAL_RESPONSES=true keeps the exact response in the record', async () => {
+    const s = await startTestServer({ journalResponses: true });
+    servers.push(s);
+    const res = await fetch(`${s.url}${Q}`, { headers: { 'x-request-id': 'journal-full' } });
+    const body = await res.text();
+    await s.server.journal.flush();
+    const [record] = await entriesOf(s.dataDir, 'journal-full');
+    expect(record).toMatchObject({ type: 'quote', responseSha256: sha256(body) });
+    expect(JSON.stringify((record as { response: unknown }).response)).toBe(body);
   });
 
   it('journals each stream frame under its own requestId, pointing at the shared tick', async () => {

@@ -20,7 +20,7 @@ function tempDir(): string {
 }
 
 /** Start `npm start`'s entry with args; resolves with its base URL once it prints where it listens. */
-const stderrOf = new Map<string, () => string>();
+const stdoutOf = new Map<string, () => string>();
 
 function start(args: string[], env: Record<string, string> = {}): Promise<string> {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run npm run build (npm test does)`);
@@ -38,7 +38,7 @@ function start(args: string[], env: Record<string, string> = {}): Promise<string
       const m = /"message":"listening","port":(\d+)/.exec(out);
       if (m !== null) {
         const url = `http://127.0.0.1:${m[1]}`;
-        stderrOf.set(url, () => err);
+        stdoutOf.set(url, () => out);
         resolveUrl(url);
       }
     });
@@ -112,7 +112,8 @@ describe('start contract', () => {
     writeFileSync(join(dir, 'b.jsonl'), '{"v":1,"type":"book","exchangeId":"alpha"}\n');
     const url = await start(['--replay', dir, '--speed', 'max', '--now', String(T0), '--port', '0']);
     expect((await call(url, '/route?from=USDT&to=BTC&amountIn=100.1&bridges=')).status).toBe(200);
-    const warning = stderrOf.get(url)!()
+    // Every log line is a JSON line on stdout (LOG_FORMAT auto, stdout not a terminal).
+    const warning = stdoutOf.get(url)!()
       .split('\n')
       .find((l) => l.includes('replay line skipped'));
     expect(JSON.parse(warning!)).toMatchObject({

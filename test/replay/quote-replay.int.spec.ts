@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EventRecord } from '@app/events';
-import { parseQuoteRecordLine, type QuoteRecord } from '@app/journal';
+import { encodeQuoteRecord, parseQuoteRecordLine, type QuoteRecord } from '@app/journal';
 import { EmbeddedLog, logSink } from '@app/log';
 import { ROUTE_DEFAULTS } from '@app/request';
 import { solve, type RouteRequest, type RoutingConfig } from '@app/routing';
@@ -113,10 +113,13 @@ describe('replay quote <requestId> against an embedded log', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function run(requestId: string): Promise<{ code: number; out: string; err: string[] }> {
+  async function run(
+    requestId: string,
+    flags: string[] = [],
+  ): Promise<{ code: number; out: string; err: string[] }> {
     let out = '';
     const err: string[] = [];
-    const code = await quoteCommand([requestId], () => new EmbeddedLog({ dataDir: dir }), {
+    const code = await quoteCommand([requestId, ...flags], () => new EmbeddedLog({ dataDir: dir }), {
       out: (t) => (out += t),
       err: (l) => err.push(l),
     });
@@ -165,16 +168,56 @@ describe('replay quote <requestId> against an embedded log', () => {
     expect(replay.stats.bookEntriesRead).toBeLessThan(total / 3);
   });
 
-  it('fails with a field-level diff when a record is tampered with', async () => {
+  it('fails with a field-level diff when a record that stores its response is tampered with', async () => {
     const reader = new EmbeddedLog({ dataDir: dir });
     const found = (await findQuote(reader, 'q-3-0'))!;
     await reader.close();
+    // A record written with JOURNAL_RESPONSES=true carries the response the diff is taken against.
     const tampered: QuoteRecord = { ...found.record, request: { ...found.record.request, amount: 2.5 } };
-    await log.append('quotes', [{ key: tampered.requestId, value: JSON.stringify(tampered) }]);
+    const value = encodeQuoteRecord(tampered, served.get('q-3-0')!);
+    await log.append('quotes', [{ key: tampered.requestId, value }]);
     const r = await run('q-3-0');
     expect(r.code).toBe(1);
     expect(r.err[0]).toMatch(/^DIFFERENT: recorded sha256 [0-9a-f]{64}, replayed [0-9a-f]{64}/);
-    expect(r.err.join('\n')).toMatch(/\$\.amountIn: 3 -> 2\.5/);
+    expect(r.err.join('\n')).toMatch(
+      /fields that differ \(the stored response -> replayed\):\n.*\$\.amountIn: 3 -> 2\.5/,
+    );
+  });
+
+  it('a compact record (no response) that differs says so, and diffs against the client copy given with --response', async () => {
+    const reader = new EmbeddedLog({ dataDir: dir });
+    const found = (await findQuote(reader, 'q-3-1'))!;
+    await reader.close();
+    expect(found.record).toMatchObject({ v: 2, response: null });
+    const tampered = encodeQuoteRecord(
+      { ...found.record, request: { ...found.record.request, amount: 2.5 } },
+      null,
+    );
+    await log.append('quotes', [{ key: 'q-3-1', value: tampered }]);
+    const plain = await run('q-3-1');
+    expect(plain.code).toBe(1);
+    const recordedBytes = Buffer.byteLength(served.get('q-3-1')!);
+    expect(plain.err[0]).toMatch(
+      new RegExp(
+        `^DIFFERENT: recorded sha256 [0-9a-f]{64}, replayed [0-9a-f]{64} \\(recorded ${recordedBytes} bytes, replayed \\d+;`,
+      ),
+    );
+    expect(plain.err.join('\n')).toMatch(/no field diff: the record holds the response hash and length/);
+    expect(plain.err.join('\n')).toContain('`quote q-3-1 --response <file>`');
+    expect(plain.err.join('\n')).toContain('JOURNAL_RESPONSES=true');
+    // The client kept the bytes it received (curl -o): the diff is taken against them.
+    const file = join(dir, 'q-3-1.json');
+    writeFileSync(file, served.get('q-3-1')!);
+    const withFile = await run('q-3-1', ['--response', file]);
+    expect(withFile.code).toBe(1);
+    expect(withFile.err.join('\n')).toMatch(
+      /fields that differ \(the response file -> replayed\):\n.*\$\.amountIn: 3 -> 2\.5/,
+    );
+    // A file that is not what was sent is refused for the diff, and said so.
+    writeFileSync(file, served.get('q-3-0')!);
+    const wrong = await run('q-3-1', ['--response', file]);
+    expect(wrong.err.join('\n')).toMatch(/note: the response file is not the journalled response/);
+    expect(wrong.err.join('\n')).toMatch(/no field diff/);
   });
 
   it('fails with a diff when the recorded config changed or the solver changed', async () => {
@@ -184,16 +227,15 @@ describe('replay quote <requestId> against an embedded log', () => {
       ...found.record,
       config: { ...found.record.config, stalenessPenaltyBps: 50 },
     };
-    const a = await replayQuote(reader, changed);
+    const a = await replayQuote(reader, changed, { received: served.get('q-1-0')! });
     expect(a.identical).toBe(false);
     expect(a.diff.map((d) => d.path)).toContain('$.stalenessPenaltyBps');
     // A solver that rounds amounts differently (a "changed solver") is caught too.
-    const b = await replayQuote(
-      reader,
-      found.record,
-      (input) => ({ ...solve(input), amountOut: Math.round(solve(input).amountOut) }),
-      '9.9.9',
-    );
+    const b = await replayQuote(reader, found.record, {
+      solve: (input) => ({ ...solve(input), amountOut: Math.round(solve(input).amountOut) }),
+      solverVersion: '9.9.9',
+      received: served.get('q-1-0')!,
+    });
     await reader.close();
     expect(b.identical).toBe(false);
     expect(b.diff.map((d) => d.path)).toEqual(['$.amountOut']);

@@ -20,11 +20,21 @@ afterAll(() => {
   for (const c of cleanups.reverse()) c();
 });
 
+/**
+ * The clock pinned at the fixture's newest record, so its books are fresh and /health judges the
+ * log's damage (`degraded`) rather than the age of the data (`no_fresh_books`).
+ */
+const FIXTURE_NOW = Math.max(...[...bookRecords(SPEC)].map((r) => r.receivedAt));
+
 async function api(dataDir: string): Promise<{ app: App; url: string }> {
-  const app = startApp('apps/api/src/main.js', ['--port', '0', '--host', '127.0.0.1'], {
-    DATA_DIR: dataDir,
-    RATE_LIMIT_RPS: '1000000',
-  });
+  const app = startApp(
+    'apps/api/src/main.js',
+    ['--port', '0', '--host', '127.0.0.1', '--now', String(FIXTURE_NOW)],
+    {
+      DATA_DIR: dataDir,
+      RATE_LIMIT_RPS: '1000000',
+    },
+  );
   apps.push(app);
   const m = await app.waitFor(/"message":"listening","port":(\d+)/, 30_000);
   return { app, url: `http://127.0.0.1:${m[1]}` };

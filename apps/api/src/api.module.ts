@@ -3,6 +3,7 @@ import type { ServerConfig } from '@app/config';
 import { EventLog } from '@app/log';
 import { Clock } from './clock';
 import { BookFeed } from '@app/feed';
+import { ServiceStatus } from './health/service-status';
 import { RequestGate } from './http/request-gate';
 import { QuoteJournal } from '@app/audit';
 import { MarketController } from './market/market.controller';
@@ -40,6 +41,7 @@ export class ApiModule {
         RequestGate,
         RouteService,
         MarketService,
+        ServiceStatus,
         StreamHub,
         StreamGateway,
       ],

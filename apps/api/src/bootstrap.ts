@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { Logger, type LogLevel } from '@nestjs/common';
+import { Logger, type LoggerService, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { EmbeddedLog } from '@app/log';
@@ -8,6 +8,10 @@ import { serveDocs } from './docs/serve';
 import { HTTP_LIMIT_DEFAULTS } from '@app/config';
 import { gatedHttp } from './http/gated-http';
 import { QuoteJournal } from '@app/audit';
+import { ServiceStatus } from './health/service-status';
+import { RequestGate } from './http/request-gate';
+import { ApiMetrics } from './metrics/api-metrics';
+import { installRouteTiming } from './metrics/route-timing';
 import { StreamHub, type StreamStats } from './stream/stream-hub';
 
 /** POST /route body cap (clarifications 9). */
@@ -21,12 +25,17 @@ export interface ApiServer {
   readonly url: string;
   /** Where every served result is journalled (flushed and closed by close()). */
   readonly journal: QuoteJournal;
+  /** Prometheus metrics (served on the admin port when METRICS_PORT is set). */
+  readonly metrics: ApiMetrics;
+  /** /health's judgement with the venue detail behind it (console summary). */
+  readonly status: ServiceStatus;
   streamStats(): StreamStats;
   close(): Promise<void>;
 }
 
 export interface ApiServerOptions extends Omit<ApiDeps, 'journal'> {
-  readonly logger?: false | LogLevel[];
+  /** Nest's logger: the service logger (NestLogger), false for none, or Nest's console at these levels. */
+  readonly logger?: false | LogLevel[] | LoggerService;
 }
 
 /** Create the Nest application on Fastify, install the gate, the stream and the docs, and listen. */
@@ -39,6 +48,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     log: options.log,
     routing: options.config.routing,
     mode: options.config.journalStrict ? 'strict' : 'batched',
+    // JOURNAL_RESPONSES: whole responses in the journal (about 15 KB a quote) instead of hash and length.
+    storeResponses: options.config.journalResponses,
     // The embedded log appends with a local write: small appends right after each turn's responses
     // keep the event loop free of multi-millisecond bursts (p99). Kafka favours 20 ms batches.
     flushMs: options.log instanceof EmbeddedLog ? 0 : 20,
@@ -52,17 +63,31 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   });
   http.wire(app);
   const fastify = app.getHttpAdapter().getInstance();
+  const hub = app.get(StreamHub);
+  const status = app.get(ServiceStatus);
+  const gate = app.get(RequestGate);
+  const metrics = new ApiMetrics({
+    log: options.log,
+    feed: options.feed,
+    journal,
+    stream: () => hub.stats(),
+    refusals: () => gate.refusals,
+    status: () => status.report(),
+  });
+  hub.onPush = (ms) => metrics.observePush(ms);
+  installRouteTiming(fastify, metrics);
   serveDocs(fastify);
   await app.init();
   // '::' is dual-stack on Linux, so IPv6 clients reach the ipv4_only answer (clarifications 10).
   await app.listen(options.config.port, options.config.host);
   const port = (app.getHttpServer().address() as AddressInfo).port;
-  const hub = app.get(StreamHub);
   return {
     app,
     port,
     url: `http://127.0.0.1:${port}`,
     journal,
+    metrics,
+    status,
     streamStats: () => hub.stats(),
     close: async () => {
       await app.close();

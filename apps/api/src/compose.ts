@@ -1,9 +1,11 @@
 import { Logger } from '@nestjs/common';
 import type { LogConfig, ServerConfig } from '@app/config';
+import type { ServiceLogger } from '@app/logging';
 import { RECORD_TOPICS } from '@app/events';
 import { openEventLog, type EventLog } from '@app/log';
 import { startApiServer, type ApiServer } from './bootstrap';
 import type { Clock } from './clock';
+import { NestLogger } from './logging/nest-logger';
 import { createBookFeed, type BookFeed, type FeedLogger } from '@app/feed';
 
 /** The pieces every API host process wires: the log, the feed folding it, the HTTP server. */
@@ -46,12 +48,22 @@ export async function waitCaughtUp(host: ApiHost, timeoutMs = 60_000): Promise<v
 }
 
 /** Start the HTTP/WebSocket server on the host's feed and announce where it listens. */
-export async function serveApi(host: ApiHost, config: ServerConfig, clock: Clock): Promise<ApiServer> {
-  host.server = await startApiServer({ config, feed: host.feed, clock, log: host.log });
-  // One JSON line on stdout: scripts and tests read the bound port from it (useful with --port 0).
-  process.stdout.write(
-    `${JSON.stringify({ level: 'info', message: 'listening', port: host.server.port, url: host.server.url })}\n`,
-  );
+export async function serveApi(
+  host: ApiHost,
+  config: ServerConfig,
+  clock: Clock,
+  logger: ServiceLogger,
+): Promise<ApiServer> {
+  host.server = await startApiServer({
+    config,
+    feed: host.feed,
+    clock,
+    log: host.log,
+    logger: new NestLogger(logger),
+  });
+  // In JSON mode (stdout not a terminal) this is `{"level":"info","time":...,"message":"listening",
+  // "port":N,"url":...}` on stdout: scripts and tests read the bound port from it (--port 0).
+  logger.info('listening', { port: host.server.port, url: host.server.url });
   return host.server;
 }
 

@@ -1,17 +1,25 @@
 import { loadConfigOrExit } from '@app/config';
+import { createLogger } from '@app/logging';
 import { PinnedClock, WallClock } from './clock';
 import { closeHost, onShutdown, openFeed, serveApi } from './compose';
+import { observe } from './observe';
 
 /** The API process: folds the event log written by an ingestor (or a replay) and serves it. */
 async function main(): Promise<void> {
   const config = loadConfigOrExit('api');
-  const host = await openFeed(config.log);
-  await serveApi(
+  const logger = createLogger(config.console);
+  const host = await openFeed(config.log, logger.child({ component: 'BookFeed' }));
+  const server = await serveApi(
     host,
     config.server,
     config.nowMs === null ? new WallClock() : new PinnedClock(config.nowMs),
+    logger,
   );
-  onShutdown(() => closeHost(host));
+  const stopObserving = await observe(server, config, logger);
+  onShutdown(async () => {
+    await stopObserving();
+    await closeHost(host);
+  });
 }
 
 main().catch((e: unknown) => {

@@ -1,9 +1,11 @@
 import { loadConfigOrExit, type StartConfig } from '@app/config';
 import { logSink, type RecordSink } from '@app/log';
-import { Clock, PinnedClock, ReplayClock, WallClock } from './clock';
-import { closeHost, onShutdown, openFeed, serveApi, waitCaughtUp, type ApiHost } from './compose';
-import { feedReplay } from '@app/feed';
+import { createLogger, quietRepeats, type ServiceLogger } from '@app/logging';
 import type { Ingestor } from '@app/venues';
+import { Clock, PinnedClock, WallClock } from './clock';
+import { closeHost, onShutdown, openFeed, serveApi } from './compose';
+import { playRecording } from './demo/play-recording';
+import { observe } from './observe';
 
 /**
  * `npm start`: ingestor (live venues through ccxt) or the replay feeder (--replay), plus the API,
@@ -11,79 +13,59 @@ import type { Ingestor } from '@app/venues';
  */
 async function main(): Promise<void> {
   const config = loadConfigOrExit('start');
+  const logger = createLogger(config.console);
   // A VENUES_CONFIG file is checked before anything listens; without one, ccxt loads after.
-  let live = config.replay === null && config.venuesConfig !== null ? await liveVenues(config) : null;
-  const host = await openFeed(config.log);
-  const sink = logSink(host.log);
+  let live = config.replay === null && config.venuesConfig !== null ? await liveVenues(config, logger) : null;
+  const host = await openFeed(config.log, logger.child({ component: 'BookFeed' }));
   const stops: (() => Promise<void>)[] = [];
   let clock: Clock;
   if (config.replay === null) {
     clock = config.nowMs === null ? new WallClock() : new PinnedClock(config.nowMs);
   } else {
-    const replayClock = new ReplayClock();
-    clock = config.nowMs === null ? replayClock : new PinnedClock(config.nowMs);
-    const abort = new AbortController();
-    const replay = feedReplay({
-      path: config.replay.path,
-      speed: config.replay.speed,
-      sink,
-      signal: abort.signal,
-      onFed: (t) => replayClock.advance(t),
-      onSkip: (s) => warn('replay line skipped', { ...s }),
-      // A full disk or a broker outage pauses the replay; it never takes the API down.
-      onWriteError: (e, attempt) => {
-        if (attempt % 10 === 0)
-          warn('log write failed; the replay waits and retries', { attempt, error: e.message });
-      },
-      onRefused: (r, e) => warn('record refused by the log and dropped', { type: r.type, error: e.message }),
-    });
-    stops.push(async () => {
-      abort.abort();
-      await replay.catch(() => undefined);
-    });
+    const playing = await playRecording(host, config.replay, logger);
+    clock = config.nowMs === null ? playing.clock : new PinnedClock(config.nowMs);
+    stops.push(() => playing.stop());
     // At max speed the recording is loaded before the server answers, so the first request sees it.
-    if (config.replay.speed === 'max') await finishReplay(host, replay);
-    else void finishReplay(host, replay).catch(fatal);
+    if (config.replay.speed === 'max') await playing.finished;
+    else playing.finished.catch(fatal);
   }
-  await serveApi(host, config.server, clock);
+  const server = await serveApi(host, config.server, clock, logger);
+  stops.push(await observe(server, config, logger));
   onShutdown(async () => {
-    for (const stop of stops) await stop();
+    for (const stop of stops.reverse()) await stop();
     await closeHost(host);
   });
   if (config.replay === null) {
     // The API answers first (GET /health within a second of launch); the venues connect behind it.
-    live ??= await liveVenues(config);
-    const ingestor = live(sink);
+    live ??= await liveVenues(config, logger);
+    const ingestor = live(logSink(host.log));
     ingestor.start();
-    stops.push(() => ingestor.stop());
+    stops.unshift(() => ingestor.stop());
   }
-}
-
-async function finishReplay(
-  host: ApiHost,
-  replay: Promise<{ records: number; skipped: number }>,
-): Promise<void> {
-  const summary = await replay;
-  await waitCaughtUp(host);
-  process.stdout.write(`${JSON.stringify({ level: 'info', message: 'replay finished', ...summary })}\n`);
 }
 
 /**
  * Live venues: an ingestor writing into the same log the API folds. @app/venues is required here,
  * not at the top: ccxt takes about half a second to load, and constructing sixty exchanges more.
  */
-async function liveVenues(config: StartConfig): Promise<(sink: RecordSink) => Ingestor> {
+async function liveVenues(
+  config: StartConfig,
+  logger: ServiceLogger,
+): Promise<(sink: RecordSink) => Ingestor> {
   const venues = await import('@app/venues');
   const venuesConfig =
     config.venuesConfig === null
       ? null
       : venues.loadVenuesConfig(config.venuesConfig, venues.watchOrderBookIds());
+  // A venue that stays down retries for weeks: one line per failure kind per summary period.
+  const quiet = quietRepeats(
+    logger.child({ component: 'Ingestor' }),
+    Math.max(60_000, config.console.summaryEveryMs),
+  );
   return (sink) =>
-    new venues.Ingestor(venues.ingestorOptions({ sink, venuesConfig, bufferBytes: config.writeBufferBytes }));
-}
-
-function warn(message: string, fields: Readonly<Record<string, unknown>>): void {
-  process.stderr.write(`${JSON.stringify({ level: 'warn', message, ...fields })}\n`);
+    new venues.Ingestor(
+      venues.ingestorOptions({ sink, venuesConfig, logger: quiet, bufferBytes: config.writeBufferBytes }),
+    );
 }
 
 function fatal(e: unknown): never {

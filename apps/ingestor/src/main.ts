@@ -1,36 +1,42 @@
 import { loadConfigOrExit, type IngestorConfig } from '@app/config';
 import { LogError, logSink, openEventLog, type EventLog, type RecordSink } from '@app/log';
-import { feedReplay } from '@app/feed';
+import { createLogger, quietRepeats, type ServiceLogger } from '@app/logging';
+import { feedReplay, newestReceivedAt } from '@app/feed';
 import { watchOrderBookIds } from '@app/venues';
 import { Ingestor } from '@app/venues';
-import { ingestorOptions, stderrLogger } from '@app/venues';
+import { ingestorOptions } from '@app/venues';
 import { loadVenuesConfig, VenuesConfigError } from '@app/venues';
+import { VenueTally } from './venue-tally';
+
+/** The first summary comes this soon after start (venues have had time to connect or fail). */
+const FIRST_SUMMARY_MS = 10_000;
 
 /**
  * `npm run start:ingestor`: the ingestion side as its own process, writing into the configured
  * log (embedded under DATA_DIR, or Kafka with KAFKA_BROKERS) that `npm run start:api` folds.
- * Live venues through ccxt, or with `--replay <file-or-dir> [--speed n|max]` a recording instead.
+ * Live venues through ccxt, or with `--replay <file-or-dir> [--speed n|max] [--loop]` a recording.
  * It outlives the log: broker outages and a full disk pause writing, they never end the process.
  */
 async function main(): Promise<void> {
   const config = loadConfigOrExit('ingestor');
+  const logger = createLogger(config.console);
   const log = openEventLog({
     kafkaBrokers: config.log.kafkaBrokers,
     dataDir: config.log.dataDir,
     topicPrefix: config.log.topicPrefix,
     clientId: 'route-ingestor',
   });
-  await checkLog(log);
   const sink = logSink(log);
-  const stop = config.replay === null ? startLive(config, sink) : startReplay(config, sink);
+  await checkLog(log, logger);
+  const stop = config.replay === null ? startLive(config, sink, logger) : startReplay(config, log, logger);
   const shutdown = (): void => {
-    stderrLogger.info('stopping ingestor');
+    logger.info('stopping ingestor');
     stop()
       .then(() => log.close())
       .then(
         () => process.exit(0),
         (e: unknown) => {
-          stderrLogger.error('stop failed', { error: String(e) });
+          logger.error('stop failed', { error: String(e) });
           process.exit(1);
         },
       );
@@ -44,19 +50,19 @@ async function main(): Promise<void> {
  * writing into it would put keys on the wrong partitions. A log that is only unreachable (a
  * broker down) is not a reason to stop: the writers wait for it.
  */
-async function checkLog(log: EventLog): Promise<void> {
+async function checkLog(log: EventLog, logger: ServiceLogger): Promise<void> {
   for (const topic of ['venues', 'books'] as const) {
     try {
       await log.partitions(topic);
     } catch (e) {
       if (e instanceof LogError && e.code === 'corrupt') throw e;
-      stderrLogger.warn('event log not reachable at start; writes wait for it', { topic, error: String(e) });
+      logger.warn('event log not reachable at start; writes wait for it', { topic, error: String(e) });
       return;
     }
   }
 }
 
-function startLive(config: IngestorConfig, sink: RecordSink): () => Promise<void> {
+function startLive(config: IngestorConfig, sink: RecordSink, logger: ServiceLogger): () => Promise<void> {
   let venuesConfig = null;
   if (config.venuesConfig !== null) {
     try {
@@ -67,42 +73,85 @@ function startLive(config: IngestorConfig, sink: RecordSink): () => Promise<void
       process.exit(2);
     }
   }
+  const tally = new VenueTally();
+  const every = config.console.summaryEveryMs;
+  // A venue that stays down retries for weeks: one line per failure kind per summary period.
+  const quiet = quietRepeats(logger.child({ component: 'Ingestor' }), Math.max(60_000, every));
   const ingestor = new Ingestor(
-    ingestorOptions({ sink, venuesConfig, logger: stderrLogger, bufferBytes: config.writeBufferBytes }),
+    ingestorOptions({
+      sink: tally.tap(sink),
+      venuesConfig,
+      logger: quiet,
+      bufferBytes: config.writeBufferBytes,
+    }),
   );
   ingestor.start();
-  return () => ingestor.stop();
+  const timers: NodeJS.Timeout[] = [];
+  if (every > 0) {
+    const summarize = (): void => {
+      const s = tally.summary(Date.now());
+      // As the API's summary: a warning while any venue is failing.
+      if (s.fields.failing === undefined) logger.info(s.message, s.fields);
+      else logger.warn(s.message, s.fields);
+    };
+    timers.push(
+      setTimeout(
+        () => {
+          summarize();
+          timers.push(setInterval(summarize, every));
+        },
+        Math.min(FIRST_SUMMARY_MS, every),
+      ),
+    );
+  }
+  return async () => {
+    for (const t of timers) clearTimeout(t);
+    await ingestor.stop();
+  };
 }
 
-function startReplay(config: IngestorConfig, sink: RecordSink): () => Promise<void> {
+function startReplay(config: IngestorConfig, log: EventLog, logger: ServiceLogger): () => Promise<void> {
   const replay = config.replay!;
   const abort = new AbortController();
-  const done = feedReplay({
-    path: replay.path,
-    speed: replay.speed,
-    sink,
-    signal: abort.signal,
-    onFed: () => undefined,
-    onSkip: (s) => stderrLogger.warn('replay line skipped', { ...s }),
-    onWriteError: (e, attempt) => {
-      if (attempt % 10 === 0)
-        stderrLogger.error('log write failed; the replay waits and retries', { attempt, error: e.message });
-    },
-    onRefused: (r, e) =>
-      stderrLogger.error('record refused by the log and dropped', {
-        type: r.type,
-        exchangeId: r.exchangeId,
-        error: e.message,
+  let lastPass = -1;
+  // A looping replay continues after the newest record already in the log (time keeps moving).
+  const done = (replay.loop ? newestReceivedAt(log) : Promise.resolve(null))
+    .then((after) =>
+      feedReplay({
+        path: replay.path,
+        speed: replay.speed,
+        loop: replay.loop,
+        after,
+        sink: logSink(log),
+        signal: abort.signal,
+        onFed: () => undefined,
+        onSkip: (s) => logger.warn('replay line skipped', { ...s }),
+        // A looping replay says when each pass begins (the API's demo also says it every 30 s).
+        onProgress: (p) => {
+          if (p.loop === lastPass) return;
+          lastPass = p.loop;
+          logger.info(`replaying: pass ${p.loop + 1}`, { pass: p.loop + 1, servedAt: p.servedAt });
+        },
+        onWriteError: (e, attempt) => {
+          if (attempt % 10 === 0)
+            logger.error('log write failed; the replay waits and retries', { attempt, error: e.message });
+        },
+        onRefused: (r, e) =>
+          logger.error('record refused by the log and dropped', {
+            type: r.type,
+            exchangeId: r.exchangeId,
+            error: e.message,
+          }),
       }),
-  }).then(
-    (summary) => stderrLogger.info('replay finished', { ...summary }),
-    // Only reading the recording can end it (a file gone); say so, and keep the process for a clean stop.
-    (e: unknown) =>
-      stderrLogger.error('replay stopped', { error: e instanceof Error ? e.message : String(e) }),
-  );
+    )
+    .then(
+      (summary) => logger.info('replay finished', { ...summary }),
+      // Only reading the recording can end it (a file gone); say so, and keep the process for a clean stop.
+      (e: unknown) => logger.error('replay stopped', { error: e instanceof Error ? e.message : String(e) }),
+    );
   return async () => {
     abort.abort();
-    await done;
+    await done.catch(() => undefined);
   };
 }
 

@@ -6,7 +6,8 @@ import { UsageError } from './cli/args';
 import { runCommand } from './cli/run-command';
 
 const USAGE = `usage: npm run replay -- <command>
-  quote <requestId> [--data-dir DIR]         recompute a journalled quote; exit 0 only when byte-identical
+  quote <requestId> [--response FILE] [--data-dir DIR]
+                                             recompute a journalled quote; exit 0 only when byte-identical
   record --out DIR [--data-dir DIR]          copy the log's book/market/venue records to events.md JSON Lines
   backtest --from MS --to MS --schedule FILE [--events FILE|DIR] [--out DIR] [--data-dir DIR]
   generate --out DIR [--seed N] [--duration-s S] [--rate-scale X] [--venues N] [--start MS]

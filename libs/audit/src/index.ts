@@ -4,4 +4,4 @@ export { sha256Hex } from './sha256';
 export { findQuote } from './find-quote';
 export type { FoundQuote } from './find-quote';
 export { formatDiff, replayQuote } from './replay-quote';
-export type { QuoteReplay, Solve } from './replay-quote';
+export type { DiffBasis, QuoteReplay, ReplayQuoteOptions, Solve } from './replay-quote';

@@ -70,9 +70,30 @@ describe('QuoteJournal', () => {
       status: 200,
       responseSha256: sha256Hex(body),
       responseBytes: Buffer.byteLength(body),
-      response: JSON.parse(body),
+      // By default the record proves the response (hash and length) without holding it.
+      response: null,
     });
     expect(parsed.record.request).toEqual(request);
+    expect(value!).not.toContain('"response"');
+    expect(Buffer.byteLength(value!)).toBeLessThan(512);
+    await l.close();
+  });
+
+  it('storeResponses (JOURNAL_RESPONSES=true): the record holds the exact response text too', async () => {
+    const l = log();
+    const j = new QuoteJournal({
+      log: l,
+      routing: DEFAULT_ROUTING_CONFIG,
+      mode: 'strict',
+      storeResponses: true,
+    });
+    await j.record(entry());
+    const [value] = await journalled(l);
+    expect(value!.endsWith(`"response":${body}}`)).toBe(true);
+    const parsed = parseQuoteRecordLine(value!);
+    if (!parsed.ok) throw parsed.error;
+    expect(parsed.record.response).toEqual(JSON.parse(body));
+    expect(parsed.record.responseSha256).toBe(sha256Hex(body));
     await l.close();
   });
 
@@ -100,7 +121,12 @@ describe('QuoteJournal', () => {
         return l.append(topic, entries);
       },
     });
-    const j = new QuoteJournal({ log: counting, routing: DEFAULT_ROUTING_CONFIG, flushMs: 0 });
+    const j = new QuoteJournal({
+      log: counting,
+      routing: DEFAULT_ROUTING_CONFIG,
+      flushMs: 0,
+      storeResponses: true,
+    });
     for (let i = 0; i < 3; i++) void j.record(entry(`t-${i}`));
     // Still the serving turn: nothing written yet.
     expect(await journalled(l)).toHaveLength(0);

@@ -1,7 +1,8 @@
 import { LogError, MAX_RECORD_BYTES, type EventLog } from '@app/log';
 import {
+  encodeFrameRecord,
+  encodeQuoteRecord,
   journalRecord,
-  type FrameRecord,
   type JournalPositions,
   type JournalRequest,
   type QuoteKind,
@@ -38,7 +39,10 @@ export interface QuoteJournalOptions {
    * caller answers 503 rather than hang.
    */
   readonly maxQueued?: number;
-  /** Keep each response in its record (default) or only its hash. */
+  /**
+   * Keep each response body in its record (JOURNAL_RESPONSES=true), or only its hash and length
+   * (default: a few hundred bytes per quote instead of the whole response; docs/replay.md).
+   */
   readonly storeResponses?: boolean;
   /** Told when an append fails; the batch stays queued and is retried. */
   readonly onError?: (error: Error) => void;
@@ -77,8 +81,6 @@ interface Pending {
   readonly fail: (e: Error) => void;
 }
 
-const NULL_RESPONSE = '"response":null}';
-
 /** Appends one QuoteRecord per served response to the `quotes` topic, keyed by requestId. */
 export class QuoteJournal {
   private queue: Pending[] = [];
@@ -102,7 +104,7 @@ export class QuoteJournal {
   record(entry: JournalEntry): Promise<void> {
     return this.enqueue(
       entry.request.requestId,
-      () => this.recordText(entry, this.options.storeResponses ?? true),
+      () => this.recordText(entry, this.options.storeResponses === true),
       () => this.recordText(entry, false),
     );
   }
@@ -114,17 +116,14 @@ export class QuoteJournal {
 
   /** Journal one stream frame as a light record pointing at its tick (docs/replay.md). */
   recordFrame(frame: FrameEntry): Promise<void> {
-    return this.enqueue(frame.requestId, () => {
-      const record: FrameRecord = {
-        v: 1,
-        type: 'quote_frame',
+    return this.enqueue(frame.requestId, () =>
+      encodeFrameRecord({
         requestId: frame.requestId,
         tickId: frame.tickId,
         responseSha256: sha256Hex(frame.body),
         responseBytes: Buffer.byteLength(frame.body, 'utf8'),
-      };
-      return JSON.stringify(record);
-    });
+      }),
+    );
   }
 
   private recordText(entry: JournalEntry, storeResponse: boolean): string {
@@ -143,11 +142,7 @@ export class QuoteJournal {
       },
       sha256Hex,
     );
-    const value = JSON.stringify(record);
-    // The response is already JSON text: splice it in rather than parse and re-serialise it.
-    return storeResponse && value.endsWith(NULL_RESPONSE)
-      ? `${value.slice(0, -NULL_RESPONSE.length)}"response":${entry.body}}`
-      : value;
+    return encodeQuoteRecord(record, storeResponse ? entry.body : null);
   }
 
   /**
@@ -204,6 +199,11 @@ export class QuoteJournal {
 
   get queued(): number {
     return this.queue.length;
+  }
+
+  /** True from a failed append until the next one succeeds (/health reports `degraded`). */
+  get failing(): boolean {
+    return this.backingOff;
   }
 
   /** Append at the end of this turn (ms 0) or in `ms`, unless an earlier append is already due. */

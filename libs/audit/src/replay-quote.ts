@@ -6,13 +6,32 @@ import { rebuildBooks, type RebuildStats } from '@app/feed';
 
 export type Solve = (input: SolveInput) => RouteResult;
 
+/** What a replay compares with, besides the record: the solver under test and the client's copy. */
+export interface ReplayQuoteOptions {
+  /** The solver under test (the current one by default) and the version it reports. */
+  readonly solve?: Solve;
+  readonly solverVersion?: string;
+  /**
+   * The response text as the client received it (for records that do not store the response):
+   * used for the field diff once its SHA-256 matches the record's; one trailing newline is ignored.
+   */
+  readonly received?: string;
+}
+
+/** What the field diff was computed against: the stored response, the client's copy, or nothing. */
+export type DiffBasis = 'stored' | 'received' | null;
+
 export interface QuoteReplay {
   /** The recomputed response text (JSON.stringify of the result, as the API sends it). */
   readonly body: string;
   readonly sha256: string;
+  /** UTF-8 length of `body` (the record holds the original's, `responseBytes`). */
+  readonly bytes: number;
   readonly identical: boolean;
-  /** Field-level differences from the stored response (empty when identical or nothing stored). */
+  /** Field-level differences from the original response (empty when identical or none at hand). */
   readonly diff: JsonChange[];
+  /** The original response the diff was taken against; null when neither was available. */
+  readonly diffBasis: DiffBasis;
   /** Problems with the record itself or the replay's inputs, worth telling an auditor. */
   readonly notes: string[];
   readonly stats: RebuildStats;
@@ -21,19 +40,18 @@ export interface QuoteReplay {
 /**
  * Recompute a journalled quote: rebuild the books its candidate paths could read at the recorded
  * log positions, solve with the recorded clock and configuration, and compare response hashes.
- * `solveFn` is the solver under test (the current one by default).
  */
 export async function replayQuote(
   log: EventLog,
   record: QuoteRecord,
-  solveFn: Solve = solve,
-  solverVersion = SOLVER_VERSION,
+  options: ReplayQuoteOptions = {},
 ): Promise<QuoteReplay> {
+  const solverVersion = options.solverVersion ?? SOLVER_VERSION;
   // asOf is not a solver input: the recorded positions and clock already are that instant.
   const { asOf: _asOf, ...request } = record.request;
   const symbols = new Set(watchSymbols(request));
   const { cache, stats } = await rebuildBooks(log, record.positions, symbols);
-  const result = solveFn({
+  const result = (options.solve ?? solve)({
     request,
     books: cache,
     now: record.calculatedAt,
@@ -45,18 +63,42 @@ export async function replayQuote(
   const notes: string[] = [];
   if (record.config.solverVersion !== solverVersion)
     notes.push(`recorded with solver ${record.config.solverVersion}, replayed with ${solverVersion}`);
-  if (record.response !== null && sha256Hex(JSON.stringify(record.response)) !== record.responseSha256) {
+  const original = originalResponse(record, options.received, notes);
+  let diff: JsonChange[] = [];
+  if (!identical && original.value !== undefined) diff = jsonDiff(original.value, JSON.parse(body));
+  return {
+    body,
+    sha256,
+    bytes: Buffer.byteLength(body, 'utf8'),
+    identical,
+    diff,
+    diffBasis: original.basis,
+    notes,
+    stats,
+  };
+}
+
+/** The original response to diff against: the client's copy once its hash checks out, else the stored one. */
+function originalResponse(
+  record: QuoteRecord,
+  received: string | undefined,
+  notes: string[],
+): { value?: unknown; basis: DiffBasis } {
+  if (received !== undefined) {
+    const text = sha256Hex(received) === record.responseSha256 ? received : received.replace(/\r?\n$/, '');
+    const hash = sha256Hex(text);
+    if (hash === record.responseSha256) return { value: JSON.parse(text) as unknown, basis: 'received' };
+    notes.push(
+      `the response file is not the journalled response: its sha256 ${hash} differs from the recorded ${record.responseSha256}, so it is not used for the diff`,
+    );
+  }
+  if (record.response === null) return { basis: null };
+  if (sha256Hex(JSON.stringify(record.response)) !== record.responseSha256) {
     notes.push(
       'the stored response does not match the recorded hash: the record was altered after it was written',
     );
   }
-  let diff: JsonChange[] = [];
-  if (!identical) {
-    if (record.response === null)
-      notes.push('the record stores no response (storeResponses off): only the hashes can be compared');
-    else diff = jsonDiff(record.response, JSON.parse(body));
-  }
-  return { body, sha256, identical, diff, notes, stats };
+  return { value: record.response, basis: 'stored' };
 }
 
 /** Human-readable diff lines: `path: recorded -> replayed`. */

@@ -431,10 +431,10 @@ export interface components {
     /** @description Liveness and readiness. */
     Health: {
       /**
-       * @description `starting` until the cache has caught up with the event log; then `ok`, or `degraded` while the log is damaged or books could not be rebuilt (details in /exchanges/status `log`).
+       * @description Whether the service can quote: `starting` until the cache has caught up with the event log; `no_fresh_books` when no book is in sync and fresh (every quote is unroutable); `degraded` when fewer than half the known venues have a fresh book, quote journal appends are failing, or reading the log found damage or books it could not rebuild (details in /exchanges/status `log`); `ok` otherwise.
        * @enum {string}
        */
-      status: 'ok' | 'starting' | 'degraded';
+      status: 'starting' | 'no_fresh_books' | 'degraded' | 'ok';
       /** @description Whole seconds since the API started. */
       uptimeSec: number;
     };

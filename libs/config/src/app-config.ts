@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { ConfigError } from './config-error';
 import { readHttpLimits, type HttpLimits } from './http-limits';
+import { readConsole, readMetrics, type ConsoleConfig, type MetricsConfig } from './observability';
 import { parseArgv } from './parse-argv';
 import { Reader } from './read-values';
 
@@ -39,6 +40,8 @@ export interface ServerConfig {
   readonly journalStrict: boolean;
   /** Timeouts and connection budgets; loadConfig always sets them, absent = HTTP_LIMIT_DEFAULTS. */
   readonly http?: HttpLimits;
+  /** JOURNAL_RESPONSES: journal records keep the whole response, not only its hash and length. */
+  readonly journalResponses: boolean;
 }
 
 export type ReplaySpeed = number | 'max';
@@ -47,6 +50,8 @@ export interface ReplayConfig {
   /** A JSON Lines file or a directory of *.jsonl files. */
   readonly path: string;
   readonly speed: ReplaySpeed;
+  /** --loop: play the recording again and again, time-shifted (docs/replay.md "The demo"). */
+  readonly loop: boolean;
 }
 
 /** `apps/api/src/main.ts`: the API process folding the log. */
@@ -56,6 +61,8 @@ export interface ApiConfig {
   readonly log: LogConfig;
   /** Pinned clock (epoch ms), or null for the wall clock. */
   readonly nowMs: number | null;
+  readonly console: ConsoleConfig;
+  readonly metrics: MetricsConfig | null;
 }
 
 /** `npm start`: ingestor (live) or replay feeder, plus the API, in one process. */
@@ -69,6 +76,8 @@ export interface StartConfig {
   readonly venuesConfig: string | null;
   /** WRITE_BUFFER_BYTES: records the ingestor holds while the log refuses writes. */
   readonly writeBufferBytes: number;
+  readonly console: ConsoleConfig;
+  readonly metrics: MetricsConfig | null;
 }
 
 /** `apps/ingestor`: live venues into the log. */
@@ -80,6 +89,7 @@ export interface IngestorConfig {
   readonly venuesConfig: string | null;
   /** WRITE_BUFFER_BYTES: records the ingestor holds while the log refuses writes. */
   readonly writeBufferBytes: number;
+  readonly console: ConsoleConfig;
 }
 
 export type AppName = 'api' | 'start' | 'ingestor';
@@ -94,6 +104,8 @@ const FLAGS: Record<AppName, readonly string[]> = {
   start: ['port', 'host', 'now', 'replay', 'speed'],
   ingestor: ['replay', 'speed'],
 };
+/** Flags that take no value. */
+const SWITCHES: Record<AppName, readonly string[]> = { api: [], start: ['loop'], ingestor: ['loop'] };
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -107,26 +119,35 @@ export function loadConfig<A extends AppName>(
   env: Env,
   cwd: string,
 ): ConfigOf<A> {
-  const parsed = parseArgv(argv, FLAGS[app]);
+  const parsed = parseArgv(argv, FLAGS[app], SWITCHES[app]);
   const r = new Reader(parsed.flags, env);
   r.issues.push(...parsed.issues);
-  const log = readLog(r, cwd);
+  // `npm start -- --replay` (the demo) keeps its own directory, never mixed with the live log's.
+  const log = readLog(
+    r,
+    cwd,
+    app === 'start' && r.flag('replay') !== undefined ? './.data-replay' : './.data',
+  );
+  const consoleConfig = readConsole(r);
   let config: ApiConfig | StartConfig | IngestorConfig;
   if (app === 'ingestor') {
+    const replay = readReplay(r, cwd);
     config = {
       app: 'ingestor',
       log,
-      replay: readReplay(r, cwd),
+      replay,
       venuesConfig: readVenuesConfig(r, cwd),
       writeBufferBytes: readWriteBuffer(r),
+      console: consoleConfig,
     };
   } else {
     const server = readServer(r);
     const nowMs = r.int('--now', r.flag('now'), -1, 0, 8_640_000_000_000_000);
     const pinned = r.flag('now') === undefined || nowMs < 0 ? null : nowMs;
+    const metrics = readMetrics(r);
     config =
       app === 'api'
-        ? { app: 'api', server, log, nowMs: pinned }
+        ? { app: 'api', server, log, nowMs: pinned, console: consoleConfig, metrics }
         : {
             app: 'start',
             server,
@@ -135,6 +156,8 @@ export function loadConfig<A extends AppName>(
             replay: readReplay(r, cwd),
             venuesConfig: readVenuesConfig(r, cwd),
             writeBufferBytes: readWriteBuffer(r),
+            console: consoleConfig,
+            metrics,
           };
   }
   if (r.issues.length > 0) throw new ConfigError(r.issues);
@@ -149,9 +172,7 @@ function readServer(r: Reader): ServerConfig {
     .map((p) => p.trim())
     .filter((p) => p !== '');
   for (const p of proxies) if (isIP(p) === 0) r.bad('TRUSTED_PROXY', `'${p}' is not an IP address`);
-  const strict = r.envValue('JOURNAL_STRICT');
-  if (strict !== undefined && strict !== 'true' && strict !== 'false')
-    r.bad('JOURNAL_STRICT', `must be true or false, got '${strict}'`);
+  const strict = r.bool('JOURNAL_STRICT');
   return {
     port: r.int('--port', r.flag('port'), 3000, 0, 65535),
     host,
@@ -170,12 +191,13 @@ function readServer(r: Reader): ServerConfig {
         0.5,
       ),
     },
-    journalStrict: strict === 'true',
+    journalStrict: strict,
+    journalResponses: r.bool('JOURNAL_RESPONSES'),
     http: readHttpLimits(r),
   };
 }
 
-function readLog(r: Reader, cwd: string): LogConfig {
+function readLog(r: Reader, cwd: string, defaultDir: string): LogConfig {
   const rawBrokers = r.envValue('KAFKA_BROKERS');
   let kafkaBrokers: string[] | null = null;
   if (rawBrokers !== undefined) {
@@ -187,7 +209,7 @@ function readLog(r: Reader, cwd: string): LogConfig {
   // Kafka's legal topic characters; the embedded log also uses the name as a directory.
   if (!/^[A-Za-z0-9._-]{0,200}$/.test(topicPrefix))
     r.bad('TOPIC_PREFIX', `must be up to 200 of [A-Za-z0-9._-], got '${topicPrefix}'`);
-  return { kafkaBrokers, dataDir: resolve(cwd, r.envValue('DATA_DIR') ?? './.data'), topicPrefix };
+  return { kafkaBrokers, dataDir: resolve(cwd, r.envValue('DATA_DIR') ?? defaultDir), topicPrefix };
 }
 
 function readReplay(r: Reader, cwd: string): ReplayConfig | null {
@@ -196,13 +218,17 @@ function readReplay(r: Reader, cwd: string): ReplayConfig | null {
   let speed: ReplaySpeed = 1;
   if (rawSpeed === 'max') speed = 'max';
   else if (rawSpeed !== undefined) speed = r.num('--speed', rawSpeed, 1, 1e-6, 1e9);
+  const loop = r.flag('loop') !== undefined;
   if (path === undefined) {
     if (rawSpeed !== undefined) r.bad('--speed', 'only applies with --replay');
+    if (loop) r.bad('--loop', 'only applies with --replay');
     return null;
   }
+  // Looping at max speed would write records as fast as the disk takes them, forever.
+  if (loop && speed === 'max') r.bad('--loop', 'needs a paced --speed (a number), not max');
   const abs = resolve(cwd, path);
   if (!existsSync(abs)) r.bad('--replay', `no such file or directory: ${path}`);
-  return { path: abs, speed };
+  return { path: abs, speed, loop };
 }
 
 /** 64 MiB by default (libs/venues DEFAULT_BUFFER_BYTES); 1 MiB to 16 GiB. */

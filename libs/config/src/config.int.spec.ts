@@ -37,9 +37,12 @@ describe('loadConfig', () => {
         connectionsPerIp: 64,
         connectionsMax: 10_000,
       },
+      journalResponses: false,
     });
     expect(c.server.http).toEqual(HTTP_LIMIT_DEFAULTS);
     expect(c.log).toEqual({ kafkaBrokers: null, dataDir: join(cwd, '.data'), topicPrefix: '' });
+    expect(c.console).toEqual({ level: 'info', format: 'auto', summaryEveryMs: 60_000 });
+    expect(c.metrics).toBeNull();
     expect(c.replay).toBeNull();
     expect(c.nowMs).toBeNull();
     expect(Object.isFrozen(c.server.routing)).toBe(true);
@@ -68,7 +71,7 @@ describe('loadConfig', () => {
       },
       cwd,
     );
-    expect(c.replay).toEqual({ path: join(cwd, 'events.jsonl'), speed: 'max' });
+    expect(c.replay).toEqual({ path: join(cwd, 'events.jsonl'), speed: 'max', loop: false });
     expect(c.nowMs).toBe(1_700_000_000_000);
     expect(c.server.port).toBe(0);
     expect(c.server.host).toBe('127.0.0.1');
@@ -168,6 +171,47 @@ describe('loadConfig', () => {
     expect(issues(() => loadConfig('api', ['--port', '1', '--port', '2'], {}, cwd))).toEqual(['--port']);
     expect(issues(() => loadConfig('api', ['--now'], {}, cwd))).toEqual(['--now']);
     expect(issues(() => loadConfig('start', ['--speed', '2'], {}, cwd))).toEqual(['--speed']);
+  });
+
+  it('the demo (start --replay) has a data directory of its own; --loop needs a paced replay', () => {
+    const demo = loadConfig('start', ['--replay', 'events.jsonl', '--speed', '5', '--loop'], {}, cwd);
+    expect(demo.replay).toEqual({ path: join(cwd, 'events.jsonl'), speed: 5, loop: true });
+    expect(demo.log.dataDir).toBe(join(cwd, '.data-replay'));
+    expect(loadConfig('start', [], {}, cwd).log.dataDir).toBe(join(cwd, '.data'));
+    // Split processes must share one directory: the ingestor keeps the live default.
+    expect(loadConfig('ingestor', ['--replay', 'events.jsonl'], {}, cwd).log.dataDir).toBe(
+      join(cwd, '.data'),
+    );
+    expect(
+      issues(() => loadConfig('start', ['--replay', 'events.jsonl', '--speed', 'max', '--loop'], {}, cwd)),
+    ).toEqual(['--loop']);
+    expect(issues(() => loadConfig('start', ['--loop'], {}, cwd))).toEqual(['--loop']);
+    expect(issues(() => loadConfig('start', ['--replay', 'events.jsonl', '--loop=yes'], {}, cwd))).toEqual([
+      '--loop',
+    ]);
+    expect(issues(() => loadConfig('api', ['--loop'], {}, cwd))).toEqual(['--loop']);
+  });
+
+  it('reads the console, metrics and journal settings', () => {
+    const c = loadConfig(
+      'api',
+      [],
+      {
+        LOG_LEVEL: 'debug',
+        LOG_FORMAT: 'json',
+        LOG_SUMMARY_MS: '0',
+        METRICS_PORT: '9464',
+        JOURNAL_RESPONSES: 'true',
+      },
+      cwd,
+    );
+    expect(c.console).toEqual({ level: 'debug', format: 'json', summaryEveryMs: 0 });
+    expect(c.metrics).toEqual({ port: 9464, host: '127.0.0.1' });
+    expect(c.server.journalResponses).toBe(true);
+    const bad = { LOG_LEVEL: 'loud', LOG_FORMAT: 'xml', METRICS_PORT: '-1', JOURNAL_RESPONSES: '1' };
+    expect(issues(() => loadConfig('api', [], bad, cwd)).sort()).toEqual(
+      ['JOURNAL_RESPONSES', 'LOG_FORMAT', 'LOG_LEVEL', 'METRICS_PORT'].sort(),
+    );
   });
 
   it('names the key and the value in the message', () => {

@@ -15,3 +15,5 @@ export type {
 export { loadConfigOrExit } from './load-or-exit';
 export { HTTP_LIMIT_DEFAULTS } from './http-limits';
 export type { HttpLimits } from './http-limits';
+export { LOG_LEVELS } from './observability';
+export type { ConsoleConfig, LogFormat, LogLevelName, MetricsConfig } from './observability';

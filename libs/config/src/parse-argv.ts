@@ -6,8 +6,15 @@ export interface ParsedArgv {
   readonly issues: readonly ConfigIssue[];
 }
 
-/** Split argv into flags, rejecting unknown, repeated, valueless and positional arguments. */
-export function parseArgv(argv: readonly string[], known: readonly string[]): ParsedArgv {
+/**
+ * Split argv into flags, rejecting unknown, repeated, valueless and positional arguments.
+ * `switches` take no value (present = 'true').
+ */
+export function parseArgv(
+  argv: readonly string[],
+  known: readonly string[],
+  switches: readonly string[] = [],
+): ParsedArgv {
   const flags = new Map<string, string>();
   const issues: ConfigIssue[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -18,12 +25,19 @@ export function parseArgv(argv: readonly string[], known: readonly string[]): Pa
     }
     const eq = arg.indexOf('=');
     const name = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
+    const key = `--${name}`;
+    if (switches.includes(name)) {
+      if (eq >= 0) issues.push({ key, problem: 'takes no value' });
+      else if (flags.has(name)) issues.push({ key, problem: 'must not be repeated' });
+      else flags.set(name, 'true');
+      continue;
+    }
     let value: string | undefined;
     if (eq >= 0) value = arg.slice(eq + 1);
     else if (i + 1 < argv.length && !argv[i + 1]!.startsWith('--')) value = argv[++i];
-    const key = `--${name}`;
     if (!known.includes(name)) {
-      issues.push({ key, problem: `unknown flag (known: ${known.map((k) => `--${k}`).join(', ')})` });
+      const all = [...known, ...switches].map((k) => `--${k}`).join(', ');
+      issues.push({ key, problem: `unknown flag (known: ${all})` });
       continue;
     }
     if (value === undefined || value === '') {

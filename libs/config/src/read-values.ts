@@ -22,6 +22,13 @@ export class Reader {
     this.issues.push({ key, problem });
   }
 
+  /** An env value that is `true` or `false` (default false). */
+  bool(key: string): boolean {
+    const v = this.envValue(key);
+    if (v !== undefined && v !== 'true' && v !== 'false') this.bad(key, `must be true or false, got '${v}'`);
+    return v === 'true';
+  }
+
   /** An integer in [min, max] from a flag or env value; `fallback` when absent. */
   int(key: string, raw: string | undefined, fallback: number, min: number, max: number): number {
     if (raw === undefined) return fallback;

@@ -2,6 +2,7 @@ import type { ReplaySpeed } from '@app/config';
 import type { EventRecord } from '@app/events';
 import { LogError, type RecordSink } from '@app/log';
 import { RecordingReader, replayFiles, type SkippedLine } from './replay-files';
+import { shiftRecord, scanRecording } from './replay-loop';
 import { sleep } from './sleep';
 
 export interface ReplayOptions {
@@ -22,6 +23,29 @@ export interface ReplayOptions {
   readonly onWriteError?: (error: Error, attempt: number) => void;
   /** Told of a record the log refuses for good (too large): it is dropped and the replay goes on. */
   readonly onRefused?: (record: EventRecord, error: Error) => void;
+  /**
+   * Play the recording again and again until aborted, each pass time-shifted so receivedAt keeps
+   * growing and books stay fresh, and re-sequenced so each pass's deltas follow its snapshots
+   * (docs/replay.md "The demo"). Needs a paced speed.
+   */
+  readonly loop?: boolean;
+  /**
+   * With `loop`: the newest receivedAt the log already holds (null: empty). The first pass is
+   * shifted to start after it, so a demo restarted on its own log keeps time moving forward.
+   */
+  readonly after?: number | null;
+  /** Told after each batch written where the replay is (which pass, which recorded instant). */
+  readonly onProgress?: (progress: ReplayProgress) => void;
+}
+
+/** Where a replay is: pass `loop` (0 = first), at `recordedAt` of the recording, served as `servedAt`. */
+export interface ReplayProgress {
+  readonly loop: number;
+  readonly recordedAt: number;
+  readonly servedAt: number;
+  /** The recording's first and last receivedAt. */
+  readonly firstAt: number;
+  readonly lastAt: number;
 }
 
 export interface ReplaySummary {
@@ -29,9 +53,13 @@ export interface ReplaySummary {
   readonly skipped: number;
   /** Records the log refused for good (too large). */
   readonly refused: number;
+  /** Passes started (1 without `loop`). */
+  readonly loops: number;
 }
 
 const MAX_BATCH = 1000;
+/** Recorded time between a pass's last record and the next pass's first one. */
+export const LOOP_GAP_MS = 1000;
 
 /**
  * Feed recorded event records through a sink, paced by `speed`: 1 keeps the recorded gaps, n
@@ -39,48 +67,76 @@ const MAX_BATCH = 1000;
  * are written as one batch.
  */
 export async function feedReplay(options: ReplayOptions): Promise<ReplaySummary> {
+  if (options.loop === true && options.speed === 'max')
+    throw new Error('a looped replay needs a paced speed');
+  const files = replayFiles(options.path);
   const wallNow = options.wallNow ?? (() => performance.now());
   let skipped = 0;
-  const reader = new RecordingReader(replayFiles(options.path), (s) => {
-    skipped++;
-    options.onSkip(s);
-  });
-  let batch: EventRecord[] = [];
   let count = 0;
   let refused = 0;
   let origin: { wall: number; recorded: number } | null = null;
-  const flush = async (): Promise<void> => {
-    if (batch.length === 0) return;
-    const written = batch;
-    batch = [];
-    const outcome = await writeAll(options, written);
-    count += outcome.written;
-    refused += outcome.refused;
-    if (outcome.written > 0) options.onFed(written[written.length - 1]!.receivedAt);
-  };
-  try {
-    for (let chunk = reader.take(MAX_BATCH); chunk.length > 0; chunk = reader.take(MAX_BATCH)) {
-      for (const record of chunk) {
-        if (options.signal?.aborted === true) return { records: count, skipped, refused };
-        if (options.speed !== 'max') {
-          origin ??= { wall: wallNow(), recorded: record.receivedAt };
-          const dueIn = (record.receivedAt - origin.recorded) / options.speed - (wallNow() - origin.wall);
-          if (dueIn > 0) {
-            await flush();
-            await sleep(dueIn, options.signal);
+  const scan = options.loop === true ? scanRecording(files) : null;
+  if (scan !== null && scan.records === 0) return { records: 0, skipped: scan.skipped, refused: 0, loops: 0 };
+  const period = scan === null ? 0 : scan.lastAt - scan.firstAt + LOOP_GAP_MS;
+  const after = options.after ?? null;
+  const base =
+    scan !== null && after !== null && after >= scan.firstAt ? after - scan.firstAt + LOOP_GAP_MS : 0;
+  let loop = 0;
+  for (; ; loop++) {
+    const shift = base + loop * period;
+    // Each pass's sequences sit above every sequence of the pass before.
+    const seqOffset = scan === null ? 0 : loop * (scan.maxSequence + 1);
+    // A bad line is reported once, on the first pass.
+    const reader = new RecordingReader(files, (s) => {
+      if (loop > 0) return;
+      skipped++;
+      options.onSkip(s);
+    });
+    let batch: EventRecord[] = [];
+    const flush = async (): Promise<void> => {
+      if (batch.length === 0) return;
+      const written = batch;
+      batch = [];
+      const outcome = await writeAll(options, written);
+      count += outcome.written;
+      refused += outcome.refused;
+      if (outcome.written === 0) return;
+      const servedAt = written[written.length - 1]!.receivedAt;
+      options.onFed(servedAt);
+      if (options.onProgress !== undefined && scan !== null)
+        options.onProgress({
+          loop,
+          recordedAt: servedAt - shift,
+          servedAt,
+          firstAt: scan.firstAt,
+          lastAt: scan.lastAt,
+        });
+    };
+    try {
+      for (let chunk = reader.take(MAX_BATCH); chunk.length > 0; chunk = reader.take(MAX_BATCH)) {
+        for (const raw of chunk) {
+          if (options.signal?.aborted === true) return { records: count, skipped, refused, loops: loop + 1 };
+          const record = shiftRecord(raw, shift, seqOffset);
+          if (options.speed !== 'max') {
+            origin ??= { wall: wallNow(), recorded: record.receivedAt };
+            const dueIn = (record.receivedAt - origin.recorded) / options.speed - (wallNow() - origin.wall);
+            if (dueIn > 0) {
+              await flush();
+              await sleep(dueIn, options.signal);
+            }
           }
+          batch.push(record);
+          if (batch.length >= MAX_BATCH) await flush();
         }
-        batch.push(record);
-        if (batch.length >= MAX_BATCH) await flush();
       }
+      await flush();
+    } finally {
+      reader.close();
     }
-    await flush();
-  } finally {
-    reader.close();
+    if (scan === null || options.signal?.aborted === true) break;
   }
-  return { records: count, skipped, refused };
+  return { records: count, skipped, refused, loops: loop + 1 };
 }
-
 /** Write `records`, retrying what the log did not take until it is in (or the feed is aborted). */
 async function writeAll(
   options: ReplayOptions,

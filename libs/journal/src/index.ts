@@ -13,5 +13,12 @@ export { frameAsQuote, journalRecord, recordedRouting, utf8Length } from './jour
 export type { JournalInput, Sha256 } from './journal-record';
 export { parseJournalEntryLine, parseQuoteRecord, parseQuoteRecordLine } from './parse-quote-record';
 export type { JournalEntryParse, QuoteParse } from './parse-quote-record';
+export {
+  CONFIG_DEFAULTS_V2,
+  RECORD_DEFAULTS_V2,
+  REQUEST_DEFAULTS_V2,
+  encodeFrameRecord,
+  encodeQuoteRecord,
+} from './compact';
 export { jsonDiff } from './json-diff';
 export type { JsonChange } from './json-diff';

@@ -44,7 +44,7 @@ export function journalRecord(input: JournalInput, sha256: Sha256): QuoteRecord 
     venues: [...(input.positions.venues ?? [])],
   };
   return {
-    v: 1,
+    v: 2,
     type: 'quote',
     requestId: input.request.requestId,
     kind: input.kind,

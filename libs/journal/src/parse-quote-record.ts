@@ -1,4 +1,6 @@
 import { validateStoredRequest } from '@app/request';
+import { RECORD_DEFAULTS_V2, decodeOffsets, expandConfigV2, expandRequestV2 } from './compact';
+import { base64urlToHex } from './hash-text';
 import { JournalError } from './journal-error';
 import type {
   FrameRecord,
@@ -104,12 +106,14 @@ function oneOf<T extends string>(o: Obj, path: string, key: string, values: read
 }
 
 function offsets(o: Obj, key: string): number[] {
-  const v = get(o, 'positions', key);
+  let v = get(o, 'positions', key);
+  // v2 writes base-36 text (compact.ts); arrays of numbers are read in every version.
+  if (typeof v === 'string') v = decodeOffsets(v) ?? v;
   if (!Array.isArray(v) || v.some((n) => typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0))
     throw new JournalError(
       'bad_field',
       `positions.${key}`,
-      'must be an array of non-negative integer offsets',
+      'must be an array of non-negative integer offsets (or their base-36 list)',
     );
   return [...(v as number[])];
 }
@@ -133,37 +137,55 @@ function config(v: unknown): JournalConfig {
 
 function validate(value: unknown): QuoteRecord {
   const o = obj(value, null);
-  if (o.v !== 1) throw new JournalError('bad_version', 'v', `unsupported version ${JSON.stringify(o.v)}`);
-  if (o.type !== 'quote')
+  if (o.v !== 1 && o.v !== 2)
+    throw new JournalError('bad_version', 'v', `unsupported version ${JSON.stringify(o.v)}`);
+  const v = o.v;
+  // v2 writes no type for a quote (a frame says quote_frame).
+  if (o.type !== 'quote' && !(v === 2 && o.type === undefined))
     throw new JournalError('bad_type', 'type', `must be 'quote', got ${JSON.stringify(o.type)}`);
   const requestId = str(o, '', 'requestId');
-  const req = request(get(o, '', 'request'));
+  // v2 leaves out what equals its defaults table (compact.ts); v1 stores everything.
+  const rawRequest = get(o, '', 'request');
+  const req = request(v === 2 ? expandRequestV2(rawRequest, requestId) : rawRequest);
   if (req.requestId !== requestId)
     throw new JournalError('bad_field', 'request.requestId', `must equal requestId '${requestId}'`);
+  const rawConfig = get(o, '', 'config');
   const pos = obj(get(o, '', 'positions'), 'positions');
   const positions: JournalPositions = { books: offsets(pos, 'books'), venues: offsets(pos, 'venues') };
-  const status = get(o, '', 'status');
+  // v2 leaves out the kind and status of a 200 REST answer.
+  const defaulted = (key: 'kind' | 'status'): Obj =>
+    v === 2 && o[key] === undefined ? RECORD_DEFAULTS_V2 : o;
+  const status = get(defaulted('status'), '', 'status');
   if (
     status !== null &&
     (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599)
   )
     throw new JournalError('bad_field', 'status', 'must be null or an HTTP status');
-  const hash = sha256Field(o);
-  const response = get(o, '', 'response');
+  // v2 names them sha256 (base64url) and bytes; v1 responseSha256 (hex) and responseBytes.
+  const hash = v === 2 ? sha256V2(o) : sha256Field(o);
+  // v2 writes `response` only when the journal stores bodies; v1 always wrote it (maybe null).
+  const response = v === 2 && o.response === undefined ? null : get(o, '', 'response');
   return {
-    v: 1,
+    v,
     type: 'quote',
     requestId,
-    kind: oneOf(o, '', 'kind', ['rest', 'stream', 'stream_tick'] as const),
+    kind: oneOf(defaulted('kind'), '', 'kind', ['rest', 'stream', 'stream_tick'] as const),
     calculatedAt: int(o, '', 'calculatedAt'),
     request: req,
-    config: config(get(o, '', 'config')),
+    config: config(v === 2 ? expandConfigV2(rawConfig) : rawConfig),
     positions,
     status,
     responseSha256: hash,
-    responseBytes: int(o, '', 'responseBytes'),
+    responseBytes: int(o, '', v === 2 ? 'bytes' : 'responseBytes'),
     response,
   };
+}
+
+function sha256V2(o: Obj): string {
+  const hex = base64urlToHex(str(o, '', 'sha256'));
+  if (hex === null)
+    throw new JournalError('bad_field', 'sha256', 'must be a SHA-256 in base64url (43 characters)');
+  return hex;
 }
 
 function sha256Field(o: Obj): string {
@@ -174,13 +196,15 @@ function sha256Field(o: Obj): string {
 }
 
 function validateFrame(o: Obj): FrameRecord {
-  if (o.v !== 1) throw new JournalError('bad_version', 'v', `unsupported version ${JSON.stringify(o.v)}`);
+  if (o.v !== 1 && o.v !== 2)
+    throw new JournalError('bad_version', 'v', `unsupported version ${JSON.stringify(o.v)}`);
+  // v2 stores the hash as sha256 (base64url) and the length as bytes, like a v2 quote.
   return {
-    v: 1,
+    v: o.v,
     type: 'quote_frame',
     requestId: str(o, '', 'requestId'),
     tickId: str(o, '', 'tickId'),
-    responseSha256: sha256Field(o),
-    responseBytes: int(o, '', 'responseBytes'),
+    responseSha256: o.v === 2 ? sha256V2(o) : sha256Field(o),
+    responseBytes: int(o, '', o.v === 2 ? 'bytes' : 'responseBytes'),
   };
 }

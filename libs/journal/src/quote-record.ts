@@ -30,12 +30,14 @@ export interface JournalPositions {
 }
 
 /**
- * Quote journal record (docs/replay.md, docs/events.md "Quote record"): the value of every entry
- * of the `quotes` topic, keyed by requestId. Enough to recompute the response and prove it:
- * request, clock, configuration and log positions in; a SHA-256 of the response bytes out.
+ * Quote journal record (docs/replay.md "Quote record"), decoded: the value of every entry of the
+ * `quotes` topic, keyed by requestId. Enough to recompute the response and prove it: request,
+ * clock, configuration and log positions in; a SHA-256 of the response bytes out. Format v2
+ * stores the request and config compactly (compact.ts); once read, every version looks like this.
  */
 export interface QuoteRecord {
-  readonly v: 1;
+  /** The format the record was written in: 1 (full request and response) or 2 (compact). */
+  readonly v: 1 | 2;
   readonly type: 'quote';
   readonly requestId: string;
   readonly kind: QuoteKind;
@@ -51,7 +53,7 @@ export interface QuoteRecord {
   readonly responseSha256: string;
   /** Length of the response in UTF-8 bytes. */
   readonly responseBytes: number;
-  /** The response itself (JSON), when the journal stores responses; null otherwise. */
+  /** The response itself (JSON), when the journal stored it (JOURNAL_RESPONSES); null otherwise. */
   readonly response: unknown;
 }
 
@@ -61,7 +63,8 @@ export interface QuoteRecord {
  * the bytes sent. Keyed by the frame's requestId like every journal entry.
  */
 export interface FrameRecord {
-  readonly v: 1;
+  /** 1: hash in hex as responseSha256; 2: in base64url as sha256 (compact.ts). */
+  readonly v: 1 | 2;
   readonly type: 'quote_frame';
   /** The frame's own requestId (what the subscriber received). */
   readonly requestId: string;

@@ -1,9 +1,15 @@
 import type { RecordSink } from '@app/log';
+import { createLogger } from '@app/logging';
 import { DEFAULT_ASSETS, DEFAULT_VENUES, DEFAULT_WATCH_LIMITS } from './default-venues';
 import type { VenuesConfig } from './venues-config';
 
-/** Structured log lines; the default writes JSON to stderr. */
+/** Structured log lines (the service logger of @app/logging fits); the default writes JSON to stderr. */
 export interface IngestorLogger {
+  /**
+   * Per-attempt detail (a venue's retries, markets loaded): its state is in the venue records and
+   * the periodic console summary, so a long outage is not a line per retry. Optional.
+   */
+  debug?(message: string, fields?: Readonly<Record<string, unknown>>): void;
   info(message: string, fields?: Readonly<Record<string, unknown>>): void;
   warn(message: string, fields?: Readonly<Record<string, unknown>>): void;
   error(message: string, fields?: Readonly<Record<string, unknown>>): void;
@@ -65,16 +71,8 @@ export const DEFAULT_BACKOFF = Object.freeze({ initialMs: 500, maxMs: 30_000 });
 /** 64 MiB: about 2 minutes of 60 venues x 20 books at 10 updates/s (~25 KB/s a venue). */
 export const DEFAULT_BUFFER_BYTES = 64 * 1024 * 1024;
 
-/** JSON lines on stderr (stdout stays free for data). */
-export const stderrLogger: IngestorLogger = {
-  info: (message, fields) => writeLine('info', message, fields),
-  warn: (message, fields) => writeLine('warn', message, fields),
-  error: (message, fields) => writeLine('error', message, fields),
-};
-
-function writeLine(level: string, message: string, fields?: Readonly<Record<string, unknown>>): void {
-  process.stderr.write(`${JSON.stringify({ level, time: new Date().toISOString(), message, ...fields })}\n`);
-}
+/** The same JSON lines as every service process, on stderr (for embedders that pass no logger). */
+export const stderrLogger: IngestorLogger = createLogger({ level: 'info', format: 'json', destination: 2 });
 
 function positiveInt(name: string, value: number): number {
   if (!Number.isInteger(value) || value < 1)

@@ -136,6 +136,10 @@ export class VenueRunner {
         break;
       } catch (e) {
         this.down(null, `loading markets failed: ${message(e)}`);
+        this.opts.logger.debug?.('loading markets failed; retrying', {
+          exchangeId: this.venue.exchangeId,
+          error: message(e),
+        });
         await this.sleep(attempt);
       }
     }
@@ -175,7 +179,7 @@ export class VenueRunner {
     if (symbols.length === 0) this.status.down(null, 'no spot markets among the asset universe');
     records.push(this.status.record(now));
     this.writes.push(records);
-    this.opts.logger.info('venue markets loaded', {
+    this.opts.logger.debug?.('venue markets loaded', {
       exchangeId: this.venue.exchangeId,
       symbols: symbols.length,
     });
@@ -197,7 +201,7 @@ export class VenueRunner {
         if (this.stopped) return;
         for (const s of symbols) this.slots.get(s)?.publisher.resync();
         this.down(group, message(e));
-        this.opts.logger.warn('order book subscription failed; re-subscribing', {
+        this.opts.logger.debug?.('order book subscription failed; re-subscribing', {
           exchangeId: this.venue.exchangeId,
           symbols,
           error: message(e),

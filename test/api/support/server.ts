@@ -37,6 +37,7 @@ export const BASE_CONFIG: ServerConfig = {
   trustedProxies: [],
   routing: { staleBookMs: 10_000, stalenessPenaltyBps: 1, defaultTakerFeeRate: 0.001 },
   journalStrict: false,
+  journalResponses: false,
 };
 
 /**

@@ -114,8 +114,8 @@ export const ExchangesStatusSchema = Type.Object(
 export const HealthSchema = Type.Object(
   {
     status: stringEnum(
-      ['ok', 'starting', 'degraded'] as const,
-      '`starting` until the cache has caught up with the event log; then `ok`, or `degraded` while the log is damaged or books could not be rebuilt (details in /exchanges/status `log`).',
+      ['starting', 'no_fresh_books', 'degraded', 'ok'] as const,
+      'Whether the service can quote: `starting` until the cache has caught up with the event log; `no_fresh_books` when no book is in sync and fresh (every quote is unroutable); `degraded` when fewer than half the known venues have a fresh book, quote journal appends are failing, or reading the log found damage or books it could not rebuild (details in /exchanges/status `log`); `ok` otherwise.',
     ),
     uptimeSec: Type.Integer({ minimum: 0, description: 'Whole seconds since the API started.' }),
   },

@@ -29,6 +29,8 @@ export interface Verdict {
 export class RequestGate {
   private readonly limiter: FixedWindowLimiter;
   private readonly trusted: ReadonlySet<string>;
+  /** Requests and upgrades refused so far, by rule (metrics). */
+  readonly refusals = { ipv4Only: 0, rateLimited: 0 };
 
   constructor(@Inject(SERVER_CONFIG) config: ServerConfig) {
     this.limiter = new FixedWindowLimiter(config.rateLimitRps);
@@ -46,7 +48,10 @@ export class RequestGate {
   ): Verdict {
     const headers: Record<string, string> = { 'x-request-id': requestIdFrom(requestId) };
     const address = clientAddress(peer, forwardedFor, this.trusted);
-    if (address === null) return { headers, refusal: IPV4_ONLY };
+    if (address === null) {
+      this.refusals.ipv4Only++;
+      return { headers, refusal: IPV4_ONLY };
+    }
     // performance.now() is monotonic: a wall-clock step must not reopen or stretch windows.
     const d = this.limiter.hit(address, performance.now());
     headers['x-ratelimit-limit'] = String(d.limit);
@@ -54,6 +59,7 @@ export class RequestGate {
     headers['x-ratelimit-reset'] = String(d.resetSec);
     if (d.allowed) return { headers, refusal: null };
     headers['retry-after'] = String(d.resetSec);
+    this.refusals.rateLimited++;
     return { headers, refusal: RATE_LIMITED };
   }
 

@@ -1,6 +1,7 @@
 import { Controller, Get, Inject, Param, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseNamedQuery } from '@app/request';
+import { ServiceStatus } from '../health/service-status';
 import { queryOf } from '../route/route.controller';
 import type { ErrorBody, ExchangesStatus, Health, Symbols } from '../docs/schemas';
 import { MarketService, type OrderBookJson } from './market.service';
@@ -10,7 +11,10 @@ import { MarketService, type OrderBookJson } from './market.service';
 export class MarketController {
   private readonly startedAt = performance.now();
 
-  constructor(@Inject(MarketService) private readonly markets: MarketService) {}
+  constructor(
+    @Inject(MarketService) private readonly markets: MarketService,
+    @Inject(ServiceStatus) private readonly serviceStatus: ServiceStatus,
+  ) {}
 
   @Get('orderbook/:exchange/:symbol')
   orderBook(
@@ -47,7 +51,7 @@ export class MarketController {
   @Get('health')
   health(): Health {
     return {
-      status: this.markets.status(),
+      status: this.serviceStatus.status(),
       uptimeSec: Math.floor((performance.now() - this.startedAt) / 1000),
     };
   }

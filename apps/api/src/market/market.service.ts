@@ -108,11 +108,6 @@ export class MarketService {
     }));
   }
 
-  /** `starting`, `ok`, or `degraded` while the log is damaged or books could not be rebuilt. */
-  status(): FeedStatus {
-    return this.feed.health().status;
-  }
-
   /** What the storage layer found wrong, for /exchanges/status (counts, and the first findings). */
   storage(): StorageStatusJson {
     const h = this.feed.health();

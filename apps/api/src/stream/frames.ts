@@ -12,6 +12,8 @@ export class SharedFrame {
 
   /** Settles when the tick's journal record is in the log (strict mode waits for it). */
   journalled: Promise<void> = Promise.resolve();
+  /** When (performance.now()) the book change this frame answers was folded; null for an opening frame. */
+  changedAt: number | null = null;
 
   constructor(
     readonly result: RouteResult,

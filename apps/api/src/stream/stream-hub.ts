@@ -21,6 +21,8 @@ interface Group {
   readonly subs: Set<Subscriber>;
   watch: ReadonlySet<string>;
   dirty: boolean;
+  /** When the first change not yet answered by a tick was folded (push delay metric). */
+  dirtySince: number;
   lastTickAt: number;
   timer: NodeJS.Timeout | null;
 }
@@ -34,6 +36,9 @@ export interface StreamStats {
   readonly framesDropped: number;
   /** Largest unsent byte count of any open subscriber right now (bounded by backpressure). */
   readonly maxBufferedBytes: number;
+  /** Frames sent / dropped since start, closed subscribers included (the metrics' counters). */
+  readonly framesSentTotal: number;
+  readonly framesDroppedTotal: number;
 }
 
 const now = (): number => performance.now();
@@ -49,6 +54,11 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
   private unsubscribe: (() => void) | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private solves = 0;
+  /** Frames of subscribers that have left, so the totals never go down. */
+  private closedSent = 0;
+  private closedDropped = 0;
+  /** Told the delay (ms) from a folded book change to each frame written for it (metrics). */
+  onPush: (delayMs: number) => void = () => undefined;
   private readonly logger = new Logger('StreamHub');
   private readonly deliver = (sub: Subscriber, frame: SharedFrame): void => this.send(sub, frame);
 
@@ -90,6 +100,8 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
       framesSent,
       framesDropped,
       maxBufferedBytes,
+      framesSentTotal: this.closedSent + framesSent,
+      framesDroppedTotal: this.closedDropped + framesDropped,
     };
   }
 
@@ -179,12 +191,15 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
     if (this.journal.mode !== 'strict') {
       journalled.catch((e: unknown) => this.journalFailed(e));
       sub.ws.send(body);
+      if (frame.changedAt !== null) this.onPush(now() - frame.changedAt);
       return;
     }
     // Strict: the frame leaves only once its record and its tick's record are in the log.
     Promise.all([frame.journalled, journalled]).then(
       () => {
-        if (sub.ws.readyState === sub.ws.OPEN) sub.ws.send(body);
+        if (sub.ws.readyState !== sub.ws.OPEN) return;
+        sub.ws.send(body);
+        if (frame.changedAt !== null) this.onPush(now() - frame.changedAt);
       },
       () => sub.ws.close(1011, 'quote journal unavailable'),
     );
@@ -204,6 +219,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
         subs: new Set(),
         watch: new Set(),
         dirty: false,
+        dirtySince: 0,
         lastTickAt: now(),
         timer: null,
       };
@@ -215,7 +231,10 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
 
   private leave(sub: Subscriber): void {
     sub.dispose();
-    this.subs.delete(sub);
+    if (this.subs.delete(sub)) {
+      this.closedSent += sub.framesSent;
+      this.closedDropped += sub.framesDropped;
+    }
     const held = (this.perAddress.get(sub.address) ?? 1) - 1;
     if (held > 0) this.perAddress.set(sub.address, held);
     else this.perAddress.delete(sub.address);
@@ -261,6 +280,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
 
   /** Leading and trailing edge: at once after a quiet floor, else once when the floor elapses. */
   private markDirty(group: Group): void {
+    if (!group.dirty) group.dirtySince = now();
     group.dirty = true;
     if (group.timer !== null) return;
     const wait = Math.max(0, group.lastTickAt + PUSH_FLOOR_MS - now());
@@ -275,6 +295,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
     group.lastTickAt = now();
     this.rewatch(group);
     const frame = this.shared(this.solve(group.params));
+    frame.changedAt = group.dirtySince;
     for (const sub of group.subs) sub.offer(frame);
   }
 

@@ -20,7 +20,7 @@ export async function runCommand(argv: readonly string[], ctx: CliContext): Prom
   const open = (args: Parameters<typeof logConfig>[0]) => openLog(logConfig(args, ctx.env, ctx.cwd));
   switch (command) {
     case 'quote':
-      return quoteCommand(rest, open, { out: ctx.out, err: ctx.err });
+      return quoteCommand(rest, open, { out: ctx.out, err: ctx.err }, ctx.cwd);
     case 'record':
       return recordCommand(rest, open, ctx);
     case 'backtest':

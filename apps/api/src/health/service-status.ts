@@ -1,0 +1,98 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ServerConfig } from '@app/config';
+import { QuoteJournal } from '@app/audit';
+import { BookFeed } from '@app/feed';
+import type { VenueLine } from '@app/logging';
+import { Clock } from '../clock';
+import { SERVER_CONFIG } from '../tokens';
+
+/** /health's `status` (docs/api.md "GET /health"). */
+export type HealthStatus = 'starting' | 'no_fresh_books' | 'degraded' | 'ok';
+
+/** Everything the status is judged from, also read by the console summary and the metrics. */
+export interface StatusReport {
+  readonly status: HealthStatus;
+  /** Why the status is not `ok`, in words (empty when ok). */
+  readonly reasons: readonly string[];
+  readonly venues: readonly (VenueLine & { readonly newestBookAt: number | null })[];
+  readonly now: number;
+}
+
+/**
+ * Whether the service can quote, judged at the service clock from the folded cache and the quote
+ * journal:
+ * - `starting`: the cache has not caught up with the log yet;
+ * - `no_fresh_books`: no book is in sync and younger than STALE_BOOK_MS, so every quote is
+ *   unroutable (all_books_stale or no_market);
+ * - `degraded`: quotes are served but fewer than half of the venues the log knows have a fresh
+ *   book, the quote journal's appends are failing (records wait in memory; strict mode refuses),
+ *   or reading the log found damage or books it could not rebuild (/exchanges/status `log`);
+ * - `ok`: otherwise.
+ */
+@Injectable()
+export class ServiceStatus {
+  private readonly staleBookMs: number;
+
+  constructor(
+    @Inject(BookFeed) private readonly feed: BookFeed,
+    @Inject(Clock) private readonly clock: Clock,
+    @Inject(SERVER_CONFIG) config: ServerConfig,
+    @Inject(QuoteJournal) private readonly journal: QuoteJournal,
+  ) {
+    this.staleBookMs = config.routing.staleBookMs;
+  }
+
+  report(): StatusReport {
+    const now = this.clock.now();
+    const byVenue = new Map<string, { books: number; fresh: number; newest: number | null }>();
+    for (const book of this.feed.cache.allBooks()) {
+      if (book.sequence < 0) continue;
+      let v = byVenue.get(book.exchangeId);
+      if (v === undefined) byVenue.set(book.exchangeId, (v = { books: 0, fresh: 0, newest: null }));
+      v.books++;
+      if (book.inSync && now - book.receivedAt <= this.staleBookMs) v.fresh++;
+      if (v.newest === null || book.receivedAt > v.newest) v.newest = book.receivedAt;
+    }
+    const states = new Map(this.feed.cache.venueStates().map((s) => [s.exchangeId, s]));
+    const ids = [...new Set([...states.keys(), ...byVenue.keys()])];
+    const venues = ids.map((exchangeId) => {
+      const s = states.get(exchangeId);
+      const b = byVenue.get(exchangeId);
+      return {
+        exchangeId,
+        // A venue with books but no venue record yet counts as connected (it is sending books).
+        connected: s?.connected ?? b !== undefined,
+        books: b?.books ?? 0,
+        freshBooks: b?.fresh ?? 0,
+        lastError: s?.lastError ?? null,
+        newestBookAt: b?.newest ?? null,
+      };
+    });
+    return { ...this.judge(venues), venues, now };
+  }
+
+  status(): HealthStatus {
+    return this.report().status;
+  }
+
+  private judge(venues: readonly VenueLine[]): { status: HealthStatus; reasons: string[] } {
+    if (!this.feed.isReady()) return { status: 'starting', reasons: ['catching up with the event log'] };
+    const fresh = venues.filter((v) => v.freshBooks > 0).length;
+    if (fresh === 0) {
+      const why =
+        venues.length === 0 ? 'no venue has sent anything yet' : 'every book is stale or out of sync';
+      return { status: 'no_fresh_books', reasons: [why] };
+    }
+    const reasons: string[] = [];
+    if (fresh * 2 < venues.length) reasons.push(`only ${fresh} of ${venues.length} venues have a fresh book`);
+    if (this.journal.failing)
+      reasons.push(`quote journal appends are failing (${this.journal.queued} records waiting)`);
+    // What reading the log found (docs/operations-log.md "Faults"): details in /exchanges/status.
+    const log = this.feed.health();
+    if (log.log.damagedEntries > 0) reasons.push(`${log.log.damagedEntries} damaged log entries skipped`);
+    if (log.log.problems.length > 0) reasons.push(`the event log has ${log.log.problems.length} problem(s)`);
+    if (log.booksNotRebuilt.length > 0)
+      reasons.push(`${log.booksNotRebuilt.length} books could not be rebuilt`);
+    return { status: reasons.length > 0 ? 'degraded' : 'ok', reasons };
+  }
+}

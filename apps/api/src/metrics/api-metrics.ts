@@ -1,0 +1,201 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { QuoteJournal } from '@app/audit';
+import { RECORD_TOPICS } from '@app/events';
+import type { BookFeed } from '@app/feed';
+import type { EventLog } from '@app/log';
+import type { StatusReport } from '../health/service-status';
+import type { StreamStats } from '../stream/stream-hub';
+
+/** What the metrics read at each scrape. */
+export interface MetricSources {
+  readonly log: EventLog;
+  readonly feed: BookFeed;
+  readonly journal: QuoteJournal;
+  readonly stream: () => StreamStats;
+  readonly refusals: () => { readonly ipv4Only: number; readonly rateLimited: number };
+  readonly status: () => StatusReport;
+}
+
+/** Latency buckets (seconds) from well under a millisecond to a few seconds. */
+const LATENCY = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+const HEALTH = ['starting', 'no_fresh_books', 'degraded', 'ok'] as const;
+
+/**
+ * The API's Prometheus metrics (prom-client, in a registry of their own; docs/operations-log.md
+ * "Metrics"). Latencies are observed as they happen; everything else is read from the feed, the
+ * log, the journal, the stream hub and the gate when scraped, so serving costs nothing extra.
+ */
+export class ApiMetrics {
+  readonly registry = new Registry();
+  private readonly quotes: Counter<'method' | 'status'>;
+  private readonly routeSeconds: Histogram<'method'>;
+  private readonly pushSeconds: Histogram;
+
+  constructor(sources: MetricSources) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry });
+    this.quotes = new Counter({
+      name: 'route_quotes_total',
+      help: 'GET/POST /route answers by HTTP status (200, 404, 501 are quotes; 400, 413, 429, 503 refusals).',
+      labelNames: ['method', 'status'],
+      registers,
+    });
+    this.routeSeconds = new Histogram({
+      name: 'route_duration_seconds',
+      help: 'GET/POST /route: from the request arriving to the response written.',
+      labelNames: ['method'],
+      buckets: LATENCY,
+      registers,
+    });
+    this.pushSeconds = new Histogram({
+      name: 'stream_push_delay_seconds',
+      help: 'Stream: from the fold of a book change to the frame written to a subscriber (includes the 100 ms floor).',
+      buckets: LATENCY,
+      registers,
+    });
+    monotonic(
+      'stream_frames_sent_total',
+      'Stream frames written to sockets.',
+      registers,
+      () => sources.stream().framesSentTotal,
+    );
+    monotonic(
+      'stream_frames_dropped_total',
+      'Stream frames replaced unsent by a newer state (slow reader or push floor).',
+      registers,
+      () => sources.stream().framesDroppedTotal,
+    );
+    monotonic(
+      'http_rate_limited_total',
+      'Requests and stream upgrades refused 429 by the per-IP rate limit.',
+      registers,
+      () => sources.refusals().rateLimited,
+    );
+    monotonic(
+      'http_ipv4_refused_total',
+      'Requests and stream upgrades refused 403 ipv4_only.',
+      registers,
+      () => sources.refusals().ipv4Only,
+    );
+    monotonic(
+      'journal_appended_records_total',
+      'Quote journal records appended to the log.',
+      registers,
+      () => sources.journal.stats.appended,
+    );
+    monotonic(
+      'journal_append_failures_total',
+      'Failed quote journal appends (each retried).',
+      registers,
+      () => sources.journal.stats.failures,
+    );
+    new Gauge({
+      name: 'journal_queued_records',
+      help: 'Quote journal records waiting in memory for their append (journal lag).',
+      registers,
+      collect() {
+        this.set(sources.journal.queued);
+      },
+    });
+    new Gauge({
+      name: 'stream_subscribers',
+      help: 'Open stream sockets.',
+      registers,
+      collect() {
+        this.set(sources.stream().subscribers);
+      },
+    });
+    new Gauge({
+      name: 'feed_lag_records',
+      help: 'Records appended to the event log that the book feed has not folded yet, per partition.',
+      labelNames: ['topic', 'partition'],
+      registers,
+      async collect() {
+        this.reset();
+        const positions = sources.feed.positions();
+        for (const topic of RECORD_TOPICS) {
+          const hwm = await sources.log.highWatermarks(topic);
+          const pos = positions[topic] ?? [];
+          hwm.forEach((h, p) => this.set({ topic, partition: String(p) }, Math.max(0, h - (pos[p] ?? 0))));
+        }
+      },
+    });
+    this.venueGauges(sources, registers);
+  }
+
+  /** One GET/POST /route answer and its duration. */
+  observeRoute(method: string, status: number, seconds: number): void {
+    this.quotes.inc({ method, status: String(status) });
+    this.routeSeconds.observe({ method }, seconds);
+  }
+
+  /** One stream frame written, `delayMs` after the change it answers was folded. */
+  observePush(delayMs: number): void {
+    this.pushSeconds.observe(delayMs / 1000);
+  }
+
+  /** Health, and per venue: connection, fresh books and the age of its newest book, from one status report per scrape. */
+  private venueGauges(sources: MetricSources, registers: Registry[]): void {
+    let report: { at: number; value: StatusReport } | null = null;
+    // The four gauges read one report per scrape, not four.
+    const current = (): StatusReport => {
+      const t = performance.now();
+      if (report === null || t - report.at > 100) report = { at: t, value: sources.status() };
+      return report.value;
+    };
+    new Gauge({
+      name: 'health_status',
+      help: '1 for the current /health status, 0 for the others.',
+      labelNames: ['status'],
+      registers,
+      collect() {
+        const now = current().status;
+        for (const s of HEALTH) this.set({ status: s }, s === now ? 1 : 0);
+      },
+    });
+    const perVenue = (
+      name: string,
+      help: string,
+      value: (v: StatusReport['venues'][number], now: number) => number | null,
+    ): void => {
+      new Gauge({
+        name,
+        help,
+        labelNames: ['venue'],
+        registers,
+        collect() {
+          this.reset();
+          const r = current();
+          for (const v of r.venues) {
+            const x = value(v, r.now);
+            if (x !== null) this.set({ venue: v.exchangeId }, x);
+          }
+        },
+      });
+    };
+    perVenue('venue_connected', '1 when the venue reports itself connected.', (v) => (v.connected ? 1 : 0));
+    perVenue(
+      'venue_fresh_books',
+      'Books of the venue in sync and younger than STALE_BOOK_MS.',
+      (v) => v.freshBooks,
+    );
+    perVenue('venue_book_age_seconds', 'Age of the venue’s newest book at the service clock.', (v, now) =>
+      v.newestBookAt === null ? null : Math.max(0, now - v.newestBookAt) / 1000,
+    );
+  }
+}
+
+/** A counter that follows a count kept elsewhere (it only ever grows by the difference). */
+function monotonic(name: string, help: string, registers: Registry[], read: () => number): void {
+  let last = 0;
+  new Counter({
+    name,
+    help,
+    registers,
+    collect() {
+      const value = read();
+      if (value > last) this.inc(value - last);
+      last = Math.max(last, value);
+    },
+  });
+}
