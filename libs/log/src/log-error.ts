@@ -1,5 +1,5 @@
 /** Why an event-log operation failed. */
-export type LogErrorCode = 'locked' | 'closed' | 'bad_argument' | 'corrupt' | 'unavailable';
+export type LogErrorCode = 'locked' | 'closed' | 'bad_argument' | 'corrupt' | 'unavailable' | 'not_found';
 
 export class LogError extends Error {
   constructor(

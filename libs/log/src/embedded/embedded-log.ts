@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { mkdirSync, watch, type FSWatcher } from 'node:fs';
+import { existsSync, mkdirSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { TOPICS, topicName, type TopicName } from '@app/events';
 import {
@@ -32,6 +32,12 @@ export interface EmbeddedLogOptions {
   readonly indexIntervalBytes?: number;
   /** Followers re-check the files at least this often (fs.watch usually wakes them first). */
   readonly pollIntervalMs?: number;
+  /**
+   * Open for reading only (audit and export tools): dataDir must exist, nothing is ever created or
+   * written under it (no topic.json, no lock, no directory), and append throws. A topic that was
+   * never created reads as empty with the default partition count.
+   */
+  readonly readOnly?: boolean;
 }
 
 export const DEFAULT_PARTITIONS: Readonly<Record<TopicName, number>> = { books: 8, venues: 4, quotes: 4 };
@@ -62,11 +68,16 @@ export class EmbeddedLog extends EventLog {
   constructor(private readonly options: EmbeddedLogOptions) {
     super();
     this.root = resolve(options.dataDir);
+    if (options.readOnly === true && !(existsSync(this.root) && statSync(this.root).isDirectory()))
+      throw new LogError('not_found', `no event log directory at ${this.root}`);
     this.prefix = options.topicPrefix ?? '';
     this.fsync = options.fsync ?? 'interval';
     this.appended.setMaxListeners(0);
     const every = options.fsyncIntervalMs ?? 200;
-    this.timer = this.fsync === 'interval' ? setInterval(() => this.syncAll(), every) : null;
+    this.timer =
+      this.fsync === 'interval' && options.readOnly !== true
+        ? setInterval(() => this.syncAll(), every)
+        : null;
     this.timer?.unref();
   }
 
@@ -86,6 +97,8 @@ export class EmbeddedLog extends EventLog {
   /** Synchronous append: one write per touched partition, marks first (see snapshot-index.ts). */
   appendSync(topic: TopicName, entries: readonly AppendEntry[]): void {
     this.open();
+    if (this.options.readOnly === true)
+      throw new LogError('bad_argument', `the event log at ${this.root} is open read-only`);
     if (entries.length === 0) return;
     const w = this.writersFor(topic);
     const n = w.partitions.length;
@@ -249,7 +262,11 @@ export class EmbeddedLog extends EventLog {
           'bad_argument',
           `partition count for ${topic} must be a positive integer, got ${wanted}`,
         );
-      n = topicPartitions(this.topicDir(topic), wanted);
+      const dir = this.topicDir(topic);
+      n =
+        this.options.readOnly === true && !existsSync(join(dir, 'topic.json'))
+          ? wanted
+          : topicPartitions(dir, wanted);
       this.counts.set(topic, n);
     }
     return n;
@@ -306,7 +323,7 @@ export class EmbeddedLog extends EventLog {
     const out: FSWatcher[] = [];
     for (const dir of new Set(from.map((p) => this.partitionDir(p.topic, p.partition)))) {
       try {
-        mkdirSync(dir, { recursive: true });
+        if (this.options.readOnly !== true) mkdirSync(dir, { recursive: true });
         out.push(watch(dir, { persistent: false }, poke));
       } catch {
         // No directory yet or no inotify watches left: the poll interval still picks appends up.
