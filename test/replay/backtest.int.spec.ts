@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backtestCommand } from '../../apps/replay/src/backtest/backtest-command';
 import type { StrategySummary } from '../../apps/replay/src/backtest/summary';
-import { UsageError } from '../../apps/replay/src/cli/args';
+import { runReplayCli } from './support/run-replay';
 
 const ROOT = resolve(__dirname, '../..');
 const START = 1_786_300_000_000;
@@ -21,6 +20,7 @@ describe('backtest over replay-data/', () => {
       throw new Error('the backtest must read --events, not the log');
     };
     const argv = [
+      'backtest',
       '--from',
       String(START + 5_000),
       '--to',
@@ -32,7 +32,9 @@ describe('backtest over replay-data/', () => {
       '--out',
       out,
     ];
-    code = await backtestCommand(argv, noLog, { cwd: ROOT, err: (l) => lines.push(l), stderrIsTty: false });
+    const r = await runReplayCli(argv, { cwd: ROOT, openLog: noLog });
+    code = r.code;
+    lines.push(...r.err);
   }, 60_000);
 
   afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -111,25 +113,22 @@ describe('backtest over replay-data/', () => {
   }, 60_000);
 
   it('refuses a bad schedule or range with a clear message', async () => {
-    const run = (argv: string[]): Promise<number> =>
-      backtestCommand(
-        argv,
-        () => {
-          throw new Error('unused');
-        },
-        { cwd: ROOT, err: () => undefined, stderrIsTty: false },
-      );
-    await expect(run(['--from', '10', '--to', '5', '--schedule', 'x.json'])).rejects.toThrow(
-      new UsageError('--to (5) must not be before --from (10)'),
+    const run = async (argv: string[]): Promise<string> => {
+      const r = await runReplayCli(['backtest', ...argv], { cwd: ROOT });
+      expect(r.code, r.err.join('\n')).toBe(2);
+      return r.err.join('\n');
+    };
+    expect(await run(['--from', '10', '--to', '5', '--schedule', 'x.json'])).toBe(
+      '--to (5) must not be before --from (10)',
     );
-    await expect(
-      run(['--from', '1', '--to', '5', '--schedule', 'replay-data/synthetic-60-venues.jsonl']),
-    ).rejects.toThrow(/is not valid JSON/);
-    await expect(run(['--from', '1', '--to', '5', '--schedule', 'package.json'])).rejects.toThrow(
+    expect(
+      await run(['--from', '1', '--to', '5', '--schedule', 'replay-data/synthetic-60-venues.jsonl']),
+    ).toMatch(/is not valid JSON/);
+    expect(await run(['--from', '1', '--to', '5', '--schedule', 'package.json'])).toMatch(
       /schedule: schedule.name is not a schedule field/,
     );
-    await expect(run(['--from', 'abc', '--to', '5', '--schedule', 'x.json'])).rejects.toThrow(
-      /--from must be an integer/,
+    expect(await run(['--from', 'abc', '--to', '5', '--schedule', 'x.json'])).toMatch(
+      /option '--from <time>' argument 'abc' is invalid\. must be epoch milliseconds or an ISO 8601 time/,
     );
   });
 });

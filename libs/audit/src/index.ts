@@ -5,3 +5,5 @@ export { findQuote } from './find-quote';
 export type { FoundQuote } from './find-quote';
 export { formatDiff, replayQuote } from './replay-quote';
 export type { QuoteReplay, Solve } from './replay-quote';
+export { findQuotes, journalInRange } from './journal-scan';
+export type { JournalOccurrence } from './journal-scan';

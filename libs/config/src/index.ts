@@ -13,3 +13,4 @@ export type {
   StartConfig,
 } from './app-config';
 export { loadConfigOrExit } from './load-or-exit';
+export { packageVersion } from './package-version';
