@@ -14,6 +14,12 @@ async function readStdin(): Promise<string | null> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+// `replay quote ... | head`: a reader that stops early is not an error of ours.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw e;
+});
+
 runReplay(process.argv.slice(2), {
   env: process.env,
   cwd: process.cwd(),

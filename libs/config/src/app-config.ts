@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { ConfigError } from './config-error';
 import { parseArgv } from './parse-argv';
+import { FLAGS_OF } from './options';
 import { Reader } from './read-values';
 
 /** Where the event log lives: Kafka when brokers are given, otherwise the embedded log in dataDir. */
@@ -82,12 +83,6 @@ type ConfigOf<A extends AppName> = A extends 'api'
     ? StartConfig
     : IngestorConfig;
 
-const FLAGS: Record<AppName, readonly string[]> = {
-  api: ['port', 'host', 'now'],
-  start: ['port', 'host', 'now', 'replay', 'speed'],
-  ingestor: ['replay', 'speed'],
-};
-
 type Env = Readonly<Record<string, string | undefined>>;
 
 /**
@@ -100,7 +95,7 @@ export function loadConfig<A extends AppName>(
   env: Env,
   cwd: string,
 ): ConfigOf<A> {
-  const parsed = parseArgv(argv, FLAGS[app]);
+  const parsed = parseArgv(argv, FLAGS_OF[app]);
   const r = new Reader(parsed.flags, env);
   r.issues.push(...parsed.issues);
   const log = readLog(r, cwd);

@@ -26,7 +26,7 @@ ends the run (and is the only line on stdout, for scripts).
 Exit status: 0 every quote identical; 1 any DIFFERENT or NOT REPRODUCIBLE; 3 nothing journalled in
 the range; 2 usage.
 
-Times are epoch milliseconds or ISO 8601 with a zone:
+Examples (times are epoch milliseconds, or ISO 8601 with a zone):
   route-service replay audit --from 2026-08-10T12:00:00Z --to 2026-08-10T13:00:00Z
   route-service replay audit --from 1786300000000 --to 1786300060000 --data-dir /srv/route/.data`;
 
