@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { ConfigError } from './config-error';
 import { parseArgv } from './parse-argv';
-import { FLAGS_OF } from './options';
+import { FLAGS_OF, type AppName } from './options';
 import { Reader } from './read-values';
 
 /** Where the event log lives: Kafka when brokers are given, otherwise the embedded log in dataDir. */
@@ -76,7 +76,7 @@ export interface IngestorConfig {
   readonly venuesConfig: string | null;
 }
 
-export type AppName = 'api' | 'start' | 'ingestor';
+export type { AppName };
 type ConfigOf<A extends AppName> = A extends 'api'
   ? ApiConfig
   : A extends 'start'

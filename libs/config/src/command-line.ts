@@ -1,6 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import type { AppName } from './app-config';
-import { ENV_HELP, FLAG_HELP, FLAGS_OF } from './options';
+import { ENV_HELP, FLAG_HELP, FLAGS_OF, type AppName } from './options';
 import { packageVersion } from './package-version';
 
 const ABOUT: Readonly<Record<AppName, { name: string; description: string }>> = {

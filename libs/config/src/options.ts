@@ -1,4 +1,5 @@
-import type { AppName } from './app-config';
+/** The processes that read a configuration. */
+export type AppName = 'api' | 'start' | 'ingestor';
 
 /** One command-line flag: what `--help` shows. Values are validated in app-config.ts. */
 export interface FlagHelp {
