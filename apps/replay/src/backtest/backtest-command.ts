@@ -10,8 +10,9 @@ import { openReadLog } from '../cli/open-log';
 import { reportHtml } from './report-html';
 import { runBacktest, type QuoteRow } from './run-backtest';
 import { parseSchedule, ScheduleError, type Schedule } from './schedule';
-import { SummaryBuilder } from './summary';
-import type { Series } from './svg-charts';
+import { CellBuilder } from './cells';
+import { CELL_COLUMNS, ParquetRows, QUOTE_COLUMNS } from './parquet';
+import { SeriesBuilder } from './series';
 import { RowWriter } from './write-rows';
 
 interface BacktestOptions {
@@ -120,9 +121,9 @@ async function backtest(o: BacktestOptions, ctx: CliContext): Promise<number> {
 
   mkdirSync(out, { recursive: true });
   const writer = new RowWriter(join(out, 'quotes.csv'), join(out, 'quotes.jsonl'));
-  const summary = new SummaryBuilder();
-  const head = schedule.requests[0]!;
-  const seriesOf = new Map<string, [number, number][]>();
+  const parquet = new ParquetRows(join(out, 'quotes.parquet'), QUOTE_COLUMNS);
+  const cells = new CellBuilder();
+  const lines = new SeriesBuilder(from);
   const bar = ctx.progress('backtest', instants, 'instants');
   let timing;
   try {
@@ -133,19 +134,17 @@ async function backtest(o: BacktestOptions, ctx: CliContext): Promise<number> {
       to,
       config,
       clock: () => performance.now(),
-      onInstant: (k) => bar.update(k),
+      onInstant: (k) => bar.update(k, `${new Date(from + (k - 1) * schedule.intervalMs).toISOString()}`),
       onRow: (row: QuoteRow) => {
         writer.write(row);
-        summary.add(row);
-        if (row.label === head.label && row.amount === head.sizes[0] && row.routed) {
-          let pts = seriesOf.get(row.strategy);
-          if (pts === undefined) seriesOf.set(row.strategy, (pts = []));
-          pts.push([row.at, row.amountOut]);
-        }
+        parquet.add(row);
+        cells.add(row);
+        lines.add(row);
       },
     });
   } finally {
     writer.close();
+    parquet.close();
     await log?.close();
   }
   bar.finish();
@@ -155,7 +154,6 @@ async function backtest(o: BacktestOptions, ctx: CliContext): Promise<number> {
     ctx.err(
       `warning: the range ${from}..${to} starts after the data folded (${span.first}..${span.last}); every book may be stale`,
     );
-  const summaries = summary.build(schedule.strategies);
   const quotesPerS = timing.quotes / (timing.solveMs / 1000);
   const foldPerS = timing.recordsFolded / Math.max(1e-9, timing.foldMs / 1000);
   const figures: [string, string][] = [
@@ -170,10 +168,25 @@ async function backtest(o: BacktestOptions, ctx: CliContext): Promise<number> {
     ],
     ['routing config', JSON.stringify(config)],
   ];
-  const series: Series[] = schedule.strategies.map((s) => ({ name: s, points: seriesOf.get(s) ?? [] }));
+  const summaryCells = cells.build(schedule.requests, schedule.strategies);
+  const counts = cells.counts(schedule.strategies);
+  const summaryParquet = new ParquetRows(join(out, 'summary.parquet'), CELL_COLUMNS);
+  for (const c of summaryCells) summaryParquet.add(c);
+  summaryParquet.close();
+  const run = {
+    from,
+    to,
+    source,
+    intervalMs: schedule.intervalMs,
+    config,
+    quotes: timing.quotes,
+    recordsFolded: timing.recordsFolded,
+    foldMs: timing.foldMs,
+    solveMs: timing.solveMs,
+  };
   writeFileSync(
     join(out, 'summary.json'),
-    `${JSON.stringify({ from, to, source, intervalMs: schedule.intervalMs, config, quotes: timing.quotes, recordsFolded: timing.recordsFolded, foldMs: timing.foldMs, solveMs: timing.solveMs, strategies: summaries }, null, 2)}\n`,
+    `${JSON.stringify({ ...run, strategies: counts, cells: summaryCells }, null, 2)}\n`,
   );
   writeFileSync(
     join(out, 'report.html'),
@@ -183,14 +196,14 @@ async function backtest(o: BacktestOptions, ctx: CliContext): Promise<number> {
       from,
       to,
       schedule,
-      summaries,
-      series,
-      seriesLabel: `${head.label}, size ${head.sizes[0]}: amount out per strategy`,
+      counts,
+      cells: summaryCells,
+      series: lines.build(),
       figures,
     }),
   );
   ctx.err(
-    `backtest: ${timing.quotes} quotes at ${timing.instants} instants; folded ${timing.recordsFolded} records at ${Math.round(foldPerS)}/s, solved ${Math.round(quotesPerS)} quotes/s; wrote ${out}/{quotes.csv,quotes.jsonl,summary.json,report.html}`,
+    `backtest: ${timing.quotes} quotes at ${timing.instants} instants; folded ${timing.recordsFolded} records at ${Math.round(foldPerS)}/s, solved ${Math.round(quotesPerS)} quotes/s; wrote ${out}/{quotes.csv,quotes.jsonl,quotes.parquet,summary.json,summary.parquet,report.html}`,
   );
   return 0;
 }
