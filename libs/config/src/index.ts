@@ -14,6 +14,5 @@ export type {
 } from './app-config';
 export { loadConfigOrExit } from './load-or-exit';
 export { packageVersion } from './package-version';
-export { appCommand, parseCommandLine } from './command-line';
 export { ENV_HELP, FLAG_HELP, FLAGS_OF } from './options';
 export type { EnvHelp, FlagHelp } from './options';
