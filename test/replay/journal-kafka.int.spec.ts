@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { closeHost, type ApiHost } from '../../apps/api/src/compose';
 import { createBookFeed } from '@app/feed';
 import { findQuote } from '@app/audit';
-import { quoteCommand } from '../../apps/replay/src/quote/quote-command';
+import { runReplayCli } from './support/run-replay';
 import { replayQuote } from '@app/audit';
 import { testBrokers } from '../kafka/broker';
 import { journalEntries } from './support/journal-entries';
@@ -72,11 +72,9 @@ describe('quote journal end to end on Kafka', () => {
       pick((s) => s.via === 'stream'),
     ];
     for (const [requestId, s] of chosen) {
-      let out = '';
-      const err: string[] = [];
-      const code = await quoteCommand([requestId], () => kafka(), {
-        out: (t) => (out += t),
-        err: (l) => err.push(l),
+      const { code, out, err } = await runReplayCli(['quote', requestId], {
+        env: { KAFKA_BROKERS: brokers.join(',') },
+        openLog: () => kafka(),
       });
       expect(err.join('\n')).toMatch(/^identical: sha256 [0-9a-f]{64}/);
       expect(code).toBe(0);

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QuoteJournal } from '@app/audit';
 import { createBookFeed, type LogBookFeed } from '@app/feed';
 import { generateMarket } from '@app/synth';
-import { quoteCommand } from '../../apps/replay/src/quote/quote-command';
+import { runReplayCli } from './support/run-replay';
 import { findQuote } from '@app/audit';
 import { replayQuote } from '@app/audit';
 
@@ -117,13 +117,7 @@ describe('replay quote <requestId> against an embedded log', () => {
     requestId: string,
     flags: string[] = [],
   ): Promise<{ code: number; out: string; err: string[] }> {
-    let out = '';
-    const err: string[] = [];
-    const code = await quoteCommand([requestId, ...flags], () => new EmbeddedLog({ dataDir: dir }), {
-      out: (t) => (out += t),
-      err: (l) => err.push(l),
-    });
-    return { code, out, err };
+    return runReplayCli(['quote', requestId, ...flags, '--data-dir', dir]);
   }
 
   it('reproduces every journalled quote byte for byte', async () => {
@@ -155,7 +149,8 @@ describe('replay quote <requestId> against an embedded log', () => {
     expect(r.stdout).toBe(`${served.get('q-4-3')}\n`);
     const usage = spawnSync(process.execPath, [main, 'quote'], { encoding: 'utf8' });
     expect(usage.status).toBe(2);
-    expect(usage.stderr).toMatch(/^usage: quote <requestId>/);
+    // No ids and nothing piped (spawnSync gives an empty pipe): a usage error, not a silent success.
+    expect(usage.stderr).toMatch(/^quote: no requestIds on standard input/);
   });
 
   it('rebuilds from snapshots: reads a bounded slice of the log, not all of it', async () => {
@@ -168,7 +163,7 @@ describe('replay quote <requestId> against an embedded log', () => {
     expect(replay.stats.bookEntriesRead).toBeLessThan(total / 3);
   });
 
-  it('fails with a field-level diff when a record that stores its response is tampered with', async () => {
+  it('fails with a field-level diff when a record is tampered with, listing every record of a reused id', async () => {
     const reader = new EmbeddedLog({ dataDir: dir });
     const found = (await findQuote(reader, 'q-3-0'))!;
     await reader.close();
@@ -176,12 +171,34 @@ describe('replay quote <requestId> against an embedded log', () => {
     const tampered: QuoteRecord = { ...found.record, request: { ...found.record.request, amount: 2.5 } };
     const value = encodeQuoteRecord(tampered, served.get('q-3-0')!);
     await log.append('quotes', [{ key: tampered.requestId, value }]);
+    // Both records of the id are listed and replayed: the original is identical, the other differs.
     const r = await run('q-3-0');
     expect(r.code).toBe(1);
-    expect(r.err[0]).toMatch(/^DIFFERENT: recorded sha256 [0-9a-f]{64}, replayed [0-9a-f]{64}/);
-    expect(r.err.join('\n')).toMatch(
-      /fields that differ \(the stored response -> replayed\):\n.*\$\.amountIn: 3 -> 2\.5/,
+    expect(r.err[0]).toBe('requestId "q-3-0" was journalled 2 times (a reused x-request-id):');
+    expect(r.err[1]).toMatch(
+      /^ {2}#1\/2 quotes\/\d+@\d+: stream BTC->USDT 3 split_optimal, calculatedAt \d+/,
     );
+    expect(r.err[2]).toMatch(/^ {2}#2\/2 quotes\/\d+@\d+: stream BTC->USDT 2\.5 split_optimal/);
+    expect(r.err.join('\n')).toMatch(/^identical: q-3-0 #1\/2 sha256 [0-9a-f]{64}/m);
+    expect(r.err.join('\n')).toMatch(
+      /^DIFFERENT: q-3-0 #2\/2 recorded sha256 [0-9a-f]{64}, replayed [0-9a-f]{64}/m,
+    );
+    expect(r.err.join('\n')).toMatch(/\$\.amountIn: 3 -> 2\.5/);
+    expect(r.out.trimEnd().split('\n')).toHaveLength(2);
+    // Either one can be picked, and listed without replaying.
+    const first = await runReplayCli(['quote', 'q-3-0', '--occurrence', '1', '--data-dir', dir]);
+    expect(first.code).toBe(0);
+    expect(first.out).toBe(`${served.get('q-3-0')}\n`);
+    expect((await runReplayCli(['quote', 'q-3-0', '--occurrence', '2', '--data-dir', dir])).code).toBe(1);
+    expect((await runReplayCli(['quote', 'q-3-0', '--occurrence', '3', '--data-dir', dir])).code).toBe(2);
+    const list = await runReplayCli(['quote', 'q-3-0', '--list', '--data-dir', dir]);
+    expect(list.code).toBe(0);
+    expect(
+      list.out
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.slice(0, 11)),
+    ).toEqual(['q-3-0 #1/2 ', 'q-3-0 #2/2 ']);
   });
 
   it('a compact record (no response) that differs says so, and diffs against the client copy given with --response', async () => {
@@ -194,12 +211,14 @@ describe('replay quote <requestId> against an embedded log', () => {
       null,
     );
     await log.append('quotes', [{ key: 'q-3-1', value: tampered }]);
-    const plain = await run('q-3-1');
+    // The id now has two records: the second (tampered) one is picked.
+    const plain = await run('q-3-1', ['--occurrence', '2']);
     expect(plain.code).toBe(1);
     const recordedBytes = Buffer.byteLength(served.get('q-3-1')!);
-    expect(plain.err[0]).toMatch(
+    expect(plain.err.join('\n')).toMatch(
       new RegExp(
-        `^DIFFERENT: recorded sha256 [0-9a-f]{64}, replayed [0-9a-f]{64} \\(recorded ${recordedBytes} bytes, replayed \\d+;`,
+        `^DIFFERENT: q-3-1 #2/2 recorded sha256 [0-9a-f]{64}, replayed [0-9a-f]{64} \\(recorded ${recordedBytes} bytes, replayed \\d+;`,
+        'm',
       ),
     );
     expect(plain.err.join('\n')).toMatch(/no field diff: the record holds the response hash and length/);
@@ -208,17 +227,101 @@ describe('replay quote <requestId> against an embedded log', () => {
     // The client kept the bytes it received (curl -o): the diff is taken against them.
     const file = join(dir, 'q-3-1.json');
     writeFileSync(file, served.get('q-3-1')!);
-    const withFile = await run('q-3-1', ['--response', file]);
+    const withFile = await run('q-3-1', ['--occurrence', '2', '--response', file]);
     expect(withFile.code).toBe(1);
     expect(withFile.err.join('\n')).toMatch(
       /fields that differ \(the response file -> replayed\):\n.*\$\.amountIn: 3 -> 2\.5/,
     );
     // A file that is not what was sent is refused for the diff, and said so.
     writeFileSync(file, served.get('q-3-0')!);
-    const wrong = await run('q-3-1', ['--response', file]);
+    const wrong = await run('q-3-1', ['--occurrence', '2', '--response', file]);
     expect(wrong.err.join('\n')).toMatch(/note: the response file is not the journalled response/);
     expect(wrong.err.join('\n')).toMatch(/no field diff/);
   });
+
+  it('replays several requestIds per call, from the arguments or from stdin', async () => {
+    const ids = ['q-0-0', 'q-1-4', 'q-5-7'];
+    const args = await runReplayCli(['quote', ...ids, '--data-dir', dir]);
+    expect(args.code).toBe(0);
+    expect(args.out).toBe(ids.map((id) => `${served.get(id)}\n`).join(''));
+    expect(args.err.filter((l) => l.startsWith('identical: '))).toHaveLength(3);
+    const piped = await runReplayCli(['quote', '--data-dir', dir], {
+      stdin: `${ids.join('\n')}\n\n# a comment\n`,
+    });
+    expect(piped.code).toBe(0);
+    expect(piped.out).toBe(args.out);
+    // An unknown id among known ones: exit 3, the others still replayed.
+    const mixed = await runReplayCli(['quote', 'q-0-0', 'nope', '--data-dir', dir]);
+    expect(mixed.code).toBe(3);
+    expect(mixed.out).toBe(`${served.get('q-0-0')}\n`);
+  });
+
+  /** A copy of the fixture's log, entry by entry (same partitions and offsets), `alter`ing quotes. */
+  async function copyLog(
+    alter: (key: string, value: string, seen: number) => string | null,
+  ): Promise<string> {
+    const to = mkdtempSync(join(tmpdir(), 'replay-audit-'));
+    const src = new EmbeddedLog({ dataDir: dir, readOnly: true });
+    const dst = new EmbeddedLog({ dataDir: to, fsync: 'never' });
+    const seen = new Map<string, number>();
+    for (const topic of ['books', 'venues', 'quotes'] as const) {
+      for (let p = 0; p < (await src.partitions(topic)); p++) {
+        const entries = await src.read(topic, p, 0);
+        const kept = entries.flatMap((e) => {
+          if (topic !== 'quotes') return [{ key: e.key, value: e.value }];
+          const n = (seen.get(e.key) ?? 0) + 1;
+          seen.set(e.key, n);
+          const value = alter(e.key, e.value, n);
+          return value === null ? [] : [{ key: e.key, value }];
+        });
+        await dst.append(topic, kept);
+      }
+    }
+    await src.close();
+    await dst.close();
+    return to;
+  }
+
+  it('audits a time range: reports a record tampered in place and an unreadable one, with exit 1', async () => {
+    const at = (id: string): number => (JSON.parse(served.get(id)!) as { calculatedAt: number }).calculatedAt;
+    const all = ['--from', String(START), '--to', String(START + 3_600_000)];
+    // The original 48 quotes (the earlier test appended a second q-3-0: left out here), q-1-2 altered.
+    const tampered = await copyLog((key, value, n) => {
+      if (n > 1) return null;
+      if (key !== 'q-1-2') return value;
+      const r = JSON.parse(value) as QuoteRecord;
+      return JSON.stringify({ ...r, request: { ...r.request, maxVenues: 1 } });
+    });
+    const r = await runReplayCli(['audit', ...all, '--data-dir', tampered]);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/: 48 quotes; identical 47, different 1, not reproducible 0 \(/);
+    expect(r.err[0]).toMatch(
+      /^DIFFERENT quotes\/\d+@\d+ requestId "q-1-2": recorded sha256 [0-9a-f]{64}, replayed/,
+    );
+    // A range holding only the first round's quotes is clean: exit 0.
+    const round0 = ['--from', String(at('q-0-0')), '--to', String(at('q-0-0'))];
+    const clean = await runReplayCli(['audit', ...round0, '--data-dir', tampered]);
+    expect(clean.out).toMatch(/: 8 quotes; identical 8, different 0, not reproducible 0/);
+    expect(clean.code).toBe(0);
+    // ISO 8601 times work as well; a range with nothing journalled is exit 3.
+    const iso = new Date(START - 60_000).toISOString();
+    const empty = await runReplayCli(['audit', '--from', iso, '--to', iso, '--data-dir', tampered]);
+    expect(empty.code).toBe(3);
+    expect(empty.err.join()).toMatch(/no journalled quote calculated in/);
+    rmSync(tampered, { recursive: true, force: true });
+
+    // A record that is no longer even JSON cannot be placed in time: it is reported in any range.
+    const broken = await copyLog((key, value, n) =>
+      n > 1 ? null : key === 'q-2-5' ? `${value.slice(0, 40)}` : value,
+    );
+    const b = await runReplayCli(['audit', ...round0, '--data-dir', broken]);
+    expect(b.code).toBe(1);
+    expect(b.out).toMatch(/: 9 quotes; identical 8, different 0, not reproducible 1/);
+    expect(b.err.join('\n')).toMatch(
+      /^NOT REPRODUCIBLE quotes\/\d+@\d+: invalid journal record: .*not valid JSON/m,
+    );
+    rmSync(broken, { recursive: true, force: true });
+  }, 60_000);
 
   it('fails with a diff when the recorded config changed or the solver changed', async () => {
     const reader = new EmbeddedLog({ dataDir: dir });

@@ -6,7 +6,7 @@ import { EmbeddedLog, logSink } from '@app/log';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RecordingReader, replayFiles } from '@app/feed';
 import { generateMarket } from '@app/synth';
-import { recordCommand } from '../../apps/replay/src/record/record-command';
+import { runReplayCli } from './support/run-replay';
 
 describe('replay record --out DIR', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'record-log-'));
@@ -24,11 +24,8 @@ describe('replay record --out DIR', () => {
     await logSink(log).write(records);
     await log.append('books', [{ key: 'sim00|BTC/USDT', value: '{"v":1,"type":"book"}' }]);
     await log.close();
-    const lines: string[] = [];
-    const code = await recordCommand(['--out', out], () => new EmbeddedLog({ dataDir }), {
+    const { code, err: lines } = await runReplayCli(['record', '--out', out, '--data-dir', dataDir], {
       cwd: '/',
-      err: (l) => lines.push(l),
-      stderrIsTty: false,
     });
     expect(code).toBe(0);
     expect(lines.at(-1)).toMatch(

@@ -5,3 +5,5 @@ export { findQuote } from './find-quote';
 export type { FoundQuote } from './find-quote';
 export { formatDiff, replayQuote } from './replay-quote';
 export type { DiffBasis, QuoteReplay, ReplayQuoteOptions, Solve } from './replay-quote';
+export { findQuotes, journalInRange } from './journal-scan';
+export type { JournalOccurrence } from './journal-scan';

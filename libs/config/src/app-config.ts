@@ -5,6 +5,7 @@ import { ConfigError } from './config-error';
 import { readHttpLimits, type HttpLimits } from './http-limits';
 import { readConsole, readMetrics, type ConsoleConfig, type MetricsConfig } from './observability';
 import { parseArgv } from './parse-argv';
+import { FLAGS_OF, SWITCHES, type AppName } from './options';
 import { Reader } from './read-values';
 
 /** Where the event log lives: Kafka when brokers are given, otherwise the embedded log in dataDir. */
@@ -92,20 +93,12 @@ export interface IngestorConfig {
   readonly console: ConsoleConfig;
 }
 
-export type AppName = 'api' | 'start' | 'ingestor';
+export type { AppName };
 type ConfigOf<A extends AppName> = A extends 'api'
   ? ApiConfig
   : A extends 'start'
     ? StartConfig
     : IngestorConfig;
-
-const FLAGS: Record<AppName, readonly string[]> = {
-  api: ['port', 'host', 'now'],
-  start: ['port', 'host', 'now', 'replay', 'speed'],
-  ingestor: ['replay', 'speed'],
-};
-/** Flags that take no value. */
-const SWITCHES: Record<AppName, readonly string[]> = { api: [], start: ['loop'], ingestor: ['loop'] };
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -119,7 +112,12 @@ export function loadConfig<A extends AppName>(
   env: Env,
   cwd: string,
 ): ConfigOf<A> {
-  const parsed = parseArgv(argv, FLAGS[app], SWITCHES[app]);
+  const flags = FLAGS_OF[app];
+  const parsed = parseArgv(
+    argv,
+    flags.filter((f) => !SWITCHES.has(f)),
+    flags.filter((f) => SWITCHES.has(f)),
+  );
   const r = new Reader(parsed.flags, env);
   r.issues.push(...parsed.issues);
   // `npm start -- --replay` (the demo) keeps its own directory, never mixed with the live log's.

@@ -17,3 +17,6 @@ export { HTTP_LIMIT_DEFAULTS } from './http-limits';
 export type { HttpLimits } from './http-limits';
 export { LOG_LEVELS } from './observability';
 export type { ConsoleConfig, LogFormat, LogLevelName, MetricsConfig } from './observability';
+export { packageVersion } from './package-version';
+export { ENV_HELP, FLAG_HELP, FLAGS_OF } from './options';
+export type { EnvHelp, FlagHelp } from './options';

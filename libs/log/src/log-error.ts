@@ -10,7 +10,9 @@ export type LogErrorCode =
   /** The disk failed a read, write or sync (EIO, EROFS, ...). */
   | 'io_error'
   /** An entry is over MAX_RECORD_BYTES (or its key over 65535 bytes); nothing of the batch was written. */
-  | 'too_large';
+  | 'too_large'
+  /** A read-only open found no such data directory (nothing is ever created). */
+  | 'not_found';
 
 /** What an append that failed still did, so a caller retries exactly the rest. */
 export interface LogErrorDetails {
@@ -55,6 +57,7 @@ export function retryable(e: unknown): boolean {
     case 'too_large':
     case 'bad_argument':
     case 'closed':
+    case 'not_found':
       return false;
   }
 }

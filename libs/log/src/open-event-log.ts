@@ -12,6 +12,8 @@ export interface OpenEventLogOptions {
   readonly partitions?: Partial<Record<TopicName, number>>;
   readonly fsync?: FsyncPolicy;
   readonly clientId?: string;
+  /** Embedded log only: read, never create or write anything (see EmbeddedLogOptions.readOnly). */
+  readonly readOnly?: boolean;
 }
 
 /** Pick the adapter: Kafka when brokers are given, else the embedded on-disk log under dataDir. */
@@ -33,5 +35,6 @@ export function openEventLog(options: OpenEventLogOptions): EventLog {
     topicPrefix: options.topicPrefix,
     partitions: options.partitions,
     fsync: options.fsync,
+    readOnly: options.readOnly,
   });
 }

@@ -3,72 +3,101 @@ import { join, resolve } from 'node:path';
 import { InstantFold, fileSource, logSources } from '@app/feed';
 import type { EventLog } from '@app/log';
 import { DEFAULT_ROUTING_CONFIG, type RoutingConfig } from '@app/routing';
-import { intFlag, numFlag, parseArgs, requiredFlag, UsageError, type Args } from '../cli/args';
-import { progressBar } from '../cli/progress';
+import { Command, Option } from 'commander';
+import { decimal, instant, integer, UsageError } from '../cli/args';
+import type { CliContext } from '../cli/context';
+import { openReadLog } from '../cli/open-log';
 import { reportHtml } from './report-html';
 import { runBacktest, type QuoteRow } from './run-backtest';
 import { parseSchedule, ScheduleError, type Schedule } from './schedule';
-import { SummaryBuilder } from './summary';
-import type { Series } from './svg-charts';
+import { CellBuilder } from './cells';
+import { CELL_COLUMNS, ParquetRows, QUOTE_COLUMNS } from './parquet';
+import { SeriesBuilder } from './series';
 import { RowWriter } from './write-rows';
 
-export interface BacktestContext {
-  readonly cwd: string;
-  readonly err: (line: string) => void;
-  readonly stderrIsTty: boolean;
+interface BacktestOptions {
+  readonly from: number;
+  readonly to: number;
+  readonly schedule: string;
+  readonly events?: string;
+  readonly out: string;
+  readonly dataDir?: string;
+  readonly staleBookMs: number;
+  readonly stalenessPenaltyBps: number;
+  readonly defaultTakerFeeRate: number;
 }
 
-/**
- * `backtest --from MS --to MS --schedule FILE [--events FILE|DIR] [--out DIR]`: writes
- * quotes.csv, quotes.jsonl, summary.json and report.html into --out (default ./backtest-out).
- * Without --events the records come from the event log.
- */
-export async function backtestCommand(
-  argv: readonly string[],
-  openLog: (args: Args) => EventLog,
-  ctx: BacktestContext,
-): Promise<number> {
-  const args = parseArgs(argv, [
-    'from',
-    'to',
-    'schedule',
-    'events',
-    'out',
-    'data-dir',
-    'stale-book-ms',
-    'staleness-penalty-bps',
-    'default-taker-fee-rate',
-  ]);
-  if (args.positional.length > 0)
-    throw new UsageError(`backtest takes no positional arguments, got '${args.positional[0]}'`);
-  const from = intFlag(args, 'from', -1, 0, 8_640_000_000_000_000);
-  const to = intFlag(args, 'to', -1, 0, 8_640_000_000_000_000);
-  if (!args.flags.has('from') || !args.flags.has('to'))
-    throw new UsageError('--from and --to (epoch ms) are required');
+const HELP = `
+At each instant from + k * intervalMs up to --to, every scheduled request is solved for each
+size and strategy against the books as they were then (records with receivedAt <= instant).
+The schedule file (replay-data/schedule.example.json) lists requests as POST /route bodies
+without amount or strategy, plus label, exactSide and sizes (docs/replay.md).
+
+Writes into --out: quotes.csv, quotes.jsonl and quotes.parquet (one row per quote),
+summary.json and summary.parquet (per request, size and strategy), report.html (one
+self-contained interactive page, works offline).
+
+Example:
+  route-service replay backtest --events replay-data/ --schedule replay-data/schedule.example.json \\
+    --from 1786300005000 --to 1786300115000 --out backtest-out/`;
+
+/** `backtest --from T --to T --schedule FILE`: replay strategies over recorded books. */
+export function registerBacktest(program: Command, ctx: CliContext, done: (code: number) => void): void {
+  const d = DEFAULT_ROUTING_CONFIG;
+  program
+    .command('backtest')
+    .summary('solve a schedule of requests over recorded books; CSV, JSONL, Parquet and an HTML report')
+    .description('Backtest routing strategies over a recording or the event log.')
+    .addOption(
+      new Option('--from <time>', 'first instant (epoch ms or ISO 8601)')
+        .argParser(instant)
+        .makeOptionMandatory(),
+    )
+    .addOption(
+      new Option('--to <time>', 'last instant (epoch ms or ISO 8601)')
+        .argParser(instant)
+        .makeOptionMandatory(),
+    )
+    .requiredOption('--schedule <file>', 'schedule JSON file')
+    .option('--events <file-or-dir>', 'a recording (JSON Lines file or directory); default: the event log')
+    .option('--out <dir>', 'output directory (created if missing)', 'backtest-out')
+    .option(
+      '--data-dir <dir>',
+      'embedded event log directory, without --events (default: DATA_DIR, else ./.data)',
+    )
+    .addOption(
+      new Option('--stale-book-ms <ms>', 'freshness cutoff')
+        .argParser(integer(1, 86_400_000))
+        .default(d.staleBookMs),
+    )
+    .addOption(
+      new Option('--staleness-penalty-bps <bps>', 'ranking markdown per sqrt second of book age')
+        .argParser(decimal(0, 10_000))
+        .default(d.stalenessPenaltyBps),
+    )
+    .addOption(
+      new Option('--default-taker-fee-rate <rate>', 'fee of a venue that publishes none')
+        .argParser(decimal(0, 0.5))
+        .default(d.defaultTakerFeeRate),
+    )
+    .addHelpText('after', HELP)
+    .action(async (o: BacktestOptions) => done(await backtest(o, ctx)));
+}
+
+async function backtest(o: BacktestOptions, ctx: CliContext): Promise<number> {
+  const { from, to } = o;
   if (to < from) throw new UsageError(`--to (${to}) must not be before --from (${from})`);
-  const schedule = readSchedule(resolve(ctx.cwd, requiredFlag(args, 'schedule')));
+  const schedule = readSchedule(resolve(ctx.cwd, o.schedule));
   const instants = Math.floor((to - from) / schedule.intervalMs) + 1;
   if (instants > 10_000_000)
     throw new UsageError(`${instants} rounds: widen intervalMs or narrow --from/--to`);
   const config: RoutingConfig = {
-    staleBookMs: intFlag(args, 'stale-book-ms', DEFAULT_ROUTING_CONFIG.staleBookMs, 1, 86_400_000),
-    stalenessPenaltyBps: numFlag(
-      args,
-      'staleness-penalty-bps',
-      DEFAULT_ROUTING_CONFIG.stalenessPenaltyBps,
-      0,
-      10_000,
-    ),
-    defaultTakerFeeRate: numFlag(
-      args,
-      'default-taker-fee-rate',
-      DEFAULT_ROUTING_CONFIG.defaultTakerFeeRate,
-      0,
-      0.5,
-    ),
+    staleBookMs: o.staleBookMs,
+    stalenessPenaltyBps: o.stalenessPenaltyBps,
+    defaultTakerFeeRate: o.defaultTakerFeeRate,
   };
-  const out = resolve(ctx.cwd, args.flags.get('out') ?? 'backtest-out');
-  const eventsPath = args.flags.get('events');
+  const out = resolve(ctx.cwd, o.out);
+  const eventsPath = o.events;
   let skipped = 0;
   const named = (what: string): void => {
     if (++skipped <= 5) ctx.err(`skipped: ${what}`);
@@ -82,7 +111,7 @@ export async function backtestCommand(
     fold = new InstantFold([fileSource(path, (s) => named(`${s.file}:${s.line}: ${s.problem}`))]);
     source = `the recording at ${eventsPath}`;
   } else {
-    log = openLog(args);
+    log = openReadLog(o.dataDir, ctx);
     const opened = log;
     fold = new InstantFold(
       await logSources(opened, (s) => named(`${s.topic}/${s.partition}@${s.offset}: ${s.problem}`)),
@@ -92,10 +121,10 @@ export async function backtestCommand(
 
   mkdirSync(out, { recursive: true });
   const writer = new RowWriter(join(out, 'quotes.csv'), join(out, 'quotes.jsonl'));
-  const summary = new SummaryBuilder();
-  const head = schedule.requests[0]!;
-  const seriesOf = new Map<string, [number, number][]>();
-  const bar = progressBar('backtest', instants, ctx.stderrIsTty);
+  const parquet = new ParquetRows(join(out, 'quotes.parquet'), QUOTE_COLUMNS);
+  const cells = new CellBuilder();
+  const lines = new SeriesBuilder(from);
+  const bar = ctx.progress('backtest', instants, 'instants');
   let timing;
   try {
     timing = await runBacktest({
@@ -105,19 +134,17 @@ export async function backtestCommand(
       to,
       config,
       clock: () => performance.now(),
-      onInstant: (k) => bar.update(k),
+      onInstant: (k) => bar.update(k, `${new Date(from + (k - 1) * schedule.intervalMs).toISOString()}`),
       onRow: (row: QuoteRow) => {
         writer.write(row);
-        summary.add(row);
-        if (row.label === head.label && row.amount === head.sizes[0] && row.routed) {
-          let pts = seriesOf.get(row.strategy);
-          if (pts === undefined) seriesOf.set(row.strategy, (pts = []));
-          pts.push([row.at, row.amountOut]);
-        }
+        parquet.add(row);
+        cells.add(row);
+        lines.add(row);
       },
     });
   } finally {
     writer.close();
+    parquet.close();
     await log?.close();
   }
   bar.finish();
@@ -127,7 +154,6 @@ export async function backtestCommand(
     ctx.err(
       `warning: the range ${from}..${to} starts after the data folded (${span.first}..${span.last}); every book may be stale`,
     );
-  const summaries = summary.build(schedule.strategies);
   const quotesPerS = timing.quotes / (timing.solveMs / 1000);
   const foldPerS = timing.recordsFolded / Math.max(1e-9, timing.foldMs / 1000);
   const figures: [string, string][] = [
@@ -142,10 +168,25 @@ export async function backtestCommand(
     ],
     ['routing config', JSON.stringify(config)],
   ];
-  const series: Series[] = schedule.strategies.map((s) => ({ name: s, points: seriesOf.get(s) ?? [] }));
+  const summaryCells = cells.build(schedule.requests, schedule.strategies);
+  const counts = cells.counts(schedule.strategies);
+  const summaryParquet = new ParquetRows(join(out, 'summary.parquet'), CELL_COLUMNS);
+  for (const c of summaryCells) summaryParquet.add(c);
+  summaryParquet.close();
+  const run = {
+    from,
+    to,
+    source,
+    intervalMs: schedule.intervalMs,
+    config,
+    quotes: timing.quotes,
+    recordsFolded: timing.recordsFolded,
+    foldMs: timing.foldMs,
+    solveMs: timing.solveMs,
+  };
   writeFileSync(
     join(out, 'summary.json'),
-    `${JSON.stringify({ from, to, source, intervalMs: schedule.intervalMs, config, quotes: timing.quotes, recordsFolded: timing.recordsFolded, foldMs: timing.foldMs, solveMs: timing.solveMs, strategies: summaries }, null, 2)}\n`,
+    `${JSON.stringify({ ...run, strategies: counts, cells: summaryCells }, null, 2)}\n`,
   );
   writeFileSync(
     join(out, 'report.html'),
@@ -155,14 +196,14 @@ export async function backtestCommand(
       from,
       to,
       schedule,
-      summaries,
-      series,
-      seriesLabel: `${head.label}, size ${head.sizes[0]}: amount out per strategy`,
+      counts,
+      cells: summaryCells,
+      series: lines.build(),
       figures,
     }),
   );
   ctx.err(
-    `backtest: ${timing.quotes} quotes at ${timing.instants} instants; folded ${timing.recordsFolded} records at ${Math.round(foldPerS)}/s, solved ${Math.round(quotesPerS)} quotes/s; wrote ${out}/{quotes.csv,quotes.jsonl,summary.json,report.html}`,
+    `backtest: ${timing.quotes} quotes at ${timing.instants} instants; folded ${timing.recordsFolded} records at ${Math.round(foldPerS)}/s, solved ${Math.round(quotesPerS)} quotes/s; wrote ${out}/{quotes.csv,quotes.jsonl,quotes.parquet,summary.json,summary.parquet,report.html}`,
   );
   return 0;
 }

@@ -1,36 +1,44 @@
-import { loadConfig, type LogConfig } from '@app/config';
+import { existsSync, statSync } from 'node:fs';
+import { ConfigError, loadConfig, type LogConfig } from '@app/config';
 import { openEventLog, type EventLog } from '@app/log';
-import { UsageError, type Args } from './args';
+import { UsageError } from './args';
+import type { CliContext } from './context';
 
 /**
- * The event log the command reads: KAFKA_BROKERS selects Kafka, otherwise the embedded log in
- * `--data-dir` or DATA_DIR (default ./.data). Environment parsing stays in @app/config.
+ * The event log a command reads: KAFKA_BROKERS selects Kafka, otherwise the embedded log in
+ * `--data-dir` or DATA_DIR (default ./.data). Environment values are validated by @app/config.
+ * An embedded log directory that does not exist is an error, never created.
  */
-export function logConfig(
-  args: Args,
-  env: Readonly<Record<string, string | undefined>>,
-  cwd: string,
-): LogConfig {
-  const dataDir = args.flags.get('data-dir');
+export function logConfig(dataDir: string | undefined, ctx: CliContext): LogConfig {
+  let log: LogConfig;
   try {
-    // The ingestor's config reads exactly KAFKA_BROKERS and DATA_DIR (plus VENUES_CONFIG, ignored here).
-    const { log } = loadConfig(
+    // The ingestor's config reads exactly KAFKA_BROKERS, DATA_DIR and TOPIC_PREFIX (VENUES_CONFIG is dropped).
+    ({ log } = loadConfig(
       'ingestor',
       [],
-      { ...env, VENUES_CONFIG: undefined, ...(dataDir === undefined ? {} : { DATA_DIR: dataDir }) },
-      cwd,
-    );
-    return log;
+      { ...ctx.env, VENUES_CONFIG: undefined, ...(dataDir === undefined ? {} : { DATA_DIR: dataDir }) },
+      ctx.cwd,
+    ));
   } catch (e) {
-    throw new UsageError(e instanceof Error ? e.message : String(e));
+    if (e instanceof ConfigError) throw new UsageError(e.message);
+    throw e;
   }
+  if (log.kafkaBrokers === null && !(existsSync(log.dataDir) && statSync(log.dataDir).isDirectory())) {
+    const key = dataDir === undefined ? 'DATA_DIR' : '--data-dir';
+    throw new UsageError(`${key}: no event log directory at ${log.dataDir}`);
+  }
+  return log;
 }
 
-export function openLog(config: LogConfig): EventLog {
+/** Open the log for reading: the embedded log read-only, so a command never writes where it reads. */
+export function openReadLog(dataDir: string | undefined, ctx: CliContext): EventLog {
+  const config = logConfig(dataDir, ctx);
+  if (ctx.openLog !== undefined) return ctx.openLog(config);
   return openEventLog({
     kafkaBrokers: config.kafkaBrokers,
     dataDir: config.dataDir,
     topicPrefix: config.topicPrefix,
     clientId: 'route-replay',
+    readOnly: true,
   });
 }

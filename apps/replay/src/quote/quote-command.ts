@@ -1,66 +1,163 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { Command, Option } from 'commander';
+import { findQuotes, formatDiff, replayQuote, type JournalOccurrence, type QuoteReplay } from '@app/audit';
 import type { EventLog } from '@app/log';
-import { parseArgs, UsageError } from '../cli/args';
-import { findQuote, formatDiff, replayQuote, type QuoteReplay } from '@app/audit';
+import { integer, UsageError } from '../cli/args';
+import type { CliContext } from '../cli/context';
+import { openReadLog } from '../cli/open-log';
 
-export interface CommandIo {
-  readonly out: (text: string) => void;
-  readonly err: (text: string) => void;
+interface QuoteOptions {
+  readonly dataDir?: string;
+  readonly occurrence?: number;
+  readonly list?: boolean;
+  readonly response?: string;
 }
 
-/** The response file's bytes are hashed as they are: read them as UTF-8 text without changes. */
+/** The response file's bytes are hashed as they are: read as UTF-8 text without changes. */
 const MAX_RESPONSE_FILE = 64 * 1024 * 1024;
 
-/**
- * `quote <requestId> [--response FILE]`: print the recomputed response on stdout, the verdict on
- * stderr; exit 0 only when the bytes hash to the recorded SHA-256, 1 when they differ, 3 when the
- * requestId is not in the journal. FILE is the response as the client received it: the field
- * diff is taken against it (once its hash matches the record) when the record holds no response.
- */
-export async function quoteCommand(
-  argv: readonly string[],
-  openLog: (args: ReturnType<typeof parseArgs>) => EventLog,
-  io: CommandIo,
-  cwd = process.cwd(),
-): Promise<number> {
-  const args = parseArgs(argv, ['data-dir', 'response']);
-  if (args.positional.length !== 1)
-    throw new UsageError('usage: quote <requestId> [--response FILE] [--data-dir DIR]');
-  const requestId = args.positional[0]!;
-  const responseFile = args.flags.get('response');
-  const received = responseFile === undefined ? undefined : readResponse(resolve(cwd, responseFile));
-  const t0 = performance.now();
-  const log = openLog(args);
-  try {
-    const found = await findQuote(log, requestId);
-    if (found === null) {
-      io.err(
-        `no journal record for requestId ${JSON.stringify(requestId)} (replays and the demo journal into ./.data-replay: add --data-dir .data-replay for those)`,
-      );
-      return 3;
-    }
-    const replay = await replayQuote(log, found.record, received === undefined ? {} : { received });
-    const ms = performance.now() - t0;
-    io.out(`${replay.body}\n`);
-    const s = replay.stats;
-    const tick =
-      found.tick === undefined ? '' : ` (frame of tick quotes/${found.tick.partition}@${found.tick.offset})`;
-    const where = `quotes/${found.partition}@${found.offset}${tick}; ${s.books} books from ${s.bookRecordsFolded} records (${s.bookEntriesRead} entries read), ${s.venueRecordsFolded} venue records; ${ms.toFixed(0)} ms`;
-    for (const note of replay.notes) io.err(`note: ${note}`);
-    if (replay.identical) {
-      io.err(`identical: sha256 ${replay.sha256} (${where})`);
-      return 0;
-    }
-    const r = found.record;
-    io.err(
-      `DIFFERENT: recorded sha256 ${r.responseSha256}, replayed ${replay.sha256} (recorded ${r.responseBytes} bytes, replayed ${replay.bytes}; ${where})`,
+const HELP = `
+Each requestId is looked up in the quotes topic; every journal record it has is listed (a client
+may reuse an x-request-id, so one id can have several quotes, numbered #1 oldest first) and each
+is replayed unless --occurrence picks one. Ids come from the arguments, or one per line from
+standard input when none is given or one is '-' (blank lines and lines starting with # skipped).
+
+stdout: each recomputed response, one JSON text per line. stderr: per replay 'identical: sha256
+...' or 'DIFFERENT: ...' with both hashes and lengths, and a field-level diff against the stored
+response (journal run with JOURNAL_RESPONSES=true) or against --response FILE, the response as the
+client received it (used once its hash matches the record).
+Exit status: 0 every replay identical; 1 one differs or cannot be replayed; 3 a requestId is not
+journalled (and none differs); 2 usage.
+
+Examples:
+  route-service replay quote 4f1c2d...
+  route-service replay quote id-1 id-2 --data-dir /var/lib/route/.data
+  grep -o '"requestId":"[^"]*"' client.log | cut -d'"' -f4 | route-service replay quote -
+  route-service replay quote reused-id --list
+  route-service replay quote reused-id --occurrence 2
+  route-service replay quote 4f1c2d... --response saved-answer.json`;
+
+/** `quote [requestIds...]`: replay journalled quotes byte for byte. */
+export function registerQuote(program: Command, ctx: CliContext, done: (code: number) => void): void {
+  program
+    .command('quote')
+    .summary('recompute journalled quotes; exit 0 only when every one is byte-identical')
+    .description('Rebuild the books each journalled quote saw, re-solve it, and compare the bytes.')
+    .argument('[requestIds...]', "requestIds to replay ('-' or none: read them from stdin)")
+    .option('--data-dir <dir>', 'embedded event log directory (default: DATA_DIR, else ./.data)')
+    .addOption(
+      new Option('--occurrence <n>', 'replay only the n-th record of each requestId (1 = oldest)').argParser(
+        integer(1, 1_000_000),
+      ),
+    )
+    .option('--list', 'list every journal record of each requestId without replaying')
+    .option('--response <file>', 'the response as the client received it: the field diff is taken against it')
+    .addHelpText('after', HELP)
+    .action(async (ids: string[], o: QuoteOptions) => done(await quote(ids, o, ctx)));
+}
+
+async function requestIds(args: readonly string[], ctx: CliContext): Promise<string[]> {
+  if (args.length > 0 && !args.includes('-')) return [...args];
+  const text = await ctx.stdin();
+  if (text === null)
+    throw new UsageError(
+      'quote needs requestIds: as arguments, or one per line on standard input (quote - < ids.txt)',
     );
-    for (const line of explainDiff(replay, requestId)) io.err(line);
-    return 1;
+  const fromStdin = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
+  const ids = args.length === 0 ? fromStdin : args.flatMap((a) => (a === '-' ? fromStdin : [a]));
+  if (ids.length === 0) throw new UsageError('quote: no requestIds on standard input');
+  return ids;
+}
+
+async function quote(args: readonly string[], o: QuoteOptions, ctx: CliContext): Promise<number> {
+  const ids = await requestIds(args, ctx);
+  const received = o.response === undefined ? undefined : readResponse(resolve(ctx.cwd, o.response));
+  const log = openReadLog(o.dataDir, ctx);
+  let worst = 0;
+  try {
+    for (const id of ids) {
+      const code = await quoteOne(log, id, o, ctx, ids.length > 1, received);
+      // A difference outranks a missing id, which outranks success.
+      if (code === 1 || (code === 3 && worst === 0)) worst = code;
+    }
   } finally {
     await log.close();
   }
+  if (ids.length > 1) ctx.err(`${ids.length} requestIds: exit ${worst}`);
+  return worst;
+}
+
+function describe(o: JournalOccurrence, k: number, n: number): string {
+  const where = `quotes/${o.partition}@${o.offset}`;
+  if (!o.ok) return `#${k}/${n} ${where}: ${o.problem}`;
+  const r = o.record;
+  const tick = o.tick === undefined ? '' : ` (frame of tick quotes/${o.tick.partition}@${o.tick.offset})`;
+  return `#${k}/${n} ${where}${tick}: ${r.kind} ${r.request.from}->${r.request.to} ${r.request.amount} ${r.request.strategy}, calculatedAt ${r.calculatedAt} (${new Date(r.calculatedAt).toISOString()}), status ${r.status ?? '-'}`;
+}
+
+async function quoteOne(
+  log: EventLog,
+  id: string,
+  o: QuoteOptions,
+  ctx: CliContext,
+  many: boolean,
+  received: string | undefined,
+): Promise<number> {
+  const t0 = performance.now();
+  const found = await findQuotes(log, id);
+  if (found.length === 0) {
+    ctx.err(
+      `no journal record for requestId ${JSON.stringify(id)} (replays and the demo journal into ./.data-replay: add --data-dir .data-replay for those)`,
+    );
+    return 3;
+  }
+  const n = found.length;
+  if (o.list === true) {
+    for (const [i, occ] of found.entries()) ctx.out(`${id} ${describe(occ, i + 1, n)}\n`);
+    return 0;
+  }
+  if (o.occurrence !== undefined && o.occurrence > n)
+    throw new UsageError(`--occurrence ${o.occurrence}: requestId ${JSON.stringify(id)} has ${n} record(s)`);
+  if (n > 1) {
+    ctx.err(`requestId ${JSON.stringify(id)} was journalled ${n} times (a reused x-request-id):`);
+    for (const [i, occ] of found.entries()) ctx.err(`  ${describe(occ, i + 1, n)}`);
+  }
+  const picked =
+    o.occurrence === undefined
+      ? found.map((f, i) => [f, i + 1] as const)
+      : [[found[o.occurrence - 1]!, o.occurrence] as const];
+  let worst = 0;
+  for (const [occ, k] of picked) {
+    const label = many || n > 1 ? `${id} #${k}/${n} ` : '';
+    if (!occ.ok) {
+      ctx.err(`NOT REPRODUCIBLE: ${label}quotes/${occ.partition}@${occ.offset}: ${occ.problem}`);
+      worst = 1;
+      continue;
+    }
+    const replay = await replayQuote(log, occ.record, received === undefined ? {} : { received });
+    const ms = performance.now() - t0;
+    ctx.out(`${replay.body}\n`);
+    const s = replay.stats;
+    const tick =
+      occ.tick === undefined ? '' : ` (frame of tick quotes/${occ.tick.partition}@${occ.tick.offset})`;
+    const where = `quotes/${occ.partition}@${occ.offset}${tick}; ${s.books} books from ${s.bookRecordsFolded} records (${s.bookEntriesRead} entries read), ${s.venueRecordsFolded} venue records; ${ms.toFixed(0)} ms`;
+    for (const note of replay.notes) ctx.err(`note: ${note}`);
+    if (replay.identical) {
+      ctx.err(`identical: ${label}sha256 ${replay.sha256} (${where})`);
+      continue;
+    }
+    const r = occ.record;
+    ctx.err(
+      `DIFFERENT: ${label}recorded sha256 ${r.responseSha256}, replayed ${replay.sha256} (recorded ${r.responseBytes} bytes, replayed ${replay.bytes}; ${where})`,
+    );
+    for (const line of explainDiff(replay, id)) ctx.err(line);
+    worst = 1;
+  }
+  return worst;
 }
 
 /** The field diff, or why there is none and what the auditor can do to get one. */

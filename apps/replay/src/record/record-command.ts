@@ -2,40 +2,42 @@ import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { RECORD_TOPICS, type TopicName } from '@app/events';
 import { decodeEntry, readRange } from '@app/feed';
-import type { EventLog } from '@app/log';
-import { parseArgs, requiredFlag, UsageError, type Args } from '../cli/args';
-import { progressBar } from '../cli/progress';
-
-export interface RecordContext {
-  readonly cwd: string;
-  readonly err: (line: string) => void;
-  readonly stderrIsTty: boolean;
-}
+import { Command } from 'commander';
+import type { CliContext } from '../cli/context';
+import { openReadLog } from '../cli/open-log';
 
 const CHUNK = 10_000;
 
-/**
- * `record --out DIR`: one events.md JSON Lines file per topic-partition (`venues-00.jsonl`,
- * `books-00.jsonl`, ...), each in offset order, up to the high-water marks seen at start. The
- * entries are copied byte for byte; an entry that is not a valid record is left out and counted.
- * `--replay DIR` accepts the directory as it is.
- */
-export async function recordCommand(
-  argv: readonly string[],
-  openLog: (args: Args) => EventLog,
-  ctx: RecordContext,
-): Promise<number> {
-  const args = parseArgs(argv, ['out', 'data-dir']);
-  if (args.positional.length > 0)
-    throw new UsageError(`record takes no positional arguments, got '${args.positional[0]}'`);
-  const out = resolve(ctx.cwd, requiredFlag(args, 'out'));
-  mkdirSync(out, { recursive: true });
-  const log = openLog(args);
+const HELP = `
+Writes one JSON Lines file per topic-partition (venues-00.jsonl, books-00.jsonl, ...), each in
+offset order, copying the log's entries byte for byte up to the end of the log when it started.
+An entry that is not a valid record is left out, counted and named. The directory is what
+--replay takes: route-service start --replay DIR.
+
+Example:
+  route-service replay record --out my-recording/ --data-dir /srv/route/.data`;
+
+/** `record --out DIR`: export the log's book, market and venue records as JSON Lines. */
+export function registerRecord(program: Command, ctx: CliContext, done: (code: number) => void): void {
+  program
+    .command('record')
+    .summary("copy the log's book/market/venue records to JSON Lines files --replay reads")
+    .description('Export the event log as events.md JSON Lines, one file per topic-partition.')
+    .requiredOption('--out <dir>', 'output directory (created if missing)')
+    .option('--data-dir <dir>', 'embedded event log directory (default: DATA_DIR, else ./.data)')
+    .addHelpText('after', HELP)
+    .action(async (o: { out: string; dataDir?: string }) => done(await record(o, ctx)));
+}
+
+async function record(o: { out: string; dataDir?: string }, ctx: CliContext): Promise<number> {
+  const log = openReadLog(o.dataDir, ctx);
+  const out = resolve(ctx.cwd, o.out);
   try {
+    mkdirSync(out, { recursive: true });
     const ends = new Map<TopicName, number[]>();
     for (const t of RECORD_TOPICS) ends.set(t, await log.highWatermarks(t));
     const total = [...ends.values()].flat().reduce((a, b) => a + b, 0);
-    const bar = progressBar('record', total, ctx.stderrIsTty);
+    const bar = ctx.progress('record', total, 'entries');
     let copied = 0;
     let skipped = 0;
     let files = 0;
@@ -57,7 +59,7 @@ export async function recordCommand(
             }
             if (lines.length > 0) writeSync(fd, `${lines.join('\n')}\n`);
             copied += lines.length;
-            bar.update(copied + skipped);
+            bar.update(copied + skipped, `${topic}-${String(p).padStart(2, '0')}`);
           }
         } finally {
           closeSync(fd);

@@ -1,4 +1,12 @@
-import { appendFileSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  truncateSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -228,5 +236,34 @@ describe('EmbeddedLog', () => {
     await expect(log.read('books', 0, -1)).rejects.toThrow(/non-negative/);
     await log.close();
     await expect(log.append('books', entries(1))).rejects.toThrow(/closed/);
+  });
+
+  it('opens read-only without creating or writing anything, and refuses a missing directory', async () => {
+    const missing = join(tmp(), 'nope');
+    expect(() => new EmbeddedLog({ dataDir: missing, readOnly: true })).toThrow(/no event log directory/);
+    expect(existsSync(missing)).toBe(false);
+    const empty = tmp();
+    const ro = new EmbeddedLog({ dataDir: empty, readOnly: true });
+    expect(await ro.partitions('quotes')).toBe(4);
+    expect(await ro.highWatermarks('quotes')).toEqual([0, 0, 0, 0]);
+    expect(await ro.read('quotes', 0, 0)).toEqual([]);
+    await expect(ro.append('quotes', entries(1))).rejects.toThrow(/read-only/);
+    const abort = new AbortController();
+    const follow = ro.follow([{ topic: 'quotes', partition: 0, offset: 0 }], { signal: abort.signal });
+    const it = follow[Symbol.asyncIterator]();
+    const next = it.next();
+    abort.abort();
+    await next;
+    await ro.close();
+    expect(readdirSync(empty)).toEqual([]);
+
+    const dir = tmp();
+    const rw = new EmbeddedLog({ dataDir: dir, partitions: { books: 3 } });
+    await rw.append('books', entries(10));
+    await rw.close();
+    const reader = new EmbeddedLog({ dataDir: dir, readOnly: true });
+    expect(await readAll(reader, 'books')).toHaveLength(10);
+    await reader.close();
+    expect(readdirSync(join(dir, 'books')).sort()).toEqual(['0', '1', '2', 'topic.json']);
   });
 });

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { TOPICS, topicName, type TopicName } from '@app/events';
 import {
@@ -49,6 +50,12 @@ export interface EmbeddedLogOptions {
   readonly files?: LogFiles;
   /** Where damage and repairs are said when first found (default: a JSON line on stderr). */
   readonly onProblem?: ProblemSink;
+  /**
+   * Open for reading only (audit and export tools): dataDir must exist, nothing is ever created or
+   * written under it (no topic.json, no lock, no directory), and append throws. A topic that was
+   * never created reads as empty with the default partition count.
+   */
+  readonly readOnly?: boolean;
 }
 
 export const DEFAULT_PARTITIONS: Readonly<Record<TopicName, number>> = { books: 8, venues: 4, quotes: 4 };
@@ -82,13 +89,18 @@ export class EmbeddedLog extends EventLog {
   constructor(private readonly options: EmbeddedLogOptions) {
     super();
     this.root = resolve(options.dataDir);
+    if (options.readOnly === true && !(existsSync(this.root) && statSync(this.root).isDirectory()))
+      throw new LogError('not_found', `no event log directory at ${this.root}`);
     this.prefix = options.topicPrefix ?? '';
     this.fsync = options.fsync ?? 'interval';
     this.appended.setMaxListeners(0);
     this.files = options.files ?? nodeFiles;
     this.registry = new HealthRegistry(options.onProblem);
     const every = options.fsyncIntervalMs ?? 200;
-    this.timer = this.fsync === 'interval' ? setInterval(() => this.syncAll(), every) : null;
+    this.timer =
+      this.fsync === 'interval' && options.readOnly !== true
+        ? setInterval(() => this.syncAll(), every)
+        : null;
     this.timer?.unref();
   }
 
@@ -113,6 +125,8 @@ export class EmbeddedLog extends EventLog {
    */
   appendSync(topic: TopicName, entries: readonly AppendEntry[]): void {
     this.open();
+    if (this.options.readOnly === true)
+      throw new LogError('bad_argument', `the event log at ${this.root} is open read-only`);
     if (entries.length === 0) return;
     // Validate everything before writing anything, so a bad entry leaves no marks or frames.
     checkEntries(topic, entries);
@@ -213,6 +227,7 @@ export class EmbeddedLog extends EventLog {
     const watchers = watchDirs(
       from.map((p) => this.partitionDir(p.topic, p.partition)),
       poke,
+      this.options.readOnly !== true,
     );
     try {
       while (!signal.aborted && !this.closed) {
@@ -335,7 +350,11 @@ export class EmbeddedLog extends EventLog {
           'bad_argument',
           `partition count for ${topic} must be a positive integer, got ${wanted}`,
         );
-      n = topicPartitions(this.topicDir(topic), wanted);
+      const dir = this.topicDir(topic);
+      n =
+        this.options.readOnly === true && !existsSync(join(dir, 'topic.json'))
+          ? wanted
+          : topicPartitions(dir, wanted);
       this.counts.set(topic, n);
     }
     return n;

@@ -5,11 +5,12 @@ import { mkdirSync, watch, type FSWatcher } from 'node:fs';
  * writer appends; where none can be set (no directory yet, no watches left) the follower's poll
  * interval still picks appends up.
  */
-export function watchDirs(dirs: Iterable<string>, poke: () => void): FSWatcher[] {
+export function watchDirs(dirs: Iterable<string>, poke: () => void, create = true): FSWatcher[] {
   const out: FSWatcher[] = [];
   for (const dir of new Set(dirs)) {
     try {
-      mkdirSync(dir, { recursive: true });
+      // A read-only log never creates a directory; a missing one is simply not watched.
+      if (create) mkdirSync(dir, { recursive: true });
       out.push(watch(dir, { persistent: false }, poke));
     } catch {
       // Polling covers it.
