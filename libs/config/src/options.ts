@@ -59,7 +59,9 @@ export const FLAG_HELP: readonly FlagHelp[] = [
 ];
 
 /** Flags that take no value (a FLAG_HELP row with an empty `value`). */
-export const SWITCHES: ReadonlySet<string> = new Set(FLAG_HELP.filter((f) => f.value === '').map((f) => f.name));
+export const SWITCHES: ReadonlySet<string> = new Set(
+  FLAG_HELP.filter((f) => f.value === '').map((f) => f.name),
+);
 
 /** Which flags each app accepts. */
 export const FLAGS_OF: Readonly<Record<AppName, readonly string[]>> = {
@@ -83,7 +85,8 @@ export const ENV_HELP: readonly EnvHelp[] = [
   {
     name: 'DATA_DIR',
     defaultText: './.data',
-    description: 'where the embedded log lives; ./.data-replay for start --replay (the demo never mixes with the live log)',
+    description:
+      'where the embedded log lives; ./.data-replay for start --replay (the demo never mixes with the live log)',
     apps: LOG,
   },
   { name: 'TOPIC_PREFIX', defaultText: 'unset', description: 'topics become <prefix>.books etc.', apps: LOG },
@@ -181,7 +184,8 @@ export const ENV_HELP: readonly EnvHelp[] = [
   {
     name: 'WRITE_BUFFER_BYTES',
     defaultText: '67108864',
-    description: 'records the ingestor holds while the log refuses writes, then drops the oldest book records',
+    description:
+      'records the ingestor holds while the log refuses writes, then drops the oldest book records',
     apps: VENUES,
   },
   {
@@ -205,7 +209,8 @@ export const ENV_HELP: readonly EnvHelp[] = [
   {
     name: 'METRICS_PORT',
     defaultText: 'unset',
-    description: 'serve Prometheus metrics at GET /metrics on this admin port (0 = any free port); off when unset',
+    description:
+      'serve Prometheus metrics at GET /metrics on this admin port (0 = any free port); off when unset',
     apps: SERVER,
   },
   {
