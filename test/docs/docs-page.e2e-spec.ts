@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '@test/support';
 import { startTestServer, type TestServer } from '../api/support/server';
 
 // /docs in headless Chromium, as a reader uses it: the operations are listed, the try-it console
@@ -9,26 +10,12 @@ import { startTestServer, type TestServer } from '../api/support/server';
 // nothing of anyone else. The server runs at the default rate limit (5 requests a second): the
 // page itself costs one request.
 const ROOT = resolve(__dirname, '../..');
-const CHROMIUM = '/usr/bin/chromium';
 let s: TestServer;
 let browser: Browser;
 
 beforeAll(async () => {
   s = await startTestServer({ rateLimitRps: 5 });
-  expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium`).toBe(true);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

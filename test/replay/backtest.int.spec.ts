@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '@test/support';
 import type { CellSummary, StrategyCounts } from '../../apps/replay/src/backtest/cells';
 import type { QuoteRow } from '../../apps/replay/src/backtest/run-backtest';
 import { pyarrowPython } from './support/pyarrow';
@@ -11,7 +12,6 @@ import { runReplayCli } from './support/run-replay';
 
 const ROOT = resolve(__dirname, '../..');
 const START = 1_786_300_000_000;
-const CHROMIUM = '/usr/bin/chromium';
 
 describe('backtest over replay-data/', () => {
   const out = mkdtempSync(join(tmpdir(), 'backtest-'));
@@ -125,20 +125,7 @@ describe('backtest over replay-data/', () => {
   it('writes one self-contained interactive HTML report whose every chart renders in headless Chromium', async () => {
     const html = readFileSync(join(out, 'report.html'), 'utf8');
     expect(html).not.toMatch(/<link|<script[^>]*\ssrc=|<img/i);
-    expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium`).toBe(true);
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
       const problems: string[] = [];

@@ -6,3 +6,4 @@ export { T0, book, market, venue } from './records';
 export { waitFor } from './wait-for';
 export { tempDir } from './temp-dir';
 export { bookRecords, listingRecords, seeded, toEntries, type StreamSpec } from '@app/synth';
+export { CHROMIUM, launchChromium } from './browser';

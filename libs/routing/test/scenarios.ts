@@ -1,21 +1,13 @@
 import type { BookCache } from '@app/books';
 import type { Balances, RouteRequest, Strategy } from '@app/routing';
+import { seeded } from '@app/synth';
 import { cacheOf, req, type BookSpec } from './fixtures';
 
 // Seeded random markets and requests exercising every request field the solver reads: a golden
 // over fixed seeds pins the result bytes, property tests draw seeds from fast-check.
 
-/** Deterministic PRNG (mulberry32): the same seed gives the same stream. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic PRNG (mulberry32, the project's one): the same seed gives the same stream. */
+const prng = seeded;
 
 const VENUES = ['alpha', 'bravo', 'charlie', 'delta', 'echo'];
 const ASSETS = ['BTC', 'ETH', 'SOL', 'USDT', 'USDC'];
