@@ -1,3 +1,4 @@
+import { BASE_CONFIG } from '../../api/support/server';
 import type { ServerConfig } from '@app/config';
 import type { EventRecord } from '@app/events';
 import { logSink } from '@app/log';
@@ -27,17 +28,8 @@ export interface Served {
   readonly asOf: number | null;
 }
 
-export const SCENARIO_CONFIG: ServerConfig = {
-  port: 0,
-  host: '127.0.0.1',
-  rateLimitRps: 1_000_000,
-  streamMaxPerIp: 10,
-  heartbeatMs: 15_000,
-  trustedProxies: [],
-  routing: { staleBookMs: 10_000, stalenessPenaltyBps: 1, defaultTakerFeeRate: 0.001 },
-  journalStrict: false,
-  journalResponses: false,
-};
+/** The API's test configuration (test/api/support/server.ts), listening on IPv4 loopback. */
+export const SCENARIO_CONFIG: ServerConfig = { ...BASE_CONFIG, host: '127.0.0.1' };
 
 /**
  * A 60-venue recording (seeded) plus one market reachable only over a bridge (SOL/USDT on sim00:
