@@ -68,6 +68,18 @@ export class ErrorBodyFilter implements ExceptionFilter {
     return [500, 'internal error'];
   }
 
+  /**
+   * Fastify's `onRequest` hook: a request the router matched to no route is answered here, before
+   * Fastify reads its body, so an unknown path is 404 and a known path's other method 405 with
+   * Allow whatever the body (no 400 for a QUERY without Content-Type, no 415 or 413 first).
+   */
+  readonly unroutedHook = (req: FastifyRequest, reply: FastifyReply, done: () => void): void => {
+    if (!req.is404) return done();
+    const [status, message, allow] = this.unrouted(req);
+    if (allow !== undefined) void reply.header('allow', allow);
+    void reply.status(status).send({ error: message });
+  };
+
   /** The router matched nothing: 405 with Allow if the path takes other methods, else 404. */
   private unrouted(req: FastifyRequest): [number, string, string?] {
     const path = pathOf(req.raw.url ?? '');

@@ -42,6 +42,7 @@ export function gatedHttp(limits: HttpLimits, bodyLimit: number): GatedHttp {
     routerOptions: { maxParamLength: MAX_PARAM_CHARS, querystringParser: () => NO_QUERY },
   });
   routes.watch(adapter.getInstance());
+  adapter.getInstance().addHook('onRequest', errors.unroutedHook);
   return {
     adapter,
     wire: (app) => {

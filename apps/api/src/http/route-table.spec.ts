@@ -13,6 +13,9 @@ describe('RouteTable', () => {
     expect(table.allowed('/route')).toEqual(['GET', 'HEAD', 'POST']);
     expect(table.allowed('/orderbook/binance/BTC%2FUSDT')).toEqual(['GET', 'HEAD']);
     expect(table.allowed('/health')).toEqual(['GET', 'HEAD']);
+    // The router decodes escapes before it compares static segments: PUT /r%6Fute is a 405 too.
+    expect(table.allowed('/r%6Fute')).toEqual(['GET', 'HEAD', 'POST']);
+    expect(table.allowed('/r%zzute')).toEqual([]);
   });
 
   it('matches nothing for unknown paths, empty parameters or extra segments (a 404, not a 405)', () => {

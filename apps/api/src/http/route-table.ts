@@ -49,7 +49,17 @@ function matches(pattern: readonly string[], path: readonly string[]): boolean {
     if (p === '*') return true;
     const s = path[i];
     if (s === undefined) return false;
-    if (p.startsWith(':') ? s === '' : p !== s) return false;
+    if (p.startsWith(':') ? s === '' : p !== decoded(s)) return false;
   }
   return pattern.length === path.length;
+}
+
+/** A path segment as the router compares it with a static one: percent-escapes decoded (`/r%6Fute` is /route). */
+function decoded(segment: string): string {
+  if (!segment.includes('%')) return segment;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
