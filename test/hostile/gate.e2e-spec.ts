@@ -171,7 +171,7 @@ const ERRORS: readonly Case[] = [
     name: 'a handshake with a bad version',
     send: get(STREAM, [...WS.slice(0, 3), 'Sec-WebSocket-Version: 7']),
     status: 426,
-    headers: { 'sec-websocket-version': '13, 8' },
+    headers: { upgrade: 'websocket', 'sec-websocket-version': '13, 8' },
   },
   {
     name: 'a POST handshake',

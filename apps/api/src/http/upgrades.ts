@@ -86,7 +86,8 @@ function handshakeProblem(req: IncomingMessage): Problem | null {
     return {
       status: 426,
       error: `unsupported Sec-WebSocket-Version: this server speaks ${SUPPORTED_VERSIONS}`,
-      headers: { 'sec-websocket-version': SUPPORTED_VERSIONS },
+      // RFC 9110 15.5.22: a 426 names the protocol to upgrade to.
+      headers: { upgrade: 'websocket', 'sec-websocket-version': SUPPORTED_VERSIONS },
     };
   return null;
 }
