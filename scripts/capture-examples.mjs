@@ -85,6 +85,9 @@ try {
     headers: { 'content-type': 'application/xml' },
     body: '<route/>',
   });
+  examples.not_found = await get(d, '/nowhere', 404);
+  examples.method_not_allowed = await get(d, '/health', 405, { method: 'DELETE' });
+  examples.stream_plain_http = await get(d, '/stream/route?from=USDT&to=BTC&amountIn=1', 426);
   examples.orderbook = await get(d, '/orderbook/sim00/USDC%2FUSDT', 200);
   examples.orderbook_not_found = await get(d, '/orderbook/nowhere/BTC%2FUSDT', 404);
   examples.orderbook_bad_as_of = await get(d, '/orderbook/sim00/BTC%2FUSDT?asOf=0', 400);

@@ -4,6 +4,7 @@ import { routeQueryParameters } from '@app/request';
 import { API_VERSION } from './document-info';
 import { componentSchemas, ref, type JsonObject } from './json-schema';
 import { PUSH_FLOOR_MS } from '../stream/subscriber';
+import { STREAM_CLOSE_TIMEOUT_MS, STREAM_MAX_CLIENT_MESSAGE_BYTES } from '../stream/stream-socket';
 import examplesJson from './examples.json';
 
 const EXAMPLES = examplesJson as Record<string, unknown>;
@@ -15,7 +16,7 @@ const STREAM_PUSH_FLOOR_MS = PUSH_FLOOR_MS;
 export const StreamErrorSchema = Type.Object(
   {
     error: Type.String({ description: 'What went wrong; for invalid parameters, the REST 400 message.' }),
-    code: Type.Union([Type.Literal(1008), Type.Literal(1013)], {
+    code: Type.Union([Type.Literal(1002), Type.Literal(1008), Type.Literal(1013)], {
       description: 'The close code that follows.',
     }),
     reason: Type.String({ description: 'The close reason that follows.' }),
@@ -46,6 +47,18 @@ export const STREAM_CLOSES: readonly { code: number; reason: string; errorFrame:
     reason: 'exact_out_multi_hop_unsupported',
     errorFrame: true,
     when: 'amountOut was pinned but only a bridged path exists.',
+  },
+  {
+    code: 1008,
+    reason: 'client messages are not accepted',
+    errorFrame: true,
+    when: `Any data frame from the client, text or binary, of any size or fragmentation: the stream is one-way and never parses what a client sends (a frame announcing more than ${STREAM_MAX_CLIENT_MESSAGE_BYTES} bytes is refused from its header, unread).`,
+  },
+  {
+    code: 1002,
+    reason: 'protocol error',
+    errorFrame: true,
+    when: 'A malformed WebSocket frame (reserved bits or opcodes, an unmasked client frame, a bad control frame).',
   },
   {
     code: 1013,
@@ -96,7 +109,12 @@ const STREAM_DESCRIPTION = [
   'state follows once it drains. Unroutable outcomes of the 200 kinds are frames too; the socket stays open.',
   '',
   'Heartbeat: the server pings every HEARTBEAT_MS (15000 by default); a socket that leaves two consecutive pings',
-  'unanswered is terminated and its slot freed. Client messages are not read.',
+  'unanswered is terminated and its slot freed.',
+  '',
+  'The stream takes no client messages: the only operations are the server sending. Any data frame from the client',
+  "gets the error frame and close 1008 'client messages are not accepted'; a malformed frame gets the error frame and",
+  "close 1002 'protocol error'. Pings are answered; after the server's close frame the client has",
+  `${STREAM_CLOSE_TIMEOUT_MS} ms to answer it before the connection is cut.`,
 ].join('\n');
 
 /** The AsyncAPI 3.0 document of GET /stream/route, from the same tables as the OpenAPI document. */

@@ -2,14 +2,23 @@ import { ROUTE_RESULT_SCHEMAS, RouteResultSchema } from './result-schema';
 import { REQUEST_LIMITS, routeBodySchema, routeQueryParameters } from '@app/request';
 import { API_OVERVIEW, API_VERSION } from './document-info';
 import { componentSchemas, type JsonObject } from './json-schema';
-import { COMMON_ERRORS, FRAMEWORK_414, errorResponse, headerComponents, jsonResponse } from './responses';
 import {
+  errorResponse,
+  gateHeaders,
+  gateResponseRefs,
+  headerComponents,
+  jsonResponse,
+  responseComponents,
+} from './responses';
+import {
+  ErrorSchema,
   ExchangesStatusSchema,
   HealthSchema,
   MARKET_SCHEMAS,
   OrderBookSchema,
   SymbolsSchema,
 } from './schemas';
+import { STREAM_PATH } from '../http/front-door';
 import examplesJson from './examples.json';
 
 /** Responses captured from the running demo by scripts/capture-examples.mjs (never written by hand). */
@@ -25,7 +34,7 @@ const REQUEST_ID: JsonObject = {
     'Your id for this request: echoed (header and RouteResult requestId) when it matches ^[\\w.-]{1,200}$; any other value is replaced by a minted UUID without complaint.',
   schema: { type: 'string' },
 };
-// Any other text is a 404 (no such book); one over Fastify's 100-character parameter cap a 414.
+// Any other text is a 404 (no such book); one over the 100-character segment cap a 414.
 const pathParam = (name: string, description: string, pattern: string, example: string): JsonObject => ({
   name,
   in: 'path',
@@ -49,7 +58,7 @@ const routeResponses = (extra: Record<string, JsonObject>): Record<string, JsonO
     ex('route_ok', 'route_bridged', 'route_unroutable'),
   ),
   '400': errorResponse(
-    'A parameter is missing, malformed, out of range, unknown or repeated.',
+    'A parameter is missing, malformed, out of range, unknown or repeated (the message names it, or the cap it exceeds); or the request is malformed before any parameter is read (no Host in HTTP/1.1, a bad percent-escape, not HTTP/1.x).',
     ex('route_bad_request'),
   ),
   '404': jsonResponse(
@@ -71,14 +80,13 @@ const routeResponses = (extra: Record<string, JsonObject>): Record<string, JsonO
 const bookResponses = (): Record<string, JsonObject> => ({
   '200': jsonResponse('Every cached level, best first.', OrderBookSchema, ex('orderbook')),
   '400': errorResponse(
-    'asOf is malformed, in the future or older than the event log; or an unknown parameter.',
+    'asOf is malformed, in the future or older than the event log; an unknown or repeated parameter; or the request is malformed before any parameter is read (no Host in HTTP/1.1, a bad percent-escape, not HTTP/1.x).',
     ex('orderbook_bad_as_of'),
   ),
   '404': errorResponse(
     'No book of that venue and symbol was ever cached (or none existed at asOf).',
     ex('orderbook_not_found'),
   ),
-  '414': FRAMEWORK_414,
 });
 
 type Operation = JsonObject & { responses: Record<string, JsonObject> };
@@ -128,9 +136,7 @@ function operations(): Record<string, Record<string, Operation>> {
         description:
           'Solves the conversion over the cached books (or those of a past instant with asOf) and journals the result. Lists are comma-separated; an explicitly empty bridges or exchanges means none.',
         parameters: [...routeQueryParameters('rest'), REQUEST_ID],
-        responses: routeResponses({
-          '414': errorResponse('The query string is longer than 4096 characters.', ex('query_too_long')),
-        }),
+        responses: routeResponses({}),
       },
       post: {
         tags: ['route'],
@@ -145,12 +151,36 @@ function operations(): Record<string, Record<string, Operation>> {
           content: { 'application/json': { schema: routeBodySchema(), examples: bodyExamples() } },
         },
         responses: routeResponses({
-          '413': errorResponse('The body is larger than 64 KiB.', ex('body_too_large')),
           '415': errorResponse(
             'The Content-Type is not one the server can parse (send application/json; other text types are 400).',
             ex('media_type'),
           ),
         }),
+      },
+    },
+    [STREAM_PATH]: {
+      get: {
+        tags: ['route'],
+        operationId: 'openRouteStream',
+        summary: 'The route stream (WebSocket; described in /asyncapi.json)',
+        description:
+          'A WebSocket endpoint: open it with a WebSocket handshake (Upgrade: websocket) and the GET /route parameters in the query string; the frames, close codes and parameters are in /asyncapi.json. A plain HTTP request is 426 whatever its query; a handshake passes the gate first (403, 429) and is checked before the WebSocket server sees it.',
+        parameters: [REQUEST_ID],
+        responses: {
+          '101': {
+            description: 'Switching Protocols: the stream is open (only for a WebSocket handshake).',
+            headers: gateHeaders(),
+          },
+          '400': errorResponse(
+            'A handshake with a missing or malformed Sec-WebSocket-Key or Sec-WebSocket-Protocol, or without Host in HTTP/1.1.',
+          ),
+          '426': jsonResponse(
+            'Not a WebSocket handshake (no Upgrade: websocket), or one with a Sec-WebSocket-Version other than 13 or 8 (then sec-websocket-version lists them).',
+            ErrorSchema,
+            ex('stream_plain_http'),
+            ['upgrade', 'sec-websocket-version'],
+          ),
+        },
       },
     },
     '/orderbook/{exchange}/{symbol}': {
@@ -223,9 +253,11 @@ function bodyExamples(): JsonObject {
 /** The OpenAPI 3.1 document, built from the parameter table, the response schemas and the operation table. */
 export function buildOpenApiDocument(): JsonObject {
   const paths = operations();
-  // The gate's statuses, declared once, join every operation.
+  // The gate's statuses, declared once, join every operation; an operation's own answer of the
+  // same status (with its own description and examples) stands instead of the shared one.
   for (const item of Object.values(paths))
-    for (const op of Object.values(item)) op.responses = sortStatuses({ ...op.responses, ...COMMON_ERRORS });
+    for (const op of Object.values(item))
+      op.responses = sortStatuses({ ...gateResponseRefs(), ...op.responses });
   return {
     openapi: '3.1.0',
     info: { title: 'Route quoting service', version: API_VERSION, description: API_OVERVIEW },
@@ -238,6 +270,7 @@ export function buildOpenApiDocument(): JsonObject {
     paths,
     components: {
       schemas: componentSchemas([...ROUTE_RESULT_SCHEMAS, ...MARKET_SCHEMAS], '#/components/schemas/'),
+      responses: responseComponents(),
       headers: headerComponents(),
     },
     'x-limits': { ...REQUEST_LIMITS, bodyBytes: 64 * 1024 },
