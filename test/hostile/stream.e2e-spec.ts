@@ -3,6 +3,7 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../support/wait-for';
 import { whileBystanderAsks } from './support/bystander';
+import { assertDocumentedClose, assertDocumentedFrame } from '../api/support/contract';
 import { spawnServer, type SpawnedServer } from './support/server';
 import { closeCode, encodeFrame, openRawStream, textFrames, type ClientFrame } from './support/ws-raw';
 
@@ -31,10 +32,19 @@ async function wsClient(query = QUERY): Promise<{
 }> {
   const ws = new WebSocket(`ws://127.0.0.1:${s.port}/stream/route?${query}`);
   const frames: unknown[] = [];
-  ws.on('message', (d: Buffer) => frames.push(JSON.parse(d.toString())));
+  // Every frame and the server's close are checked against the AsyncAPI document.
+  ws.on('message', (d: Buffer) => {
+    const frame: unknown = JSON.parse(d.toString());
+    assertDocumentedFrame(frame);
+    frames.push(frame);
+  });
   ws.on('error', () => undefined);
   const closed = new Promise<{ code: number; reason: string }>((r) =>
-    ws.on('close', (code, reason) => r({ code, reason: reason.toString() })),
+    ws.on('close', (code, reason) => {
+      const error = frames.at(-1) as { error?: unknown } | undefined;
+      if (error?.error !== undefined) assertDocumentedClose(code, reason.toString(), error);
+      r({ code, reason: reason.toString() });
+    }),
   );
   await new Promise<void>((r) => {
     ws.once('open', () => r());

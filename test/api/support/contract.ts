@@ -2,6 +2,7 @@ import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { buildOpenApiDocument } from '../../../apps/api/src/docs/openapi';
 import { buildAsyncApiDocument, STREAM_CLOSES } from '../../../apps/api/src/docs/asyncapi';
+import { GATE_RESPONSES } from '../../../apps/api/src/docs/responses';
 
 /*
  * Every answer the e2e tests receive is checked against the service's own documents: the status
@@ -52,6 +53,15 @@ function check(v: ValidateFunction, value: unknown, what: string): void {
     );
 }
 
+const responseComponents = (OPENAPI.components as { responses: Record<string, Json> }).responses;
+
+/** The shared answer (components/responses) of `status`, for a request that names no operation. */
+function sharedResponse(status: number): [Json, string] | null {
+  const name = Object.keys(GATE_RESPONSES).find((n) => GATE_RESPONSES[n]!.status === String(status));
+  if (name === undefined || responseComponents[name] === undefined) return null;
+  return [responseComponents[name], `openapi#/components/responses/${name}`];
+}
+
 /** Throws unless `status`, `headers` and `body` are what the OpenAPI document declares for the request. */
 export function assertDocumented(
   method: string,
@@ -60,22 +70,33 @@ export function assertDocumented(
   headers: Headers,
   body: unknown,
 ): void {
-  const rawPath = new URL(url).pathname;
-  const template = templateOf(rawPath);
-  const what = `${method} ${rawPath} ${status}`;
+  // A path, a full URL, or anything else (an asterisk-form or unparsed target: no operation).
+  const rawPath = url.startsWith('/') ? url.split('?')[0]! : URL.canParse(url) ? new URL(url).pathname : '';
+  const template = rawPath.startsWith('/') ? templateOf(rawPath) : null;
+  const what = `${method} ${rawPath.slice(0, 80)} ${status}`;
   const op = template === null ? undefined : paths[template]?.[method.toLowerCase()];
   if (method === 'HEAD') return;
+  let response: Json | undefined;
+  let base: string;
   if (op === undefined) {
-    // Paths outside the API answer 404 {"error"}; nothing else may be served undocumented.
-    if (status !== 404) throw new Error(`${what}: no such operation in the document`);
-    return check(validator('openapi#/components/schemas/Error'), body, what);
+    // No operation (an unknown path, a method the path does not take, what did not parse as
+    // HTTP): the answer must be one of the shared answers the document declares, by status.
+    const shared = sharedResponse(status);
+    if (shared === null) throw new Error(`${what}: no operation, and no shared answer of that status`);
+    [response, base] = shared;
+  } else {
+    const responses = op.responses as Record<string, Json>;
+    response = responses[String(status)];
+    if (response === undefined)
+      throw new Error(`${what}: status not declared (declared: ${Object.keys(responses).join(', ')})`);
+    base = `openapi#/paths/${escape(template as string)}/${method.toLowerCase()}/responses/${status}`;
+    if (typeof response.$ref === 'string') {
+      const name = response.$ref.replace('#/components/responses/', '');
+      response = responseComponents[name];
+      base = `openapi#/components/responses/${name}`;
+    }
   }
-  const responses = op.responses as Record<string, Json>;
-  const response = responses[String(status)];
-  if (response === undefined)
-    throw new Error(`${what}: status not declared (declared: ${Object.keys(responses).join(', ')})`);
-  const base = `openapi#/paths/${escape(template as string)}/${method.toLowerCase()}/responses/${status}`;
-  for (const [name, h] of Object.entries((response.headers ?? {}) as Record<string, Json>)) {
+  for (const [name, h] of Object.entries((response!.headers ?? {}) as Record<string, Json>)) {
     const declared = resolveHeader(h);
     const value = headers.get(name);
     if (value === null) {
@@ -87,7 +108,7 @@ export function assertDocumented(
     if (!ajv.validate(schema, typed))
       throw new Error(`${what}: header ${name}=${value}: ${ajv.errorsText()}`);
   }
-  const content = response.content as Record<string, Json> | undefined;
+  const content = response!.content as Record<string, Json> | undefined;
   if (content === undefined) {
     if (body !== '' && body !== undefined) throw new Error(`${what}: a body where none is declared`);
     return;
@@ -95,6 +116,32 @@ export function assertDocumented(
   const type = (headers.get('content-type') ?? '').split(';')[0]!.trim();
   if (content[type] === undefined) throw new Error(`${what}: content-type ${type} not declared`);
   check(validator(`${base}/content/${escape(type)}/schema`), body, what);
+}
+
+/**
+ * Throws unless a raw answer is what the document declares for the raw request that got it: the
+ * operation is read from the request line (origin-form target; Node also answers a line without
+ * a version, or with another one, as that request); a request line that does not parse names no
+ * operation.
+ */
+export function assertDocumentedRaw(
+  request: string | Buffer,
+  answer: { status: number; headers: Readonly<Record<string, string>>; body: string; json: unknown },
+): void {
+  const head = (typeof request === 'string' ? request : request.toString('latin1')).slice(0, 8192);
+  const line = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) (\S+)(?: HTTP\/\d\.\d)?\r?\n/.exec(head);
+  const method = line?.[1] ?? '';
+  const target = line?.[2] ?? '';
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(answer.headers)) headers.set(name, value);
+  const json = (answer.headers['content-type'] ?? '').includes('json');
+  assertDocumented(
+    method,
+    target.startsWith('/') ? target : '*',
+    answer.status,
+    headers,
+    json ? answer.json : answer.body,
+  );
 }
 
 function resolveHeader(h: Json): Json {

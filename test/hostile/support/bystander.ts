@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { expect } from 'vitest';
+import { assertDocumented } from '../../api/support/contract';
 
 /** A well-behaved client's address: another loopback address than the attacker's 127.0.0.1. */
 export const BYSTANDER = '127.0.0.2';
@@ -18,6 +19,7 @@ interface Asked {
  */
 export async function whileBystanderAsks<T>(port: number, attack: () => Promise<T>): Promise<T> {
   const asked: Asked[] = [];
+  const undocumented: string[] = [];
   let stop = false;
   let attackEndedAt = Infinity;
   const startedAt = performance.now();
@@ -25,7 +27,7 @@ export async function whileBystanderAsks<T>(port: number, attack: () => Promise<
   const loops = ASKS.map(async (path) => {
     while (!stop) {
       const t = performance.now();
-      asked.push({ path, status: await ask(port, path), startedAt: t });
+      asked.push({ path, status: await ask(port, path, undocumented), startedAt: t });
       await new Promise((r) => setTimeout(r, 20));
     }
   });
@@ -42,6 +44,7 @@ export async function whileBystanderAsks<T>(port: number, attack: () => Promise<
     await Promise.all(loops);
   }
   expect(asked.filter((a) => a.status !== 200)).toEqual([]);
+  expect(undocumented).toEqual([]);
   expect(answeredDuring(asked, startedAt, attackEndedAt)).toBe(true);
   return result;
 }
@@ -50,13 +53,25 @@ function answeredDuring(asked: readonly Asked[], from: number, to: number): bool
   return ASKS.every((path) => asked.some((a) => a.path === path && a.startedAt >= from && a.startedAt <= to));
 }
 
-function ask(port: number, path: string): Promise<number> {
+/** One request; its answer is checked against the OpenAPI document (a mismatch goes to `undocumented`). */
+function ask(port: number, path: string, undocumented: string[]): Promise<number> {
   return new Promise((resolve) => {
     const req = request(
       { host: '127.0.0.1', port, path, localAddress: BYSTANDER, agent: false, timeout: 10_000 },
       (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const status = res.statusCode ?? 0;
+          try {
+            const headers = new Headers();
+            for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') headers.set(k, v);
+            assertDocumented('GET', path, status, headers, JSON.parse(Buffer.concat(chunks).toString()));
+          } catch (e) {
+            undocumented.push((e as Error).message);
+          }
+          resolve(status);
+        });
       },
     );
     req.on('timeout', () => req.destroy());

@@ -1,4 +1,5 @@
 import { connect, type Socket } from 'node:net';
+import { assertDocumentedRaw } from '../../api/support/contract';
 
 /** A decoded JSON body (tests check its shape with assertions). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- arbitrary JSON under test
@@ -29,12 +30,21 @@ export interface RawOptions {
 
 /**
  * Send `data` on a new TCP connection and read the first final HTTP answer (Content-Length bodies
- * or until the server closes). No HTTP client in between, so anything can be sent.
+ * or until the server closes). No HTTP client in between, so anything can be sent. Every answer
+ * received whole is checked against the OpenAPI document for the request `data` starts with
+ * (issue 12): an undeclared status, header or field rejects the promise.
  */
 export function exchange(port: number, data: string | Buffer, options: RawOptions = {}): Promise<RawAnswer> {
   const { localAddress, host = '127.0.0.1', timeoutMs = 10_000 } = options;
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const socket = connect({ port, host, localAddress });
+    // What was written (by `send` too), so the answer is checked against the request really sent.
+    let sent = Buffer.alloc(0);
+    const write = socket.write.bind(socket) as (chunk: string | Uint8Array) => boolean;
+    socket.write = ((chunk: string | Uint8Array) => {
+      if (sent.length < 8192) sent = Buffer.concat([sent, Buffer.from(chunk)]);
+      return write(chunk);
+    }) as typeof socket.write;
     let buf = Buffer.alloc(0);
     let settled = false;
     const finish = (end: RawAnswer['end']): void => {
@@ -42,7 +52,13 @@ export function exchange(port: number, data: string | Buffer, options: RawOption
       settled = true;
       clearTimeout(timer);
       socket.destroy();
-      resolve(parseAnswer(buf, end));
+      const answer = parseAnswer(buf, end);
+      try {
+        if (whole(buf, end)) assertDocumentedRaw(sent, answer);
+        resolve(answer);
+      } catch (e) {
+        reject(e as Error);
+      }
     };
     const timer = setTimeout(() => finish('timeout'), timeoutMs);
     socket.on('connect', () => (options.send ? options.send(socket) : socket.write(data)));
@@ -68,6 +84,13 @@ function finalHead(buf: Buffer): { bodyAt: number; length: number | null; headTe
     }
     at = end + 4;
   }
+}
+
+/** Whether a final answer arrived whole: its Content-Length read, or its body ended by the close. */
+function whole(buf: Buffer, end: RawAnswer['end']): boolean {
+  const head = finalHead(buf);
+  if (head === null) return false;
+  return head.length === null ? end === 'closed' : buf.length - head.bodyAt >= head.length;
 }
 
 function complete(buf: Buffer): boolean {

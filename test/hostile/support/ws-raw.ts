@@ -1,4 +1,9 @@
 import { connect, type Socket } from 'node:net';
+import {
+  assertDocumentedClose,
+  assertDocumentedFrame,
+  assertDocumentedRaw,
+} from '../../api/support/contract';
 
 /** One frame as the client puts it on the wire. */
 export interface ClientFrame {
@@ -98,6 +103,11 @@ export function openRawStream(port: number, query: string, localAddress?: string
       if (end < 0) return;
       const head = buf.subarray(0, end).toString('latin1');
       if (!head.startsWith('HTTP/1.1 101 ')) return reject(new Error(`no upgrade: ${head}`));
+      try {
+        assertDocumentedRaw(`GET /stream/route?${query} HTTP/1.1\r\n`, { status: 101, ...headAndBody(head) });
+      } catch (e) {
+        return reject(e as Error);
+      }
       upgraded = true;
       buf = buf.subarray(end + 4);
       resolve({ socket, frames: () => decodeFrames(buf), closed });
@@ -111,8 +121,32 @@ export function closeCode(frames: readonly ServerFrame[]): number | null {
   return close === undefined || close.payload.length < 2 ? null : close.payload.readUInt16BE(0);
 }
 
-/** The text frames, parsed as JSON. */
+/**
+ * The text frames, parsed as JSON, each checked against the AsyncAPI document, and the server's
+ * close (when it sent one) against its close table and the error frame before it.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- arbitrary JSON under test
 export function textFrames(frames: readonly ServerFrame[]): any[] {
-  return frames.filter((f) => f.opcode === 1).map((f) => JSON.parse(f.payload.toString('utf8')) as unknown);
+  const texts = frames
+    .filter((f) => f.opcode === 1)
+    .map((f) => JSON.parse(f.payload.toString('utf8')) as unknown);
+  for (const t of texts) assertDocumentedFrame(t);
+  const close = frames.find((f) => f.opcode === 8);
+  if (close !== undefined && close.payload.length >= 2)
+    assertDocumentedClose(
+      close.payload.readUInt16BE(0),
+      close.payload.subarray(2).toString('utf8'),
+      texts.at(-1),
+    );
+  return texts;
+}
+
+/** The header fields of a response head (lower-case names), with no body. */
+function headAndBody(head: string): { headers: Record<string, string>; body: string; json: undefined } {
+  const headers: Record<string, string> = {};
+  for (const line of head.split('\r\n').slice(1)) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return { headers, body: '', json: undefined };
 }
