@@ -6,6 +6,7 @@ import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAsyncApiDocument } from '../../apps/api/src/docs/asyncapi';
 import { buildOpenApiDocument } from '../../apps/api/src/docs/openapi';
+import { STREAM_PATH } from '../../apps/api/src/http/front-door';
 import { CLIENT_TYPES_PATH, generateClientTypes } from '../../scripts/client/generate';
 import { startTestServer, type TestServer } from '../api/support/server';
 
@@ -47,6 +48,9 @@ describe('the documents', () => {
     let documented = 0;
     for (const [path, item] of Object.entries(openapi.paths as Json))
       for (const method of Object.keys(item as Json)) {
+        // The stream is not a Fastify route: the front door answers it (426 to plain HTTP) and
+        // hands handshakes to the WebSocket server.
+        if (path === STREAM_PATH) continue;
         documented++;
         const url = path.replace(/\{(\w+)\}/g, ':$1');
         expect(fastify.hasRoute({ method: method.toUpperCase(), url }), `${method} ${path}`).toBe(true);
@@ -56,6 +60,8 @@ describe('the documents', () => {
     for (const m of fastify.printRoutes({ commonPrefix: false }).matchAll(/\(([A-Z, ]+)\)/g))
       served += m[1]!.split(', ').filter((method) => method !== 'HEAD').length;
     expect(served).toBe(documented);
+    const plain = await fetch(`${s.url}${STREAM_PATH}`);
+    expect([plain.status, plain.headers.get('upgrade')]).toEqual([426, 'websocket']);
     expect(await (await fetch(`${s.url}/openapi.json`)).json()).toEqual(openapi);
     expect(await (await fetch(`${s.url}/asyncapi.json`)).json()).toEqual(asyncapi);
   });
@@ -65,6 +71,17 @@ describe('the documents', () => {
     addFormats(ajv);
     ajv.addSchema(openapi, 'openapi');
     let checked = 0;
+    // The shared answers (components/responses) that every operation refers to.
+    for (const [name, response] of Object.entries((openapi.components as Json).responses as Json))
+      for (const [type, media] of Object.entries(((response as Json).content ?? {}) as Json)) {
+        const validate = ajv.getSchema(
+          `openapi#/components/responses/${name}/content/${type.replace(/\//g, '~1')}/schema`,
+        )!;
+        for (const [example, value] of Object.entries(((media as Json).examples ?? {}) as Json)) {
+          checked++;
+          expect(validate((value as Json).value), `${name} ${example}`).toBe(true);
+        }
+      }
     for (const [path, item] of Object.entries(openapi.paths as Json))
       for (const [method, op] of Object.entries(item as Json))
         for (const [status, response] of Object.entries((op as Json).responses as Json))

@@ -29,6 +29,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/stream/route': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The route stream (WebSocket; described in /asyncapi.json)
+     * @description A WebSocket endpoint: open it with a WebSocket handshake (Upgrade: websocket) and the GET /route parameters in the query string; the frames, close codes and parameters are in /asyncapi.json. A plain HTTP request is 426 whatever its query; a handshake passes the gate first (403, 429) and is checked before the WebSocket server sees it.
+     */
+    get: operations['openRouteStream'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/orderbook/{exchange}/{symbol}': {
     parameters: {
       query?: never;
@@ -439,7 +459,124 @@ export interface components {
       uptimeSec: number;
     };
   };
-  responses: never;
+  responses: {
+    /** @description The request is malformed before any parameter is read: HTTP/1.1 without a Host header, a malformed percent-escape in the path, a request that is not HTTP/1.x (an HTTP/2 preface included), or a bad WebSocket handshake on /stream/route. */
+    BadRequest: {
+      headers: {
+        'x-request-id': components['headers']['x-request-id'];
+        'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
+        'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
+        'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description The client address is not IPv4 (after TRUSTED_PROXY): answered first, whatever else is wrong, and not counted by the rate limit, so it carries x-request-id but no rate-limit headers. */
+    Ipv4Only: {
+      headers: {
+        'x-request-id': components['headers']['x-request-id'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description No endpoint has this path. */
+    NotFound: {
+      headers: {
+        'x-request-id': components['headers']['x-request-id'];
+        'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
+        'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
+        'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description The answer to a method this path does not take (any method but the operations listed for it): the allow header lists the ones it takes. A method token the server does not know at all, and CONNECT, get allow: GET, HEAD, POST. */
+    MethodNotAllowed: {
+      headers: {
+        'x-request-id': components['headers']['x-request-id'];
+        'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
+        'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
+        'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+        allow: components['headers']['allow'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description The request headers did not arrive within HEADERS_TIMEOUT_MS (10000 by default), or the whole request, body included, within REQUEST_TIMEOUT_MS (30000). The connection is closed. */
+    RequestTimeout: {
+      headers: {
+        'x-request-id': components['headers']['x-request-id'];
+        'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
+        'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
+        'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description The body is larger than 64 KiB (refused before it is sent when announced with Expect: 100-continue, on any path), or its chunk extensions are too large. */
+    ContentTooLarge: {
+      headers: {
+        'x-request-id': components['headers']['x-request-id'];
+        'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
+        'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
+        'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description The path is longer than 1024 characters, one path segment longer than 100, or the query string longer than 4096 (checked before any routing). */
+    UriTooLong: {
+      headers: {
+        'x-request-id': components['headers']['x-request-id'];
+        'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
+        'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
+        'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description Over the per-IP rate limit (RATE_LIMIT_RPS requests per 1000 ms window, shared by every endpoint; retry-after says when the window closes), or over the connection budget (CONNECTIONS_MAX_PER_IP open connections per address, CONNECTIONS_MAX in all; retry-after 1, and the connection is closed). */
+    RateLimited: {
+      headers: {
+        'x-request-id': components['headers']['x-request-id'];
+        'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
+        'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
+        'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+        'retry-after': components['headers']['retry-after'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description The request line and headers together are larger than 16 KiB. The connection is closed. */
+    HeadersTooLarge: {
+      headers: {
+        'x-request-id': components['headers']['x-request-id'];
+        'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
+        'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
+        'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+  };
   parameters: never;
   requestBodies: never;
   headers: {
@@ -455,8 +592,14 @@ export interface components {
     etag: string;
     /** @description Documents may be cached for an hour. */
     'cache-control': string;
-    /** @description Whole seconds until the window closes, rounded up (at least 1). */
+    /** @description Whole seconds until the rate-limit window closes, rounded up (at least 1); 1 for the connection budget. */
     'retry-after': number;
+    /** @description The methods this path takes, e.g. GET, HEAD, POST. */
+    allow: string;
+    /** @description websocket: the protocol /stream/route speaks. */
+    upgrade: 'websocket';
+    /** @description The WebSocket versions the server speaks, when the handshake named another. */
+    'sec-websocket-version': '13, 8';
   };
   pathItems: never;
 }
@@ -531,7 +674,7 @@ export interface operations {
           'application/json': components['schemas']['RouteResult'];
         };
       };
-      /** @description A parameter is missing, malformed, out of range, unknown or repeated. */
+      /** @description A parameter is missing, malformed, out of range, unknown or repeated (the message names it, or the cap it exceeds); or the request is malformed before any parameter is read (no Host in HTTP/1.1, a bad percent-escape, not HTTP/1.x). */
       400: {
         headers: {
           'x-request-id': components['headers']['x-request-id'];
@@ -544,15 +687,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The client address is not IPv4 (after TRUSTED_PROXY). Not counted by the rate limit; carries no rate-limit or request-id headers. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      403: components['responses']['Ipv4Only'];
       /** @description No market or bridge path exists between from and to: a full RouteResult with unroutableReason no_market. */
       404: {
         headers: {
@@ -566,47 +701,12 @@ export interface operations {
           'application/json': components['schemas']['RouteResult'];
         };
       };
-      /** @description The query string is longer than 4096 characters. */
-      414: {
-        headers: {
-          'x-request-id': components['headers']['x-request-id'];
-          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
-          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
-          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Over the per-IP rate limit (RATE_LIMIT_RPS requests per 1000 ms window, shared by every endpoint). Retry after retry-after seconds. */
-      429: {
-        headers: {
-          'x-request-id': components['headers']['x-request-id'];
-          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
-          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
-          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
-          'retry-after': components['headers']['retry-after'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description The request line and headers together exceed Node's 16 KiB limit (a very long URL counts too). Answered before any other check, without the gate's headers. */
-      431: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: string;
-            message?: string;
-            code?: string;
-            statusCode?: number;
-          };
-        };
-      };
+      405: components['responses']['MethodNotAllowed'];
+      408: components['responses']['RequestTimeout'];
+      413: components['responses']['ContentTooLarge'];
+      414: components['responses']['UriTooLong'];
+      429: components['responses']['RateLimited'];
+      431: components['responses']['HeadersTooLarge'];
       /** @description amountOut was pinned but only a bridged path exists: a full RouteResult with unroutableReason exact_out_multi_hop_unsupported. */
       501: {
         headers: {
@@ -742,7 +842,7 @@ export interface operations {
           'application/json': components['schemas']['RouteResult'];
         };
       };
-      /** @description A parameter is missing, malformed, out of range, unknown or repeated. */
+      /** @description A parameter is missing, malformed, out of range, unknown or repeated (the message names it, or the cap it exceeds); or the request is malformed before any parameter is read (no Host in HTTP/1.1, a bad percent-escape, not HTTP/1.x). */
       400: {
         headers: {
           'x-request-id': components['headers']['x-request-id'];
@@ -755,15 +855,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The client address is not IPv4 (after TRUSTED_PROXY). Not counted by the rate limit; carries no rate-limit or request-id headers. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      403: components['responses']['Ipv4Only'];
       /** @description No market or bridge path exists between from and to: a full RouteResult with unroutableReason no_market. */
       404: {
         headers: {
@@ -777,19 +869,10 @@ export interface operations {
           'application/json': components['schemas']['RouteResult'];
         };
       };
-      /** @description The body is larger than 64 KiB. */
-      413: {
-        headers: {
-          'x-request-id': components['headers']['x-request-id'];
-          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
-          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
-          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      405: components['responses']['MethodNotAllowed'];
+      408: components['responses']['RequestTimeout'];
+      413: components['responses']['ContentTooLarge'];
+      414: components['responses']['UriTooLong'];
       /** @description The Content-Type is not one the server can parse (send application/json; other text types are 400). */
       415: {
         headers: {
@@ -803,34 +886,8 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Over the per-IP rate limit (RATE_LIMIT_RPS requests per 1000 ms window, shared by every endpoint). Retry after retry-after seconds. */
-      429: {
-        headers: {
-          'x-request-id': components['headers']['x-request-id'];
-          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
-          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
-          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
-          'retry-after': components['headers']['retry-after'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description The request line and headers together exceed Node's 16 KiB limit (a very long URL counts too). Answered before any other check, without the gate's headers. */
-      431: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: string;
-            message?: string;
-            code?: string;
-            statusCode?: number;
-          };
-        };
-      };
+      429: components['responses']['RateLimited'];
+      431: components['responses']['HeadersTooLarge'];
       /** @description amountOut was pinned but only a bridged path exists: a full RouteResult with unroutableReason exact_out_multi_hop_unsupported. */
       501: {
         headers: {
@@ -857,6 +914,66 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+    };
+  };
+  openRouteStream: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request: echoed (header and RouteResult requestId) when it matches ^[\w.-]{1,200}$; any other value is replaced by a minted UUID without complaint. */
+        'x-request-id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Switching Protocols: the stream is open (only for a WebSocket handshake). */
+      101: {
+        headers: {
+          'x-request-id': components['headers']['x-request-id'];
+          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
+          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
+          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A handshake with a missing or malformed Sec-WebSocket-Key or Sec-WebSocket-Protocol, or without Host in HTTP/1.1. */
+      400: {
+        headers: {
+          'x-request-id': components['headers']['x-request-id'];
+          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
+          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
+          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      403: components['responses']['Ipv4Only'];
+      405: components['responses']['MethodNotAllowed'];
+      408: components['responses']['RequestTimeout'];
+      413: components['responses']['ContentTooLarge'];
+      414: components['responses']['UriTooLong'];
+      /** @description Not a WebSocket handshake (no Upgrade: websocket), or one with a Sec-WebSocket-Version other than 13 or 8 (then sec-websocket-version lists them). */
+      426: {
+        headers: {
+          'x-request-id': components['headers']['x-request-id'];
+          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
+          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
+          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+          upgrade: components['headers']['upgrade'];
+          'sec-websocket-version': components['headers']['sec-websocket-version'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      429: components['responses']['RateLimited'];
+      431: components['responses']['HeadersTooLarge'];
     };
   };
   getOrderBook: {
@@ -898,7 +1015,7 @@ export interface operations {
           'application/json': components['schemas']['OrderBook'];
         };
       };
-      /** @description asOf is malformed, in the future or older than the event log; or an unknown parameter. */
+      /** @description asOf is malformed, in the future or older than the event log; an unknown or repeated parameter; or the request is malformed before any parameter is read (no Host in HTTP/1.1, a bad percent-escape, not HTTP/1.x). */
       400: {
         headers: {
           'x-request-id': components['headers']['x-request-id'];
@@ -911,15 +1028,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The client address is not IPv4 (after TRUSTED_PROXY). Not counted by the rate limit; carries no rate-limit or request-id headers. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      403: components['responses']['Ipv4Only'];
       /** @description No book of that venue and symbol was ever cached (or none existed at asOf). */
       404: {
         headers: {
@@ -933,58 +1042,12 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The query string is longer than 4096 characters, or a path parameter longer than 100 (the latter answered by Fastify before any check, with its own body and without the gate's headers). */
-      414: {
-        headers: {
-          /** @description The request x-request-id when it matched ^[\w.-]{1,200}$, otherwise a minted UUID. RouteResults carry it as requestId. */
-          'x-request-id'?: string;
-          /** @description Requests allowed per client IPv4 address per 1000 ms window (RATE_LIMIT_RPS). */
-          'x-ratelimit-limit'?: number;
-          /** @description Requests left in the current window. */
-          'x-ratelimit-remaining'?: number;
-          /** @description Whole seconds until the window closes, rounded up (at least 1). */
-          'x-ratelimit-reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | components['schemas']['Error']
-            | {
-                error: string;
-                message?: string;
-                code?: string;
-                statusCode?: number;
-              };
-        };
-      };
-      /** @description Over the per-IP rate limit (RATE_LIMIT_RPS requests per 1000 ms window, shared by every endpoint). Retry after retry-after seconds. */
-      429: {
-        headers: {
-          'x-request-id': components['headers']['x-request-id'];
-          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
-          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
-          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
-          'retry-after': components['headers']['retry-after'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description The request line and headers together exceed Node's 16 KiB limit (a very long URL counts too). Answered before any other check, without the gate's headers. */
-      431: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: string;
-            message?: string;
-            code?: string;
-            statusCode?: number;
-          };
-        };
-      };
+      405: components['responses']['MethodNotAllowed'];
+      408: components['responses']['RequestTimeout'];
+      413: components['responses']['ContentTooLarge'];
+      414: components['responses']['UriTooLong'];
+      429: components['responses']['RateLimited'];
+      431: components['responses']['HeadersTooLarge'];
     };
   };
   getOrderBookByPair: {
@@ -1031,7 +1094,7 @@ export interface operations {
           'application/json': components['schemas']['OrderBook'];
         };
       };
-      /** @description asOf is malformed, in the future or older than the event log; or an unknown parameter. */
+      /** @description asOf is malformed, in the future or older than the event log; an unknown or repeated parameter; or the request is malformed before any parameter is read (no Host in HTTP/1.1, a bad percent-escape, not HTTP/1.x). */
       400: {
         headers: {
           'x-request-id': components['headers']['x-request-id'];
@@ -1044,15 +1107,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The client address is not IPv4 (after TRUSTED_PROXY). Not counted by the rate limit; carries no rate-limit or request-id headers. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
+      403: components['responses']['Ipv4Only'];
       /** @description No book of that venue and symbol was ever cached (or none existed at asOf). */
       404: {
         headers: {
@@ -1066,58 +1121,12 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The query string is longer than 4096 characters, or a path parameter longer than 100 (the latter answered by Fastify before any check, with its own body and without the gate's headers). */
-      414: {
-        headers: {
-          /** @description The request x-request-id when it matched ^[\w.-]{1,200}$, otherwise a minted UUID. RouteResults carry it as requestId. */
-          'x-request-id'?: string;
-          /** @description Requests allowed per client IPv4 address per 1000 ms window (RATE_LIMIT_RPS). */
-          'x-ratelimit-limit'?: number;
-          /** @description Requests left in the current window. */
-          'x-ratelimit-remaining'?: number;
-          /** @description Whole seconds until the window closes, rounded up (at least 1). */
-          'x-ratelimit-reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json':
-            | components['schemas']['Error']
-            | {
-                error: string;
-                message?: string;
-                code?: string;
-                statusCode?: number;
-              };
-        };
-      };
-      /** @description Over the per-IP rate limit (RATE_LIMIT_RPS requests per 1000 ms window, shared by every endpoint). Retry after retry-after seconds. */
-      429: {
-        headers: {
-          'x-request-id': components['headers']['x-request-id'];
-          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
-          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
-          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
-          'retry-after': components['headers']['retry-after'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description The request line and headers together exceed Node's 16 KiB limit (a very long URL counts too). Answered before any other check, without the gate's headers. */
-      431: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: string;
-            message?: string;
-            code?: string;
-            statusCode?: number;
-          };
-        };
-      };
+      405: components['responses']['MethodNotAllowed'];
+      408: components['responses']['RequestTimeout'];
+      413: components['responses']['ContentTooLarge'];
+      414: components['responses']['UriTooLong'];
+      429: components['responses']['RateLimited'];
+      431: components['responses']['HeadersTooLarge'];
     };
   };
   getSymbols: {
@@ -1145,43 +1154,14 @@ export interface operations {
           'application/json': components['schemas']['Symbols'];
         };
       };
-      /** @description The client address is not IPv4 (after TRUSTED_PROXY). Not counted by the rate limit; carries no rate-limit or request-id headers. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Over the per-IP rate limit (RATE_LIMIT_RPS requests per 1000 ms window, shared by every endpoint). Retry after retry-after seconds. */
-      429: {
-        headers: {
-          'x-request-id': components['headers']['x-request-id'];
-          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
-          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
-          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
-          'retry-after': components['headers']['retry-after'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description The request line and headers together exceed Node's 16 KiB limit (a very long URL counts too). Answered before any other check, without the gate's headers. */
-      431: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: string;
-            message?: string;
-            code?: string;
-            statusCode?: number;
-          };
-        };
-      };
+      400: components['responses']['BadRequest'];
+      403: components['responses']['Ipv4Only'];
+      405: components['responses']['MethodNotAllowed'];
+      408: components['responses']['RequestTimeout'];
+      413: components['responses']['ContentTooLarge'];
+      414: components['responses']['UriTooLong'];
+      429: components['responses']['RateLimited'];
+      431: components['responses']['HeadersTooLarge'];
     };
   };
   getExchangesStatus: {
@@ -1209,43 +1189,14 @@ export interface operations {
           'application/json': components['schemas']['ExchangesStatus'];
         };
       };
-      /** @description The client address is not IPv4 (after TRUSTED_PROXY). Not counted by the rate limit; carries no rate-limit or request-id headers. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Over the per-IP rate limit (RATE_LIMIT_RPS requests per 1000 ms window, shared by every endpoint). Retry after retry-after seconds. */
-      429: {
-        headers: {
-          'x-request-id': components['headers']['x-request-id'];
-          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
-          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
-          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
-          'retry-after': components['headers']['retry-after'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description The request line and headers together exceed Node's 16 KiB limit (a very long URL counts too). Answered before any other check, without the gate's headers. */
-      431: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: string;
-            message?: string;
-            code?: string;
-            statusCode?: number;
-          };
-        };
-      };
+      400: components['responses']['BadRequest'];
+      403: components['responses']['Ipv4Only'];
+      405: components['responses']['MethodNotAllowed'];
+      408: components['responses']['RequestTimeout'];
+      413: components['responses']['ContentTooLarge'];
+      414: components['responses']['UriTooLong'];
+      429: components['responses']['RateLimited'];
+      431: components['responses']['HeadersTooLarge'];
     };
   };
   getHealth: {
@@ -1273,43 +1224,14 @@ export interface operations {
           'application/json': components['schemas']['Health'];
         };
       };
-      /** @description The client address is not IPv4 (after TRUSTED_PROXY). Not counted by the rate limit; carries no rate-limit or request-id headers. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Over the per-IP rate limit (RATE_LIMIT_RPS requests per 1000 ms window, shared by every endpoint). Retry after retry-after seconds. */
-      429: {
-        headers: {
-          'x-request-id': components['headers']['x-request-id'];
-          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
-          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
-          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
-          'retry-after': components['headers']['retry-after'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description The request line and headers together exceed Node's 16 KiB limit (a very long URL counts too). Answered before any other check, without the gate's headers. */
-      431: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: string;
-            message?: string;
-            code?: string;
-            statusCode?: number;
-          };
-        };
-      };
+      400: components['responses']['BadRequest'];
+      403: components['responses']['Ipv4Only'];
+      405: components['responses']['MethodNotAllowed'];
+      408: components['responses']['RequestTimeout'];
+      413: components['responses']['ContentTooLarge'];
+      414: components['responses']['UriTooLong'];
+      429: components['responses']['RateLimited'];
+      431: components['responses']['HeadersTooLarge'];
     };
   };
   getOpenApi: {
@@ -1352,43 +1274,14 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The client address is not IPv4 (after TRUSTED_PROXY). Not counted by the rate limit; carries no rate-limit or request-id headers. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Over the per-IP rate limit (RATE_LIMIT_RPS requests per 1000 ms window, shared by every endpoint). Retry after retry-after seconds. */
-      429: {
-        headers: {
-          'x-request-id': components['headers']['x-request-id'];
-          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
-          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
-          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
-          'retry-after': components['headers']['retry-after'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description The request line and headers together exceed Node's 16 KiB limit (a very long URL counts too). Answered before any other check, without the gate's headers. */
-      431: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: string;
-            message?: string;
-            code?: string;
-            statusCode?: number;
-          };
-        };
-      };
+      400: components['responses']['BadRequest'];
+      403: components['responses']['Ipv4Only'];
+      405: components['responses']['MethodNotAllowed'];
+      408: components['responses']['RequestTimeout'];
+      413: components['responses']['ContentTooLarge'];
+      414: components['responses']['UriTooLong'];
+      429: components['responses']['RateLimited'];
+      431: components['responses']['HeadersTooLarge'];
     };
   };
   getAsyncApi: {
@@ -1431,43 +1324,14 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The client address is not IPv4 (after TRUSTED_PROXY). Not counted by the rate limit; carries no rate-limit or request-id headers. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Over the per-IP rate limit (RATE_LIMIT_RPS requests per 1000 ms window, shared by every endpoint). Retry after retry-after seconds. */
-      429: {
-        headers: {
-          'x-request-id': components['headers']['x-request-id'];
-          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
-          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
-          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
-          'retry-after': components['headers']['retry-after'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description The request line and headers together exceed Node's 16 KiB limit (a very long URL counts too). Answered before any other check, without the gate's headers. */
-      431: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: string;
-            message?: string;
-            code?: string;
-            statusCode?: number;
-          };
-        };
-      };
+      400: components['responses']['BadRequest'];
+      403: components['responses']['Ipv4Only'];
+      405: components['responses']['MethodNotAllowed'];
+      408: components['responses']['RequestTimeout'];
+      413: components['responses']['ContentTooLarge'];
+      414: components['responses']['UriTooLong'];
+      429: components['responses']['RateLimited'];
+      431: components['responses']['HeadersTooLarge'];
     };
   };
   getDocs: {
@@ -1510,43 +1374,14 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description The client address is not IPv4 (after TRUSTED_PROXY). Not counted by the rate limit; carries no rate-limit or request-id headers. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Over the per-IP rate limit (RATE_LIMIT_RPS requests per 1000 ms window, shared by every endpoint). Retry after retry-after seconds. */
-      429: {
-        headers: {
-          'x-request-id': components['headers']['x-request-id'];
-          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
-          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
-          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
-          'retry-after': components['headers']['retry-after'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description The request line and headers together exceed Node's 16 KiB limit (a very long URL counts too). Answered before any other check, without the gate's headers. */
-      431: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            error: string;
-            message?: string;
-            code?: string;
-            statusCode?: number;
-          };
-        };
-      };
+      400: components['responses']['BadRequest'];
+      403: components['responses']['Ipv4Only'];
+      405: components['responses']['MethodNotAllowed'];
+      408: components['responses']['RequestTimeout'];
+      413: components['responses']['ContentTooLarge'];
+      414: components['responses']['UriTooLong'];
+      429: components['responses']['RateLimited'];
+      431: components['responses']['HeadersTooLarge'];
     };
   };
 }
