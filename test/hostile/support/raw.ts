@@ -40,11 +40,13 @@ export function exchange(port: number, data: string | Buffer, options: RawOption
     const socket = connect({ port, host, localAddress });
     // What was written (by `send` too), so the answer is checked against the request really sent.
     let sent = Buffer.alloc(0);
-    const write = socket.write.bind(socket) as (chunk: string | Uint8Array) => boolean;
-    socket.write = ((chunk: string | Uint8Array) => {
-      if (sent.length < 8192) sent = Buffer.concat([sent, Buffer.from(chunk)]);
-      return write(chunk);
-    }) as typeof socket.write;
+    const original = socket.write.bind(socket);
+    Object.assign(socket, {
+      write(chunk: string | Uint8Array, ...rest: unknown[]): boolean {
+        if (sent.length < 8192) sent = Buffer.concat([sent, Buffer.from(chunk)]);
+        return Reflect.apply(original, socket, [chunk, ...rest]) as boolean;
+      },
+    });
     let buf = Buffer.alloc(0);
     let settled = false;
     const finish = (end: RawAnswer['end']): void => {
@@ -57,7 +59,7 @@ export function exchange(port: number, data: string | Buffer, options: RawOption
         if (whole(buf, end)) assertDocumentedRaw(sent, answer);
         resolve(answer);
       } catch (e) {
-        reject(e as Error);
+        reject(e instanceof Error ? e : new Error(String(e)));
       }
     };
     const timer = setTimeout(() => finish('timeout'), timeoutMs);

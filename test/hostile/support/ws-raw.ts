@@ -106,7 +106,7 @@ export function openRawStream(port: number, query: string, localAddress?: string
       try {
         assertDocumentedRaw(`GET /stream/route?${query} HTTP/1.1\r\n`, { status: 101, ...headAndBody(head) });
       } catch (e) {
-        return reject(e as Error);
+        return reject(e instanceof Error ? e : new Error(String(e)));
       }
       upgraded = true;
       buf = buf.subarray(end + 4);
