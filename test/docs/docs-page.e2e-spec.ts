@@ -34,14 +34,15 @@ describe('/docs', () => {
     });
     await page.goto(`${s.url}/docs`);
     const summaries = page.locator('.opblock-summary');
-    await expect.poll(() => summaries.count(), { timeout: 15_000 }).toBe(10);
+    await expect.poll(() => summaries.count(), { timeout: 15_000 }).toBe(11);
     const listed = (await page.locator('.opblock-summary-method').allTextContents()).map(
       (m, i) => `${m} ${i}`,
     );
-    expect(listed).toHaveLength(10);
+    expect(listed).toHaveLength(11);
     const paths = await page.locator('.opblock-summary-path').allTextContents();
     for (const path of [
       '/route',
+      '/route/explain',
       '/orderbook/{exchange}/{symbol}',
       '/orderbook/{exchange}/{base}/{quote}',
       '/symbols',
