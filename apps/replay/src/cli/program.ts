@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { SOLVER_VERSION } from '@app/routing';
 import { registerAudit } from '../audit/audit-command';
 import { registerBacktest } from '../backtest/backtest-command';
+import { registerCompare } from '../compare/compare-command';
 import { registerExplain } from '../explain/explain-command';
 import { registerGenerate } from '../generate/generate-command';
 import { registerQuote } from '../quote/quote-command';
@@ -20,6 +21,7 @@ const COMMANDS: readonly RegisterCommand[] = [
   registerQuote,
   registerExplain,
   registerAudit,
+  registerCompare,
   registerRecord,
   registerBacktest,
   registerGenerate,
