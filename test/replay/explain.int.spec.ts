@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { QuoteJournal } from '@app/audit';
+import { findQuotes, QuoteJournal, quoteDecay, replayInput } from '@app/audit';
 import type { EventRecord } from '@app/events';
 import { createBookFeed, type LogBookFeed } from '@app/feed';
 import { EmbeddedLog, logSink } from '@app/log';
@@ -13,6 +13,7 @@ import {
   type RoutingConfig,
   type SolveProof,
 } from '@app/routing';
+import type { QuoteDecay } from '@app/audit';
 import { book, market, T0, venue, waitFor } from '@test/support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runReplayCli } from './support/run-replay';
@@ -47,6 +48,27 @@ const RECORDS: EventRecord[] = [
   ),
   book('c', 'ETH/BTC', [[0.05, 10]], [[0.06, 10]], 1, NOW),
   book('c', 'BTC/USDT', [[39_880, 1]], [[40_000, 1]], 1, NOW),
+];
+
+/**
+ * What the log records after the quotes: a's bids drop to 1990 x 1, 1980 x 5 at +2 s; fresh
+ * snapshots of a (1980 x 2) and b (1985 x 1) at +25 s; a last record at +40 s.
+ */
+const LATER: EventRecord[] = [
+  book(
+    'a',
+    'ETH/USDT',
+    [
+      [1990, 1],
+      [1980, 5],
+    ],
+    [[2010, 1]],
+    2,
+    NOW + 2000,
+  ),
+  book('a', 'ETH/USDT', [[1980, 2]], [[2010, 1]], 3, NOW + 25_000),
+  book('b', 'ETH/USDT', [[1985, 1]], [[2011, 1]], 2, NOW + 25_000),
+  book('c', 'BTC/USDT', [[39_880, 1]], [[40_000, 1]], 2, NOW + 40_000),
 ];
 
 const sell = (requestId: string, over: Partial<RouteRequest> = {}): RouteRequest =>
@@ -93,6 +115,7 @@ describe('replay explain <requestId>', () => {
       });
     }
     await journal.close();
+    await logSink(log).write(LATER);
   }, 30_000);
 
   afterAll(async () => {
@@ -169,6 +192,42 @@ describe('replay explain <requestId>', () => {
     const floor = e.constraintCosts.constraints.find((k) => k.name === 'minLegNotional')!;
     expect(floor.value).toBeCloseTo(4983.015, 9);
     expect(floor.costBps!).toBeCloseTo((1 - 4985 / 4983.015) * 10_000, 9); // -3.98 bps
+  });
+
+  it('re-prices the same legs 1 s, 5 s and 30 s later (quote decay)', async () => {
+    const e = (await json('plain')) as ExplainJson & { decay: QuoteDecay };
+    // Quoted: a 1.5 ETH for 2995 (x 0.999) and b 1 ETH for 1995 (x 0.998): 4983.015 for 2.5 ETH.
+    expect(e.decay.rate).toBeCloseTo(4983.015 / 2.5, 9);
+    const [s1, s5, s30] = e.decay.points;
+    // +1 s: nothing changed (b is 5 s old, still fresh): 0 bps.
+    expect(s1).toMatchObject({ afterMs: 1000, problem: null });
+    expect(s1!.bps!).toBeCloseTo(0, 9);
+    // +5 s: a now 1990 x 1 + 1980 x 0.5 = 2980 -> 2977.02; b unchanged 1991.01: 4968.03.
+    expect(s5!.rate!).toBeCloseTo(4968.03 / 2.5, 9);
+    expect(s5!.bps!).toBeCloseTo((4968.03 / 4983.015 - 1) * 10_000, 9); // -30.07 bps
+    // +30 s: a 1.5 x 1980 = 2970 -> 2967.03; b 1985 -> 1981.03: 4948.06.
+    expect(s30!.bps!).toBeCloseTo((4948.06 / 4983.015 - 1) * 10_000, 9); // -70.15 bps
+  });
+
+  it('says when the log ends before a horizon', async () => {
+    // The last record is at +40 s: a horizon of 60 s lies beyond it.
+    const [occ] = await findQuotes(log, 'plain');
+    if (occ === undefined || !occ.ok) throw new Error('plain is journalled');
+    const { input } = await replayInput(log, occ.record);
+    const d = await quoteDecay(log, occ.record, solve(input), [1000, 60_000]);
+    expect(d.points.map((p) => p.problem)).toEqual([null, 'beyond_log']);
+    expect(d.points[1]!.rate).toBeNull();
+  });
+
+  it('replay decay: per pair and size, the mean bps, the share holding and the half-life', async () => {
+    const r = await runReplayCli(['decay', '--from', String(NOW), '--to', String(NOW), '--data-dir', dir]);
+    expect(r.code).toBe(0);
+    // Both quotes sell 2.5 ETH. 'floor' took the BTC bridge, whose books never change: 0 bps, until
+    // +30 s, when its ETH/BTC book is 30 s old (stale) and the leg cannot be priced. 'plain' holds
+    // at +1 s, then -30.07 and -70.15 bps: at +5 s half the group holds, so the half-life is 5 s.
+    expect(r.out).toBe(
+      'ETH->USDT exact-in 2.5: 2 quotes; +1 s 0.00 bps (100% hold, 2); +5 s -15.04 bps (50% hold, 2); +30 s -70.15 bps (0% hold, 1); half-life 5.0 s\n',
+    );
   });
 
   it('prints the same as text', async () => {

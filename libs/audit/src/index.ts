@@ -7,3 +7,7 @@ export { formatDiff, replayInput, replayQuote } from './replay-quote';
 export type { DiffBasis, QuoteReplay, ReplayInput, ReplayQuoteOptions, Solve } from './replay-quote';
 export { findQuotes, journalInRange } from './journal-scan';
 export type { JournalOccurrence } from './journal-scan';
+export { DECAY_HORIZONS_MS, quoteDecay, repriceLegs } from './quote-decay';
+export type { DecayPoint, QuoteDecay } from './quote-decay';
+export { decaySummary } from './decay-summary';
+export type { DecaySummary } from './decay-summary';

@@ -3,6 +3,7 @@ import { SOLVER_VERSION } from '@app/routing';
 import { registerAudit } from '../audit/audit-command';
 import { registerBacktest } from '../backtest/backtest-command';
 import { registerCompare } from '../compare/compare-command';
+import { registerDecay } from '../explain/decay-command';
 import { registerExplain } from '../explain/explain-command';
 import { registerGenerate } from '../generate/generate-command';
 import { registerQuote } from '../quote/quote-command';
@@ -22,6 +23,7 @@ const COMMANDS: readonly RegisterCommand[] = [
   registerExplain,
   registerAudit,
   registerCompare,
+  registerDecay,
   registerRecord,
   registerBacktest,
   registerGenerate,

@@ -1,11 +1,11 @@
 import { Command } from 'commander';
-import { findQuotes, replayInput, sha256Hex } from '@app/audit';
+import { findQuotes, quoteDecay, replayInput, sha256Hex } from '@app/audit';
 import type { EventLog } from '@app/log';
 import { constraintCosts, solveWithProof } from '@app/routing';
 import { integer, UsageError } from '../cli/args';
 import type { CliContext } from '../cli/context';
 import { openReadLog } from '../cli/open-log';
-import { costsText, proofText } from './explain-text';
+import { costsText, decayText, proofText } from './explain-text';
 
 interface ExplainOptions {
   readonly dataDir?: string;
@@ -21,8 +21,11 @@ winner won) and the cost of each constraint (the other strategies, direct versus
 route without each active constraint, each as a value and a difference in bps). The re-solved
 result must hash to the journalled response, so the proof explains the answer the client got.
 
+Then the quote's decay: the same legs (venue and size) re-priced against the books the log holds
+1 s, 5 s and 30 s later, as a rate and its difference from the quoted rate in bps.
+
 stdout: text, or with --json one JSON text per quote: { requestId, occurrence, identical, sha256,
-result, proof, constraintCosts }. Exit status: 0 explained; 1 the replay is not byte-identical (the
+result, proof, constraintCosts, decay }. Exit status: 0 explained; 1 the replay is not byte-identical (the
 explanation is still printed) or the record cannot be replayed; 3 not journalled; 2 usage.
 
 Examples:
@@ -83,6 +86,7 @@ async function explainIn(log: EventLog, id: string, o: ExplainOptions, ctx: CliC
     const body = JSON.stringify(result);
     const sha256 = sha256Hex(body);
     const identical = sha256 === occ.record.responseSha256;
+    const decay = await quoteDecay(log, occ.record, result);
     if (!identical) {
       ctx.err(
         `DIFFERENT: #${k} the re-solved result (sha256 ${sha256}) is not the journalled response (${occ.record.responseSha256}): the explanation is of the replay, not of what the client got (replay quote shows the diff)`,
@@ -91,7 +95,7 @@ async function explainIn(log: EventLog, id: string, o: ExplainOptions, ctx: CliC
     }
     if (o.json === true) {
       ctx.out(
-        `${JSON.stringify({ requestId: id, occurrence: k, identical, sha256, result, proof, constraintCosts: costs })}\n`,
+        `${JSON.stringify({ requestId: id, occurrence: k, identical, sha256, result, proof, constraintCosts: costs, decay })}\n`,
       );
       continue;
     }
@@ -100,6 +104,7 @@ async function explainIn(log: EventLog, id: string, o: ExplainOptions, ctx: CliC
       `== ${id} #${k}/${found.length} quotes/${occ.partition}@${occ.offset}: ${r.from}->${r.to} ${r.amount} ${r.strategy}; replay ${identical ? 'identical' : 'DIFFERENT'} (sha256 ${sha256})`,
       ...proofText(proof),
       ...costsText(costs),
+      ...decayText(decay),
     ];
     ctx.out(`${text.join('\n')}\n`);
   }

@@ -1,3 +1,4 @@
+import type { QuoteDecay } from '@app/audit';
 import type {
   CandidateProof,
   ConstraintCosts,
@@ -100,4 +101,14 @@ export function costsText(c: ConstraintCosts): string[] {
 function constraintLine(k: Counterfactual, asset: string): string {
   if (k.costBps === null) return `${k.name}: without it nothing routes either (${k.unroutableReason})`;
   return `${k.name}: without it the route would give ${num(k.value)} ${asset} (fill ${num(k.fillRatio)}), a difference of ${bps(k.costBps)}`;
+}
+
+/** The decay as text: the same legs re-priced at each horizon. */
+export function decayText(d: QuoteDecay): string[] {
+  const lines = [`decay (the same legs re-priced later; quoted rate ${num(d.rate)}):`];
+  for (const p of d.points)
+    lines.push(
+      `  +${p.afterMs / 1000} s: ${p.rate === null ? `not priced (${p.problem ?? 'unknown'})` : `rate ${num(p.rate)}, ${bps(p.bps)}`}`,
+    );
+  return lines;
 }
