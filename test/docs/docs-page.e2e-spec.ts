@@ -34,11 +34,11 @@ describe('/docs', () => {
     });
     await page.goto(`${s.url}/docs`);
     const summaries = page.locator('.opblock-summary');
-    await expect.poll(() => summaries.count(), { timeout: 15_000 }).toBe(11);
+    await expect.poll(() => summaries.count(), { timeout: 15_000 }).toBe(12);
     const listed = (await page.locator('.opblock-summary-method').allTextContents()).map(
       (m, i) => `${m} ${i}`,
     );
-    expect(listed).toHaveLength(11);
+    expect(listed).toHaveLength(12);
     const paths = await page.locator('.opblock-summary-path').allTextContents();
     for (const path of [
       '/route',

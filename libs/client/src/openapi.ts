@@ -168,6 +168,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/explorer': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The route explorer page (extension; one self-contained HTML page) */
+    get: operations['getExplorer'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/docs': {
     parameters: {
       query?: never;
@@ -2024,6 +2041,85 @@ export interface operations {
         };
         content: {
           'application/json': Record<string, never>;
+        };
+      };
+      /** @description Not modified: If-None-Match named the current ETag. */
+      304: {
+        headers: {
+          'x-request-id': components['headers']['x-request-id'];
+          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
+          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
+          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+          etag: components['headers']['etag'];
+          'cache-control': components['headers']['cache-control'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The client address is not IPv4 (after TRUSTED_PROXY). Not counted by the rate limit; carries no rate-limit or request-id headers. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Over the per-IP rate limit (RATE_LIMIT_RPS requests per 1000 ms window, shared by every endpoint). Retry after retry-after seconds. */
+      429: {
+        headers: {
+          'x-request-id': components['headers']['x-request-id'];
+          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
+          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
+          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+          'retry-after': components['headers']['retry-after'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request line and headers together exceed Node's 16 KiB limit (a very long URL counts too). Answered before any other check, without the gate's headers. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            message?: string;
+            code?: string;
+            statusCode?: number;
+          };
+        };
+      };
+    };
+  };
+  getExplorer: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request: echoed (header and RouteResult requestId) when it matches ^[\w.-]{1,200}$; any other value is replaced by a minted UUID without complaint. */
+        'x-request-id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The document. */
+      200: {
+        headers: {
+          'x-request-id': components['headers']['x-request-id'];
+          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
+          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
+          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+          etag: components['headers']['etag'];
+          'cache-control': components['headers']['cache-control'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
         };
       };
       /** @description Not modified: If-None-Match named the current ETag. */

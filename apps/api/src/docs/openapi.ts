@@ -232,6 +232,19 @@ function operations(): Record<string, Record<string, Operation>> {
         type: 'object',
       }),
     },
+    '/explorer': {
+      get: {
+        ...served(
+          'getExplorer',
+          'The route explorer page (extension; one self-contained HTML page)',
+          'text/html',
+          {
+            type: 'string',
+          },
+        ),
+        'x-extension': true,
+      },
+    },
     '/docs': {
       get: served('getDocs', 'The interactive reference (one self-contained HTML page)', 'text/html', {
         type: 'string',
