@@ -21,7 +21,11 @@ difference in bps at each horizon, the share still holding (no more than --toler
 than quoted), and the half-life: the time until half of them no longer hold.
 
 stdout: one line per group (or with --json one JSON text per group). Exit status: 0; 3 nothing
-journalled in the range; 2 usage.`;
+journalled in the range; 2 usage.
+
+Examples:
+  route-service replay decay --from 2026-08-10T12:00:00Z --to 2026-08-10T13:00:00Z
+  route-service replay decay --from 1786300000000 --to 1786300060000 --tolerance-bps 2 --json`;
 
 /** `decay --from T --to T`: the half-life of journalled quotes per pair and size. */
 export function registerDecay(program: Command, ctx: CliContext, done: (code: number) => void): void {
