@@ -8,6 +8,7 @@
  */
 import { cpus } from 'node:os';
 import { benchApi } from './api';
+import { benchApiExplain } from './api-explain';
 import type { BenchRow } from './bench-row';
 import { benchExplain } from './explain';
 import { benchFold } from './fold';
@@ -37,6 +38,7 @@ const SCENARIOS: Scenario[] = [
   { name: 'store', run: () => benchStore() },
   { name: 'ingestor', run: () => benchIngestor() },
   { name: 'api', run: () => benchApi() },
+  { name: 'api-explain', run: () => benchApiExplain() },
   { name: 'tools', run: () => benchTools() },
   { name: 'hostile', run: () => benchHostile() },
   { name: 'longevity', run: () => benchLongevity() },

@@ -87,6 +87,16 @@ describe('fixed-window rate limit (RATE_LIMIT_RPS=3)', () => {
     expect((await call(s.url, '/health')).status).toBe(429);
   });
 
+  it('/route/explain (an extension) is behind the same IPv4 rule and rate limit', async () => {
+    const v6 = await call(`http://[::1]:${s.server.port}`, '/route/explain?from=USDT&to=BTC&amountIn=1');
+    expect(v6.status).toBe(403);
+    await freshWindow();
+    const q = '/route/explain?from=USDT&to=BTC&amountIn=1';
+    const statuses: number[] = [];
+    for (let i = 0; i < RPS + 1; i++) statuses.push((await call(s.url, q)).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+
   it('stream upgrades count, carry the headers on 101, and are refused with 429 when over the limit', async () => {
     await freshWindow();
     const ws = new WebSocket(`${s.wsUrl}/stream/route?from=USDT&to=BTC&amountIn=1`);

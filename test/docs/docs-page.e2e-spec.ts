@@ -34,15 +34,16 @@ describe('/docs', () => {
     });
     await page.goto(`${s.url}/docs`);
     const summaries = page.locator('.opblock-summary');
-    await expect.poll(() => summaries.count(), { timeout: 15_000 }).toBe(11);
+    await expect.poll(() => summaries.count(), { timeout: 15_000 }).toBe(13);
     const listed = (await page.locator('.opblock-summary-method').allTextContents()).map(
       (m, i) => `${m} ${i}`,
     );
-    expect(listed).toHaveLength(11);
+    expect(listed).toHaveLength(13);
     const paths = await page.locator('.opblock-summary-path').allTextContents();
     for (const path of [
       '/route',
       '/stream/route',
+      '/route/explain',
       '/orderbook/{exchange}/{symbol}',
       '/orderbook/{exchange}/{base}/{quote}',
       '/symbols',

@@ -8,6 +8,7 @@ import { RequestGate } from './http/request-gate';
 import { QuoteJournal } from '@app/audit';
 import { MarketController } from './market/market.controller';
 import { MarketService } from './market/market.service';
+import { ExplainController } from './route/explain.controller';
 import { RouteController } from './route/route.controller';
 import { RouteService } from './route/route.service';
 import { StreamGateway } from './stream/stream.gateway';
@@ -31,7 +32,7 @@ export class ApiModule {
   static forRoot(deps: ApiDeps): DynamicModule {
     return {
       module: ApiModule,
-      controllers: [RouteController, MarketController],
+      controllers: [ExplainController, RouteController, MarketController],
       providers: [
         { provide: SERVER_CONFIG, useValue: deps.config },
         { provide: BookFeed, useValue: deps.feed },

@@ -3,7 +3,11 @@ export type { FrameEntry, JournalEntry, JournalMode, QuoteJournalOptions } from 
 export { sha256Hex } from './sha256';
 export { findQuote } from './find-quote';
 export type { FoundQuote } from './find-quote';
-export { formatDiff, replayQuote } from './replay-quote';
-export type { DiffBasis, QuoteReplay, ReplayQuoteOptions, Solve } from './replay-quote';
+export { formatDiff, replayInput, replayQuote } from './replay-quote';
+export type { DiffBasis, QuoteReplay, ReplayInput, ReplayQuoteOptions, Solve } from './replay-quote';
 export { findQuotes, journalInRange } from './journal-scan';
 export type { JournalOccurrence } from './journal-scan';
+export { DECAY_HORIZONS_MS, quoteDecay, repriceLegs } from './quote-decay';
+export type { DecayPoint, QuoteDecay } from './quote-decay';
+export { decaySummary } from './decay-summary';
+export type { DecaySummary } from './decay-summary';

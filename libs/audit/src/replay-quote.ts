@@ -37,6 +37,28 @@ export interface QuoteReplay {
   readonly stats: RebuildStats;
 }
 
+/** The solver input of a journalled quote, as rebuilt from the log, and what the rebuild read. */
+export interface ReplayInput {
+  readonly input: SolveInput;
+  readonly stats: RebuildStats;
+}
+
+/**
+ * Rebuild the snapshot a journalled quote was solved on: the books its candidate paths could read
+ * at the recorded log positions, the recorded request, clock and routing configuration. Every
+ * replay (quote, explain, compare) solves exactly this input.
+ */
+export async function replayInput(log: EventLog, record: QuoteRecord): Promise<ReplayInput> {
+  // asOf is not a solver input: the recorded positions and clock already are that instant.
+  const { asOf: _asOf, ...request } = record.request;
+  const symbols = new Set(watchSymbols(request));
+  const { cache, stats } = await rebuildBooks(log, record.positions, symbols);
+  return {
+    input: { request, books: cache, now: record.calculatedAt, config: recordedRouting(record) },
+    stats,
+  };
+}
+
 /**
  * Recompute a journalled quote: rebuild the books its candidate paths could read at the recorded
  * log positions, solve with the recorded clock and configuration, and compare response hashes.
@@ -47,16 +69,8 @@ export async function replayQuote(
   options: ReplayQuoteOptions = {},
 ): Promise<QuoteReplay> {
   const solverVersion = options.solverVersion ?? SOLVER_VERSION;
-  // asOf is not a solver input: the recorded positions and clock already are that instant.
-  const { asOf: _asOf, ...request } = record.request;
-  const symbols = new Set(watchSymbols(request));
-  const { cache, stats } = await rebuildBooks(log, record.positions, symbols);
-  const result = (options.solve ?? solve)({
-    request,
-    books: cache,
-    now: record.calculatedAt,
-    config: recordedRouting(record),
-  });
+  const { input, stats } = await replayInput(log, record);
+  const result = (options.solve ?? solve)(input);
   const body = JSON.stringify(result);
   const sha256 = sha256Hex(body);
   const identical = sha256 === record.responseSha256;

@@ -49,6 +49,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/route/explain': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Quote a conversion with its proof and the cost of each constraint (extension)
+     * @description An extension beyond the spec. The GET /route parameters, parser, limits and gate; answers { result, proof, constraintCosts } from one snapshot: result is the RouteResult GET /route would give (journalled the same way, so replay quote reproduces it), proof the walk-the-book proof of that very solve, constraintCosts what the other strategies, paths and the request without each active constraint would give (docs/explain.md).
+     */
+    get: operations['explainRoute'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/orderbook/{exchange}/{symbol}': {
     parameters: {
       query?: never;
@@ -160,6 +180,23 @@ export interface paths {
     };
     /** The stream (GET /stream/route) in AsyncAPI 3.0 */
     get: operations['getAsyncApi'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/explorer': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The route explorer page (extension; one self-contained HTML page) */
+    get: operations['getExplorer'];
     put?: never;
     post?: never;
     delete?: never;
@@ -457,6 +494,421 @@ export interface components {
       status: 'starting' | 'no_fresh_books' | 'degraded' | 'ok';
       /** @description Whole seconds since the API started. */
       uptimeSec: number;
+    };
+    /** @description One level a leg consumed. */
+    LevelProof: {
+      /** @description Position of this take in the hop's walk. */
+      step: number;
+      /** @description Index of the level on the walked side, 0 = best. */
+      level: number;
+      /** @description Level price. */
+      price: number;
+      /** @description Base units the level offered. */
+      available: number;
+      /** @description Base units taken. */
+      base: number;
+      /** @description price * base. */
+      cost: number;
+      /** @description The leg's base after this take. */
+      runningBase: number;
+      /** @description The leg's raw cost after this take. */
+      runningCost: number;
+      /**
+       * @description What ended the take.
+       * @enum {string}
+       */
+      stop: 'level_exhausted' | 'amount_met' | 'cap_reached';
+    };
+    /** @description One leg: its levels and the fee and staleness arithmetic. */
+    LegProof: {
+      /** @description Venue id. */
+      exchangeId: string;
+      /** @description Null when it does not apply (docs/explain.md). */
+      bookSequence: number | null;
+      /** @description Null when it does not apply (docs/explain.md). */
+      bookAgeMs: number | null;
+      levels: components['schemas']['LevelProof'][];
+      /** @description Base units (the last runningBase). */
+      amount: number;
+      /** @description Raw quote value (the last runningCost). */
+      cost: number;
+      /** @description cost / amount. */
+      averagePrice: number;
+      /** @description Fee fraction applied. */
+      fee: number;
+      /** @description cost * fee. */
+      feeCost: number;
+      /** @description averagePrice with the fee. */
+      effectivePrice: number;
+      /** @description Spent in the hop's input asset. */
+      amountIn: number;
+      /** @description Received in the hop's output asset. */
+      amountOut: number;
+      /** @description Staleness markdown of the book (ranking only). */
+      staleness: number;
+      /** @description (1+f)(1+s) on a buy, (1-f)(1-s) on a sell. */
+      rankMul: number;
+      /** @description averagePrice * rankMul. */
+      rankingPrice: number;
+      /** @description Null when it does not apply (docs/explain.md). */
+      cap: number | null;
+      /** @description The cap stopped this leg. */
+      capLimited: boolean;
+    };
+    /** @description A venue listing the hop market after the filters. */
+    VenueProof: {
+      /** @description Venue id. */
+      exchangeId: string;
+      /** @description The book may route. */
+      fresh: boolean;
+      /** @description Null when it does not apply (docs/explain.md). */
+      notFreshBecause: ('no_book' | 'out_of_sync' | 'crossed' | 'stale') | null;
+      /** @description Null when it does not apply (docs/explain.md). */
+      bookSequence: number | null;
+      /** @description Null when it does not apply (docs/explain.md). */
+      bookReceivedAt: number | null;
+      /** @description Null when it does not apply (docs/explain.md). */
+      bookAgeMs: number | null;
+      /** @description As published, else the default. */
+      takerFeeRate: number;
+      /** @description Fee fraction applied (0 with includeFees=false). */
+      fee: number;
+      /** @description stalenessPenaltyBps * sqrt(age/1000) / 10000. */
+      staleness: number;
+      /** @description Ranking multiplier. */
+      rankMul: number;
+      /** @description Null when it does not apply (docs/explain.md). */
+      bestPrice: number | null;
+      /** @description Null when it does not apply (docs/explain.md). */
+      cap: number | null;
+      /** @description The venue has a leg. */
+      used: boolean;
+    };
+    /** @description One hop of a candidate path as solved. */
+    HopProof: {
+      /** @description Hop index. */
+      index: number;
+      /** @description Market. */
+      pair: string;
+      /**
+       * @description buy walks asks, sell walks bids.
+       * @enum {string}
+       */
+      side: 'buy' | 'sell';
+      /** @description What the hop spends. */
+      inAsset: string;
+      /** @description What the hop receives. */
+      outAsset: string;
+      /** @description What the hop was asked. */
+      asked: {
+        /**
+         * @description Pinned side.
+         * @enum {string}
+         */
+        pinned: 'in' | 'out';
+        /** @description Amount asked. */
+        amount: number;
+        /** @description Its asset. */
+        asset: string;
+      };
+      /**
+       * @description Strategy the hop was solved with.
+       * @enum {string}
+       */
+      strategy: 'best_single' | 'split_optimal' | 'split_capped';
+      /** @description Null when it does not apply (docs/explain.md). */
+      unroutableReason:
+        | (
+            | 'no_market'
+            | 'exact_out_multi_hop_unsupported'
+            | 'no_venues_matched_filter'
+            | 'all_books_stale'
+            | 'no_liquidity'
+            | 'insufficient_depth'
+            | 'insufficient_balance'
+          )
+        | null;
+      /** @description As the result shows it. */
+      amountIn: number;
+      /** @description As the result shows it. */
+      amountOut: number;
+      /** @description The walk met the asked amount. */
+      pinnedMet: boolean;
+      /** @description As the result reports. */
+      fullyFillable: boolean;
+      venues: components['schemas']['VenueProof'][];
+      legs: components['schemas']['LegProof'][];
+    };
+    /** @description The score arithmetic. */
+    ScoreProof: {
+      /** @description Path output. */
+      amountOut: number;
+      /** @description Hops. */
+      hops: number;
+      /** @description Hop penalty. */
+      hopPenaltyBps: number;
+      /** @description 1 - hopPenaltyBps / 10000. */
+      factor: number;
+      steps: number[];
+      /** @description The last step (0 when the path failed). */
+      score: number;
+    };
+    /** @description One candidate path. */
+    CandidateProof: {
+      /** @description Position in candidate order. */
+      index: number;
+      pairs: string[];
+      /** @description Null when it does not apply (docs/explain.md). */
+      bridge: string | null;
+      /** @description False for the bridges of an exact-out request. */
+      solved: boolean;
+      /** @description Null when it does not apply (docs/explain.md). */
+      unroutableReason:
+        | (
+            | 'no_market'
+            | 'exact_out_multi_hop_unsupported'
+            | 'no_venues_matched_filter'
+            | 'all_books_stale'
+            | 'no_liquidity'
+            | 'insufficient_depth'
+            | 'insufficient_balance'
+          )
+        | null;
+      /** @description Null when it does not apply (docs/explain.md). */
+      failedAtHop: number | null;
+      /** @description Path input. */
+      amountIn: number;
+      /** @description Path output. */
+      amountOut: number;
+      /** @description As in pathsConsidered. */
+      fullyFillable: boolean;
+      /** @description Null when it does not apply (docs/explain.md). */
+      score: components['schemas']['ScoreProof'] | null;
+      /** @description May it win. */
+      eligible: boolean;
+      /** @description Null when it does not apply (docs/explain.md). */
+      ineligibleBecause: ('not_solved' | 'unroutable' | 'no_output' | 'not_fully_fillable') | null;
+      /**
+       * @description How it fared against the winner.
+       * @enum {string}
+       */
+      verdict:
+        'chosen' | 'lower_score' | 'same_score_more_hops' | 'same_score_later' | 'ineligible' | 'none_chosen';
+      /** @description Null when it does not apply (docs/explain.md). */
+      trim: {
+        /** @description Hop 1 filled. */
+        hop1Filled: boolean;
+        /** @description Delivered. */
+        delivered: number;
+        /** @description Absorbed. */
+        absorbed: number;
+        /** @description Rounds. */
+        rounds: number;
+      } | null;
+      hops: components['schemas']['HopProof'][];
+    };
+    /** @description Why the winner won. */
+    DecisionProof: {
+      /** @description Null when it does not apply (docs/explain.md). */
+      winner: number | null;
+      /**
+       * @description The rule that decided.
+       * @enum {string}
+       */
+      rule:
+        | 'no_market'
+        | 'exact_out_direct_only'
+        | 'none_eligible'
+        | 'only_eligible'
+        | 'higher_score'
+        | 'fewer_hops'
+        | 'earlier_candidate';
+      /** @description Null when it does not apply (docs/explain.md). */
+      runnerUp: number | null;
+      /** @description Null when it does not apply (docs/explain.md). */
+      marginBps: number | null;
+      /** @description Null when it does not apply (docs/explain.md). */
+      hopsFrom: number | null;
+    };
+    /** @description The walk-the-book proof of the solve that produced the result (docs/explain.md section 1). */
+    SolveProof: {
+      /**
+       * @description Version of this shape.
+       * @constant
+       */
+      proofVersion: 1;
+      /** @description Solver version. */
+      solverVersion: string;
+      /** @description Request id. */
+      requestId: string;
+      /** @description The clock of the solve. */
+      calculatedAt: number;
+      /**
+       * @description Pinned side.
+       * @enum {string}
+       */
+      exactSide: 'in' | 'out';
+      /** @description Pinned amount. */
+      requestedAmount: number;
+      /** @description Asset of the pinned amount. */
+      pinnedAsset: string;
+      /** @description The routing configuration used. */
+      config: {
+        /** @description Server setting. */
+        staleBookMs: number;
+        /** @description Server setting. */
+        stalenessPenaltyBps: number;
+        /** @description Server setting. */
+        defaultTakerFeeRate: number;
+      };
+      /** @description From the request. */
+      hopPenaltyBps: number;
+      /** @description From the request. */
+      requireFullFill: boolean;
+      candidates: components['schemas']['CandidateProof'][];
+      decision: components['schemas']['DecisionProof'];
+    };
+    /** @description The same snapshot solved with the named change. */
+    Counterfactual: {
+      /** @description What the caller did not pin: amountOut when exact-in, amountIn when exact-out. */
+      value: number;
+      /** @description Pinned side achieved share. */
+      fillRatio: number;
+      /** @description As in a RouteResult. */
+      fullyFillable: boolean;
+      /** @description Null when it does not apply (docs/explain.md). */
+      unroutableReason:
+        | (
+            | 'no_market'
+            | 'exact_out_multi_hop_unsupported'
+            | 'no_venues_matched_filter'
+            | 'all_books_stale'
+            | 'no_liquidity'
+            | 'insufficient_depth'
+            | 'insufficient_balance'
+          )
+        | null;
+      /** @description Null when it does not apply (docs/explain.md). */
+      effectiveRate: number | null;
+      /** @description Null when it does not apply (docs/explain.md). */
+      costBps: number | null;
+      /** @description Row name. */
+      name: string;
+      /** @description Request fields changed. */
+      requestChange: Record<string, never>;
+      /** @description Config fields changed. */
+      configChange: Record<string, never>;
+      result: components['schemas']['RouteResult'];
+    };
+    /** @description What a strategy would give. */
+    StrategyCost: {
+      /** @description What the caller did not pin: amountOut when exact-in, amountIn when exact-out. */
+      value: number;
+      /** @description Pinned side achieved share. */
+      fillRatio: number;
+      /** @description As in a RouteResult. */
+      fullyFillable: boolean;
+      /** @description Null when it does not apply (docs/explain.md). */
+      unroutableReason:
+        | (
+            | 'no_market'
+            | 'exact_out_multi_hop_unsupported'
+            | 'no_venues_matched_filter'
+            | 'all_books_stale'
+            | 'no_liquidity'
+            | 'insufficient_depth'
+            | 'insufficient_balance'
+          )
+        | null;
+      /** @description Null when it does not apply (docs/explain.md). */
+      effectiveRate: number | null;
+      /** @description Null when it does not apply (docs/explain.md). */
+      costBps: number | null;
+      /** @description Strategy. */
+      name: string;
+      /** @description Request fields changed. */
+      requestChange: Record<string, never>;
+      /** @description Config fields changed. */
+      configChange: Record<string, never>;
+      /** @description The request's own strategy. */
+      current: boolean;
+      /** @description Null for the current strategy. */
+      result: components['schemas']['RouteResult'] | null;
+    };
+    /** @description One candidate path of the route. */
+    PathCost: {
+      /** @description What the caller did not pin: amountOut when exact-in, amountIn when exact-out. */
+      value: number;
+      /** @description Pinned side achieved share. */
+      fillRatio: number;
+      /** @description As in a RouteResult. */
+      fullyFillable: boolean;
+      /** @description Null when it does not apply (docs/explain.md). */
+      unroutableReason:
+        | (
+            | 'no_market'
+            | 'exact_out_multi_hop_unsupported'
+            | 'no_venues_matched_filter'
+            | 'all_books_stale'
+            | 'no_liquidity'
+            | 'insufficient_depth'
+            | 'insufficient_balance'
+          )
+        | null;
+      /** @description Null when it does not apply (docs/explain.md). */
+      effectiveRate: number | null;
+      /** @description Null when it does not apply (docs/explain.md). */
+      costBps: number | null;
+      pairs: string[];
+      /** @description Null when it does not apply (docs/explain.md). */
+      bridge: string | null;
+      /** @description The route took this path. */
+      chosen: boolean;
+      /** @description Path input. */
+      amountIn: number;
+      /** @description Path output. */
+      amountOut: number;
+      /** @description Null when it does not apply (docs/explain.md). */
+      score: number | null;
+    };
+    /** @description What each alternative would give on the same snapshot (docs/explain.md section 2). */
+    ConstraintCosts: {
+      /** @description Request id. */
+      requestId: string;
+      /** @description Asset of every value. */
+      valueAsset: string;
+      /** @description The route's own figures. */
+      route: {
+        /** @description What the caller did not pin: amountOut when exact-in, amountIn when exact-out. */
+        value: number;
+        /** @description Pinned side achieved share. */
+        fillRatio: number;
+        /** @description As in a RouteResult. */
+        fullyFillable: boolean;
+        /** @description Null when it does not apply (docs/explain.md). */
+        unroutableReason:
+          | (
+              | 'no_market'
+              | 'exact_out_multi_hop_unsupported'
+              | 'no_venues_matched_filter'
+              | 'all_books_stale'
+              | 'no_liquidity'
+              | 'insufficient_depth'
+              | 'insufficient_balance'
+            )
+          | null;
+        /** @description Null when it does not apply (docs/explain.md). */
+        effectiveRate: number | null;
+      };
+      strategies: components['schemas']['StrategyCost'][];
+      paths: components['schemas']['PathCost'][];
+      constraints: components['schemas']['Counterfactual'][];
+    };
+    /** @description GET /route/explain: the RouteResult, its proof and its constraint costs, from one snapshot. */
+    ExplainedRoute: {
+      result: components['schemas']['RouteResult'];
+      proof: components['schemas']['SolveProof'];
+      constraintCosts: components['schemas']['ConstraintCosts'];
     };
   };
   responses: {
@@ -976,6 +1428,148 @@ export interface operations {
       431: components['responses']['HeadersTooLarge'];
     };
   };
+  explainRoute: {
+    parameters: {
+      query: {
+        /**
+         * @description Asset spent; trimmed and upper-cased, then 1 to 32 of A-Z 0-9 . _ -.
+         * @example USDT
+         */
+        from: string;
+        /**
+         * @description Asset wanted; must differ from `from`; trimmed and upper-cased, then 1 to 32 of A-Z 0-9 . _ -.
+         * @example BTC
+         */
+        to: string;
+        /**
+         * @description Exact amount of `from` to spend (> 0). Exactly one of amountIn and amountOut.
+         * @example 1000
+         */
+        amountIn?: number;
+        /** @description Exact amount of `to` to receive (> 0), direct markets only (a bridge-only conversion is 501). Exactly one of amountIn and amountOut. */
+        amountOut?: number;
+        /** @description best_single: one venue per hop; split_optimal: split across every venue at least cost; split_capped: at most maxVenues venues per hop. */
+        strategy?: 'best_single' | 'split_optimal' | 'split_capped';
+        /** @description Venues per hop for split_capped (an integer >= 1). */
+        maxVenues?: number;
+        /** @description Intermediary assets tried in this order (at most 16); explicitly empty disables bridging (direct markets only). */
+        bridges?: string[];
+        /** @description How much better, in bps per extra hop, a bridged path must be to beat a direct one (0 to 10000). */
+        hopPenaltyBps?: number;
+        /** @description Venue allowlist (at most 128 ids, case kept, echoed sorted); omitted means every venue, explicitly empty means none. */
+        exchanges?: string[];
+        /** @description Only venues marked certified; enabled only by the exact value `true`. */
+        certified?: string;
+        /** @description Rank and price with taker fees; disabled only by the exact value `false`. */
+        includeFees?: string;
+        /** @description Return per-venue quotes on each hop; disabled only by the exact value `false`. Default true on REST, false on the stream. */
+        includeQuotes?: string;
+        /** @description Holdings, comma-separated `[venue.]ASSET:amount` (at most 128 entries; an entry without a venue applies to every venue); explicitly empty means holding nothing. In a JSON body also an array of entries or an object {"[venue.]ASSET": amount}. */
+        balances?: string;
+        /** @description cap: route the best fundable size; require: refuse with insufficient_balance. Ignored without balances. */
+        balanceMode?: 'cap' | 'require';
+        /** @description Suppress legs below this quote-currency notional and reallocate their size (>= 0). */
+        minLegNotional?: number;
+        /** @description Refuse with insufficient_depth when depth cannot cover the size; enabled only by the exact value `true`. */
+        requireFullFill?: string;
+        /** @description Quote against the books as they were at this instant (epoch ms, a plain integer, not in the future); the clock is that instant. */
+        asOf?: number;
+      };
+      header?: {
+        /** @description Your id for this request: echoed (header and RouteResult requestId) when it matches ^[\w.-]{1,200}$; any other value is replaced by a minted UUID without complaint. */
+        'x-request-id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The result, its proof and its constraint costs. */
+      200: {
+        headers: {
+          'x-request-id': components['headers']['x-request-id'];
+          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
+          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
+          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ExplainedRoute'];
+        };
+      };
+      /** @description A parameter is missing, malformed, out of range, unknown or repeated (the message names it, or the cap it exceeds); or the request is malformed before any parameter is read (no Host in HTTP/1.1, a bad percent-escape, not HTTP/1.x). */
+      400: {
+        headers: {
+          'x-request-id': components['headers']['x-request-id'];
+          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
+          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
+          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      403: components['responses']['Ipv4Only'];
+      /** @description No market or bridge path: result has unroutableReason no_market. */
+      404: {
+        headers: {
+          'x-request-id': components['headers']['x-request-id'];
+          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
+          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
+          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ExplainedRoute'];
+        };
+      };
+      405: components['responses']['MethodNotAllowed'];
+      408: components['responses']['RequestTimeout'];
+      413: components['responses']['ContentTooLarge'];
+      /** @description The query string is longer than 4096 characters. */
+      414: {
+        headers: {
+          'x-request-id': components['headers']['x-request-id'];
+          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
+          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
+          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      429: components['responses']['RateLimited'];
+      431: components['responses']['HeadersTooLarge'];
+      /** @description amountOut pinned over a bridged path only: result has exact_out_multi_hop_unsupported. */
+      501: {
+        headers: {
+          'x-request-id': components['headers']['x-request-id'];
+          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
+          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
+          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ExplainedRoute'];
+        };
+      };
+      /** @description JOURNAL_STRICT=true and the quote journal could not record the quote, so it is not served. */
+      503: {
+        headers: {
+          'x-request-id': components['headers']['x-request-id'];
+          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
+          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
+          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getOrderBook: {
     parameters: {
       query?: {
@@ -1309,6 +1903,56 @@ export interface operations {
         };
         content: {
           'application/json': Record<string, never>;
+        };
+      };
+      /** @description Not modified: If-None-Match named the current ETag. */
+      304: {
+        headers: {
+          'x-request-id': components['headers']['x-request-id'];
+          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
+          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
+          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+          etag: components['headers']['etag'];
+          'cache-control': components['headers']['cache-control'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      403: components['responses']['Ipv4Only'];
+      405: components['responses']['MethodNotAllowed'];
+      408: components['responses']['RequestTimeout'];
+      413: components['responses']['ContentTooLarge'];
+      414: components['responses']['UriTooLong'];
+      429: components['responses']['RateLimited'];
+      431: components['responses']['HeadersTooLarge'];
+    };
+  };
+  getExplorer: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request: echoed (header and RouteResult requestId) when it matches ^[\w.-]{1,200}$; any other value is replaced by a minted UUID without complaint. */
+        'x-request-id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The document. */
+      200: {
+        headers: {
+          'x-request-id': components['headers']['x-request-id'];
+          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
+          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
+          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+          etag: components['headers']['etag'];
+          'cache-control': components['headers']['cache-control'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
         };
       };
       /** @description Not modified: If-None-Match named the current ETag. */

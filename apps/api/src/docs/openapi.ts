@@ -20,6 +20,7 @@ import {
 } from './schemas';
 import { STREAM_PATH } from '../http/front-door';
 import examplesJson from './examples.json';
+import { EXPLAIN_SCHEMAS, ExplainedRouteSchema } from './explain-schema';
 
 /** Responses captured from the running demo by scripts/capture-examples.mjs (never written by hand). */
 const EXAMPLES = examplesJson as Record<string, unknown>;
@@ -76,6 +77,22 @@ const routeResponses = (extra: Record<string, JsonObject>): Record<string, JsonO
     'JOURNAL_STRICT=true and the quote journal could not record the quote, so it is not served.',
   ),
 });
+
+/** GET /route/explain: the /route statuses, each with the explained body. */
+const explainResponses = (): Record<string, JsonObject> => {
+  const route = routeResponses({
+    '414': errorResponse('The query string is longer than 4096 characters.', ex('query_too_long')),
+  });
+  const explained = (description: string): JsonObject => jsonResponse(description, ExplainedRouteSchema, {});
+  return {
+    ...route,
+    '200': explained('The result, its proof and its constraint costs.'),
+    '404': explained('No market or bridge path: result has unroutableReason no_market.'),
+    '501': explained(
+      'amountOut pinned over a bridged path only: result has exact_out_multi_hop_unsupported.',
+    ),
+  };
+};
 
 const bookResponses = (): Record<string, JsonObject> => ({
   '200': jsonResponse('Every cached level, best first.', OrderBookSchema, ex('orderbook')),
@@ -183,6 +200,18 @@ function operations(): Record<string, Record<string, Operation>> {
         },
       },
     },
+    '/route/explain': {
+      get: {
+        tags: ['route'],
+        operationId: 'explainRoute',
+        summary: 'Quote a conversion with its proof and the cost of each constraint (extension)',
+        description:
+          'An extension beyond the spec. The GET /route parameters, parser, limits and gate; answers { result, proof, constraintCosts } from one snapshot: result is the RouteResult GET /route would give (journalled the same way, so replay quote reproduces it), proof the walk-the-book proof of that very solve, constraintCosts what the other strategies, paths and the request without each active constraint would give (docs/explain.md).',
+        'x-extension': true,
+        parameters: [...routeQueryParameters('rest'), REQUEST_ID],
+        responses: explainResponses(),
+      },
+    },
     '/orderbook/{exchange}/{symbol}': {
       get: book('getOrderBook', 'A cached order book (symbol URL-encoded: BTC%2FUSDT)', [
         exchange,
@@ -233,6 +262,19 @@ function operations(): Record<string, Record<string, Operation>> {
         type: 'object',
       }),
     },
+    '/explorer': {
+      get: {
+        ...served(
+          'getExplorer',
+          'The route explorer page (extension; one self-contained HTML page)',
+          'text/html',
+          {
+            type: 'string',
+          },
+        ),
+        'x-extension': true,
+      },
+    },
     '/docs': {
       get: served('getDocs', 'The interactive reference (one self-contained HTML page)', 'text/html', {
         type: 'string',
@@ -269,7 +311,10 @@ export function buildOpenApiDocument(): JsonObject {
     ],
     paths,
     components: {
-      schemas: componentSchemas([...ROUTE_RESULT_SCHEMAS, ...MARKET_SCHEMAS], '#/components/schemas/'),
+      schemas: componentSchemas(
+        [...ROUTE_RESULT_SCHEMAS, ...MARKET_SCHEMAS, ...EXPLAIN_SCHEMAS],
+        '#/components/schemas/',
+      ),
       responses: responseComponents(),
       headers: headerComponents(),
     },

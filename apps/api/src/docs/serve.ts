@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { buildAsyncApiDocument } from './asyncapi';
 import { renderDocsPage } from './docs-page';
+import { renderExplorerPage } from '../explorer/explorer-page';
 import { buildOpenApiDocument } from './openapi';
 
 /**
@@ -15,6 +16,7 @@ export function serveDocs(fastify: FastifyInstance): void {
   fixed(fastify, '/openapi.json', 'application/json; charset=utf-8', JSON.stringify(openapi));
   fixed(fastify, '/asyncapi.json', 'application/json; charset=utf-8', JSON.stringify(asyncapi));
   fixed(fastify, '/docs', 'text/html; charset=utf-8', renderDocsPage(openapi, asyncapi));
+  fixed(fastify, '/explorer', 'text/html; charset=utf-8', renderExplorerPage());
 }
 
 function fixed(fastify: FastifyInstance, path: string, type: string, text: string): void {

@@ -2,7 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ServerConfig } from '@app/config';
 import type { JournalPositions } from '@app/journal';
 import { EventLog, LogError } from '@app/log';
-import { solve, watchSymbols, type RouteRequest, type RouteResult, type RoutingConfig } from '@app/routing';
+import {
+  solve,
+  watchSymbols,
+  type RouteRequest,
+  type RouteResult,
+  type RoutingConfig,
+  type SolveInput,
+} from '@app/routing';
 import { Clock } from '../clock';
 import { BookFeed } from '@app/feed';
 import { QuoteJournal } from '@app/audit';
@@ -63,41 +70,32 @@ export class RouteService {
   /** GET/POST /route: solve, serialise once, journal, and hand back the text to send. */
   async quote(params: RouteParams, requestId: string, asOf: number | null): Promise<RestAnswer> {
     const request: RouteRequest = { requestId, ...params };
-    let solved: LiveSolve;
-    if (asOf === null) solved = this.solveLive(request);
-    else {
-      const past = await this.solveAsOf(request, asOf);
-      if (!past.ok) return past;
-      solved = past;
-    }
-    const body = JSON.stringify(solved.result);
-    const status = statusOf(solved.result);
-    try {
-      await this.journal.record({
-        kind: 'rest',
-        request: asOf === null ? request : { ...request, asOf },
-        calculatedAt: solved.result.calculatedAt,
-        positions: solved.positions,
-        status,
-        body,
-      });
-    } catch (e) {
-      // A quote that could not be journalled is not served (strict mode, or a full queue while the
-      // log refuses appends). The log's own message (file names) stays in the server's log.
-      const why = e instanceof LogError ? e.code : e instanceof Error ? e.message : String(e);
-      return { ok: false, status: 503, error: `quote journal unavailable: ${why}` };
-    }
-    return { ok: true, status, body };
+    const snap = await this.snapshot(request, asOf);
+    if (!snap.ok) return snap;
+    const result = solve(snap.input);
+    const body = JSON.stringify(result);
+    const journalled = await this.journalRest(request, asOf, result, snap.positions, body);
+    return journalled ?? { ok: true, status: statusOf(result), body };
   }
 
   /**
-   * The books as they were at `asOf`, rebuilt from the log (docs/api.md "asOf"): the log's
-   * position at that instant, then only the books the request can read. The instant is the clock.
+   * What a request is solved on: the live cache at the service clock, or the books rebuilt from
+   * the log at `asOf` (docs/api.md "asOf") with `asOf` as the clock; and the log position it read.
+   * The live cache and its position are taken in one synchronous turn, so the solve that follows
+   * in that turn reads exactly them.
    */
-  private async solveAsOf(
+  async snapshot(
     request: RouteRequest,
-    asOf: number,
-  ): Promise<(LiveSolve & { ok: true }) | { ok: false; status: 400; error: string }> {
+    asOf: number | null,
+  ): Promise<
+    { ok: true; input: SolveInput; positions: JournalPositions } | { ok: false; status: 400; error: string }
+  > {
+    if (asOf === null)
+      return {
+        ok: true,
+        input: { request, books: this.feed.cache, now: this.clock.now(), config: this.routing },
+        positions: this.positions(),
+      };
     const at = await booksAt(
       this.log,
       this.positions(),
@@ -106,9 +104,39 @@ export class RouteService {
       new Set(watchSymbols(request)),
     );
     if (!at.ok) return { ok: false, status: 400, error: at.error };
-    const { cache } = at;
-    const result = solve({ request, books: cache, now: asOf, config: this.routing });
-    return { ok: true, result, positions: at.positions };
+    return {
+      ok: true,
+      input: { request, books: at.cache, now: asOf, config: this.routing },
+      positions: at.positions,
+    };
+  }
+
+  /**
+   * Journal a REST answer; null once written (or queued), else the 503 to send instead: a quote
+   * that could not be journalled is not served (strict mode, or a full queue while the log
+   * refuses appends). The log's own message (file names) stays in the server's log.
+   */
+  async journalRest(
+    request: RouteRequest,
+    asOf: number | null,
+    result: RouteResult,
+    positions: JournalPositions,
+    body: string,
+  ): Promise<{ ok: false; status: 503; error: string } | null> {
+    try {
+      await this.journal.record({
+        kind: 'rest',
+        request: asOf === null ? request : { ...request, asOf },
+        calculatedAt: result.calculatedAt,
+        positions,
+        status: statusOf(result),
+        body,
+      });
+      return null;
+    } catch (e) {
+      const why = e instanceof LogError ? e.code : e instanceof Error ? e.message : String(e);
+      return { ok: false, status: 503, error: `quote journal unavailable: ${why}` };
+    }
   }
 
   private positions(): JournalPositions {

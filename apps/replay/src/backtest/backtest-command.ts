@@ -14,6 +14,7 @@ import { CellBuilder } from './cells';
 import { CELL_COLUMNS, ParquetRows, QUOTE_COLUMNS } from './parquet';
 import { SeriesBuilder } from './series';
 import { RowWriter } from './write-rows';
+import { DecayTracker } from './decay-tracker';
 
 interface BacktestOptions {
   readonly from: number;
@@ -25,6 +26,8 @@ interface BacktestOptions {
   readonly staleBookMs: number;
   readonly stalenessPenaltyBps: number;
   readonly defaultTakerFeeRate: number;
+  /** False with --no-decay. */
+  readonly decay: boolean;
 }
 
 const HELP = `
@@ -35,7 +38,10 @@ without amount or strategy, plus label, exactSide and sizes (docs/replay.md).
 
 Writes into --out: quotes.csv, quotes.jsonl and quotes.parquet (one row per quote),
 summary.json and summary.parquet (per request, size and strategy), report.html (one
-self-contained interactive page, works offline).
+self-contained interactive page, works offline). Unless --no-decay, each quote's legs are also
+re-priced 1 s, 5 s and 30 s later in the recording (quote decay, docs/explain.md): the report and
+summary.json give, per request, size and strategy, the mean bps, the share holding within 1 bps
+and the half-life.
 
 Example:
   route-service replay backtest --events replay-data/ --schedule replay-data/schedule.example.json \\
@@ -81,6 +87,7 @@ export function registerBacktest(program: Command, ctx: CliContext, done: (code:
         .default(d.defaultTakerFeeRate),
     )
     .addHelpText('after', HELP)
+    .option('--no-decay', 'skip quote decay (each quote re-priced 1 s, 5 s and 30 s later)')
     .action(async (o: BacktestOptions) => done(await backtest(o, ctx)));
 }
 
@@ -125,6 +132,7 @@ async function backtest(o: BacktestOptions, ctx: CliContext): Promise<number> {
   const cells = new CellBuilder();
   const lines = new SeriesBuilder(from);
   const bar = ctx.progress('backtest', instants, 'instants');
+  const decay = o.decay ? new DecayTracker() : undefined;
   let timing;
   try {
     timing = await runBacktest({
@@ -134,6 +142,7 @@ async function backtest(o: BacktestOptions, ctx: CliContext): Promise<number> {
       to,
       config,
       clock: () => performance.now(),
+      ...(decay === undefined ? {} : { decay }),
       onInstant: (k) => bar.update(k, `${new Date(from + (k - 1) * schedule.intervalMs).toISOString()}`),
       onRow: (row: QuoteRow) => {
         writer.write(row);
@@ -184,9 +193,10 @@ async function backtest(o: BacktestOptions, ctx: CliContext): Promise<number> {
     foldMs: timing.foldMs,
     solveMs: timing.solveMs,
   };
+  const decayRows = decay?.summaries(1) ?? null;
   writeFileSync(
     join(out, 'summary.json'),
-    `${JSON.stringify({ ...run, strategies: counts, cells: summaryCells }, null, 2)}\n`,
+    `${JSON.stringify({ ...run, strategies: counts, cells: summaryCells, decay: decayRows }, null, 2)}\n`,
   );
   writeFileSync(
     join(out, 'report.html'),
@@ -198,6 +208,7 @@ async function backtest(o: BacktestOptions, ctx: CliContext): Promise<number> {
       schedule,
       counts,
       cells: summaryCells,
+      decay: decayRows,
       series: lines.build(),
       figures,
     }),

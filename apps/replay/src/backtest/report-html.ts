@@ -4,6 +4,7 @@ import type { CellSummary, StrategyCounts } from './cells';
 import { requestCharts, sizeUnit, type ChartSpec } from './report-charts';
 import type { Schedule } from './schedule';
 import type { SavingSeries } from './series';
+import type { DecayRow } from './decay-tracker';
 
 export interface ReportInput {
   readonly title: string;
@@ -15,6 +16,8 @@ export interface ReportInput {
   readonly cells: readonly CellSummary[];
   readonly series: readonly SavingSeries[];
   readonly figures: readonly (readonly [string, string])[];
+  /** Quote decay per request, size and strategy; null when the run skipped it (--no-decay). */
+  readonly decay: readonly DecayRow[] | null;
 }
 
 export function escapeHtml(s: string): string {
@@ -141,6 +144,7 @@ Hover a chart for values; click a legend entry to hide or show a line.</p>
 <section><h2>Quotes per strategy</h2><table><tr><th>strategy</th><th>quotes</th><th>routed</th><th>full fills</th></tr>${counts}</table>
 <p class="note">Averages are per request and size only (sections below), never across requests of different assets.</p></section>
 ${sections.join('\n')}
+${decaySection(r.decay)}
 <section><h2>Run</h2><table>${figures}</table><p class="note">Charts: Chart.js ${escapeHtml(lib.version)} (MIT licence), inlined. Data: quotes.parquet, quotes.csv, quotes.jsonl, summary.json, summary.parquet next to this file.</p></section>
 <script>${lib.source}</script>
 <script type="application/json" id="chart-specs">${scriptJson(charts)}</script>
@@ -156,4 +160,21 @@ ${sections.join('\n')}
 </script>
 </body></html>
 `;
+}
+
+/** The quote decay table: per request, size and strategy, each horizon's mean bps and share holding. */
+function decaySection(rows: readonly DecayRow[] | null): string {
+  if (rows === null) return '';
+  const cell = (h: DecayRow['horizons'][number] | undefined): string =>
+    h === undefined || h.meanBps === null
+      ? '<td>n/a</td>'
+      : `<td>${h.meanBps.toFixed(2)} bps, ${(h.holding! * 100).toFixed(0)}% hold (${h.priced})</td>`;
+  const body = rows
+    .map(
+      (r) =>
+        `<tr><td>${escapeHtml(r.label)}</td><td>${r.amount}</td><td>${escapeHtml(r.strategy)}</td><td>${r.quotes}</td>${[0, 1, 2].map((i) => cell(r.horizons[i])).join('')}<td>${r.halfLifeMs === null ? '&gt; 30 s' : `${(r.halfLifeMs / 1000).toFixed(1)} s`}</td></tr>`,
+    )
+    .join('');
+  return `<section id="decay"><h2>Quote decay</h2><p class="note">Each quote's legs (venue and size) re-priced against the recorded books 1 s, 5 s and 30 s later: mean difference from the quoted rate (negative = worse), the share of quotes still within 1 bps, and the half-life (time until half no longer hold; docs/explain.md section 3). Horizons after the range, stale books or thinner books are not priced.</p>
+<div class="scroll"><table><tr><th>request</th><th>size</th><th>strategy</th><th>quotes</th><th>+1 s</th><th>+5 s</th><th>+30 s</th><th>half-life</th></tr>${body}</table></div></section>`;
 }

@@ -1,6 +1,7 @@
 import { byCodeUnit } from '@app/events';
 import type { InstantFold } from '@app/feed';
 import { solve, type RouteResult, type RoutingConfig, type Strategy } from '@app/routing';
+import type { DecayTracker } from './decay-tracker';
 import { routeRequest, type Schedule } from './schedule';
 
 /** One solved quote of the backtest (a CSV/JSONL row). */
@@ -38,6 +39,8 @@ export interface BacktestInput {
   readonly onInstant?: (index: number, total: number) => void;
   /** High-resolution clock for the throughput figures (an argument: the engine reads no clock). */
   readonly clock: () => number;
+  /** Quote decay: every quote's legs re-priced 1 s, 5 s and 30 s later (off when absent). */
+  readonly decay?: DecayTracker;
 }
 
 export interface BacktestTiming {
@@ -61,6 +64,12 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestTiming>
   let solveMs = 0;
   for (let k = 0; k < total; k++) {
     const at = input.from + k * schedule.intervalMs;
+    // The decay horizons due before this instant, in order: the fold only moves forward. Not
+    // counted in the fold and solve figures.
+    for (let due = input.decay?.nextDue(at) ?? null; due !== null; due = input.decay!.nextDue(at)) {
+      await fold.advanceTo(due);
+      input.decay!.priceDue(due, cache, config);
+    }
     const f0 = clock();
     await fold.advanceTo(at);
     const s0 = clock();
@@ -70,10 +79,10 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestTiming>
         const results = new Map<Strategy, RouteResult>();
         for (const strategy of schedule.strategies) {
           const id = `bt-${at}-${req.label}-${amount}-${strategy}`;
-          results.set(
-            strategy,
-            solve({ request: routeRequest(req, amount, strategy, id), books: cache, now: at, config }),
-          );
+          const request = routeRequest(req, amount, strategy, id);
+          const result = solve({ request, books: cache, now: at, config });
+          results.set(strategy, result);
+          input.decay?.add(req.label, amount, request, result, at);
           quotes++;
         }
         const single = results.get('best_single');
@@ -82,6 +91,11 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestTiming>
     }
     solveMs += clock() - s0;
     input.onInstant?.(k + 1, total);
+  }
+  // Horizons after the last instant but within the range are priced too; later ones never are.
+  for (let due = input.decay?.nextDue(input.to) ?? null; due !== null; due = input.decay!.nextDue(input.to)) {
+    await fold.advanceTo(due);
+    input.decay!.priceDue(due, cache, config);
   }
   return { instants: total, quotes, recordsFolded: fold.folded, foldMs, solveMs };
 }

@@ -2,6 +2,9 @@ import { Command, CommanderError } from 'commander';
 import { SOLVER_VERSION } from '@app/routing';
 import { registerAudit } from '../audit/audit-command';
 import { registerBacktest } from '../backtest/backtest-command';
+import { registerCompare } from '../compare/compare-command';
+import { registerDecay } from '../explain/decay-command';
+import { registerExplain } from '../explain/explain-command';
 import { registerGenerate } from '../generate/generate-command';
 import { registerQuote } from '../quote/quote-command';
 import { registerRecord } from '../record/record-command';
@@ -17,7 +20,10 @@ export type RegisterCommand = (program: Command, ctx: CliContext, done: (code: n
 
 const COMMANDS: readonly RegisterCommand[] = [
   registerQuote,
+  registerExplain,
   registerAudit,
+  registerCompare,
+  registerDecay,
   registerRecord,
   registerBacktest,
   registerGenerate,
