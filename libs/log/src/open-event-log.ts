@@ -1,6 +1,7 @@
 import type { TopicName } from '@app/events';
 import type { EventLog } from './event-log';
-import { EmbeddedLog, type FsyncPolicy } from './embedded/embedded-log';
+import { EmbeddedLog } from './embedded/embedded-log';
+import type { FsyncPolicy } from './embedded/embedded-options';
 import { KafkaLog } from './kafka/kafka-log';
 
 export interface OpenEventLogOptions {

@@ -11,7 +11,7 @@ import {
   type LogPosition,
 } from '../event-log';
 import { LogError, fileError } from '../log-error';
-import { HealthRegistry, type LogHealth, type ProblemSink } from '../log-health';
+import { HealthRegistry, type LogHealth } from '../log-health';
 import { partitionFor } from '../partitioner';
 import { checkEntries } from '../record-limits';
 import { FrameEncoder } from './frame';
@@ -21,51 +21,16 @@ import { PartitionReader } from './partition-reader';
 import { PartialWrite, PartitionWriter } from './partition-writer';
 import { listSegments } from './segment-files';
 import {
-  SnapshotIndexWriter,
   readSnapshotMarks,
   rebuildStart,
   snapshotIndexFile,
   type MarkBatch,
   type SnapshotMark,
 } from './snapshot-index';
-import { acquireTopicLock, topicPartitions } from './topic-files';
-import { watchDirs } from './watch-dirs';
-
-/** When appends reach the disk: see docs/operations-log.md "fsync policy". */
-export type FsyncPolicy = 'always' | 'interval' | 'never';
-
-export interface EmbeddedLogOptions {
-  readonly dataDir: string;
-  readonly topicPrefix?: string;
-  /** Partition counts used when a topic is created (an existing topic keeps its own). */
-  readonly partitions?: Partial<Record<TopicName, number>>;
-  readonly fsync?: FsyncPolicy;
-  /** With fsync 'interval': at most this long between an append and its fdatasync. */
-  readonly fsyncIntervalMs?: number;
-  readonly segmentBytes?: number;
-  readonly indexIntervalBytes?: number;
-  /** Followers re-check the files at least this often (fs.watch usually wakes them first). */
-  readonly pollIntervalMs?: number;
-  /** How files are written (default node:fs; tests inject a full disk through it). */
-  readonly files?: LogFiles;
-  /** Where damage and repairs are said when first found (default: a JSON line on stderr). */
-  readonly onProblem?: ProblemSink;
-  /**
-   * Open for reading only (audit and export tools): dataDir must exist, nothing is ever created or
-   * written under it (no topic.json, no lock, no directory), and append throws. A topic that was
-   * never created reads as empty with the default partition count.
-   */
-  readonly readOnly?: boolean;
-}
-
-export const DEFAULT_PARTITIONS: Readonly<Record<TopicName, number>> = { books: 8, venues: 4, quotes: 4 };
-
-interface Writers {
-  readonly partitions: PartitionWriter[];
-  /** Per partition; null for topics outside SNAPSHOT_TOPICS. */
-  readonly marks: (SnapshotIndexWriter | null)[];
-  readonly release: () => void;
-}
+import { topicPartitions } from './topic-files';
+import { DEFAULT_PARTITIONS, type EmbeddedLogOptions, type FsyncPolicy } from './embedded-options';
+import { followPartitions } from './follow-partitions';
+import { openTopicWriters, type Writers } from './topic-writers';
 
 /**
  * The embedded on-disk event log: `<dataDir>/<prefix.topic>/<partition>/` segment files, one
@@ -200,62 +165,21 @@ export class EmbeddedLog extends EventLog {
     }
   }
 
-  async *follow(from: readonly LogPosition[], options: FollowOptions): AsyncIterable<LogEntry[]> {
+  follow(from: readonly LogPosition[], options: FollowOptions): AsyncIterable<LogEntry[]> {
     this.open();
-    const { signal } = options;
-    const maxBatch = options.maxBatch ?? 10_000;
-    // Each follow gets its own readers: their file handles and cursors are not shared.
-    const subs = from.map((p) => {
-      const reader = new PartitionReader(
-        this.partitionDir(p.topic, p.partition),
-        p.topic,
-        p.partition,
-        this.registry,
-      );
-      this.checkPartition(p.topic, p.partition);
-      return { reader, cursor: reader.seek(p.offset) };
-    });
-    let wake: (() => void) | null = null;
-    let dirty = true;
-    const poke = (): void => {
-      dirty = true;
-      wake?.();
-    };
-    const topics = new Set(from.map((p) => p.topic));
-    for (const t of topics) this.appended.on(t, poke);
-    signal.addEventListener('abort', poke);
-    const watchers = watchDirs(
-      from.map((p) => this.partitionDir(p.topic, p.partition)),
-      poke,
-      this.options.readOnly !== true,
+    return followPartitions(
+      {
+        partitionDir: (t, p) => this.partitionDir(t, p),
+        checkPartition: (t, p) => this.checkPartition(t, p),
+        registry: this.registry,
+        appended: this.appended,
+        closed: () => this.closed,
+        readOnly: this.options.readOnly === true,
+        pollIntervalMs: this.options.pollIntervalMs ?? 50,
+      },
+      from,
+      options,
     );
-    try {
-      while (!signal.aborted && !this.closed) {
-        dirty = false;
-        let got = false;
-        for (const s of subs) {
-          const batch = s.reader.next(s.cursor, maxBatch);
-          if (batch.length === 0) continue;
-          got = true;
-          yield batch;
-          if (signal.aborted || this.closed) return;
-        }
-        if (got || dirty) continue;
-        await new Promise<void>((res) => {
-          const t = setTimeout(res, this.options.pollIntervalMs ?? 50);
-          wake = () => {
-            clearTimeout(t);
-            res();
-          };
-        });
-        wake = null;
-      }
-    } finally {
-      for (const t of topics) this.appended.off(t, poke);
-      signal.removeEventListener('abort', poke);
-      for (const w of watchers) w.close();
-      for (const s of subs) s.reader.close();
-    }
   }
 
   highWatermarks(topic: TopicName): Promise<number[]> {
@@ -380,36 +304,17 @@ export class EmbeddedLog extends EventLog {
   private writersFor(topic: TopicName): Writers {
     let w = this.writers.get(topic);
     if (w !== undefined) return w;
-    const n = this.count(topic);
-    const release = acquireTopicLock(this.topicDir(topic));
-    try {
-      const partitions = Array.from(
-        { length: n },
-        (_, p) =>
-          new PartitionWriter(this.partitionDir(topic, p), {
-            segmentBytes: this.options.segmentBytes ?? 256 * 1024 * 1024,
-            indexIntervalBytes: this.options.indexIntervalBytes ?? 4096,
-            encoder: this.encoder,
-            files: this.files,
-            health: this.registry,
-            topic,
-            partition: p,
-          }),
-      );
-      const indexed = SNAPSHOT_TOPICS.includes(topic);
-      const marks = partitions.map((pw, p) => {
-        pw.open();
-        if (!indexed) return null;
-        const m = new SnapshotIndexWriter(pw.dir, this.files, this.registry, `${topic}/${p}`);
-        const hasEntries = pw.nextOffset > (listSegments(pw.dir)[0] ?? 0);
-        m.open(pw.nextOffset, hasEntries, () => scanMarks(pw.dir, topic, p, this.registry));
-        return m;
-      });
-      w = { partitions, marks, release };
-    } catch (e) {
-      release();
-      throw e instanceof LogError ? e : fileError(e, `opening ${topic} for writing`);
-    }
+    w = openTopicWriters({
+      topic,
+      topicDir: this.topicDir(topic),
+      partitionDir: (p) => this.partitionDir(topic, p),
+      partitions: this.count(topic),
+      segmentBytes: this.options.segmentBytes ?? 256 * 1024 * 1024,
+      indexIntervalBytes: this.options.indexIntervalBytes ?? 4096,
+      encoder: this.encoder,
+      files: this.files,
+      registry: this.registry,
+    });
     this.writers.set(topic, w);
     return w;
   }
