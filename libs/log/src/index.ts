@@ -12,7 +12,9 @@ export { DEFAULT_SNAPSHOT_POLICY, SnapshotScheduler } from './snapshot-scheduler
 export type { SnapshotPolicy } from './snapshot-scheduler';
 export { EmbeddedLog } from './embedded/embedded-log';
 export { DEFAULT_PARTITIONS } from './embedded/embedded-options';
-export type { EmbeddedLogOptions, FsyncPolicy } from './embedded/embedded-options';
+export type { EmbeddedLogOptions, EmbeddedRetention, FsyncPolicy } from './embedded/embedded-options';
+export { RETENTION_TOPICS, partitionBytes } from './embedded/retention';
+export type { RetentionPolicy, RetentionResult } from './embedded/retention';
 export type { LogFiles } from './embedded/log-files';
 export { DEFAULT_FETCH, KafkaLog } from './kafka/kafka-log';
 export type { KafkaFetchOptions, KafkaLogOptions } from './kafka/kafka-log';

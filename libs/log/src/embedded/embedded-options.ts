@@ -1,6 +1,7 @@
 import type { TopicName } from '@app/events';
 import type { ProblemSink } from '../log-health';
 import type { LogFiles } from './log-files';
+import type { RetentionPolicy, RetentionResult } from './retention';
 
 /** When appends reach the disk: see docs/operations-log.md "fsync policy". */
 export type FsyncPolicy = 'always' | 'interval' | 'never';
@@ -27,6 +28,19 @@ export interface EmbeddedLogOptions {
    * never created reads as empty with the default partition count.
    */
   readonly readOnly?: boolean;
+  /** Remove old segments of the topics this process writes (books, quotes); none when absent. */
+  readonly retention?: EmbeddedRetention;
 }
 
 export const DEFAULT_PARTITIONS: Readonly<Record<TopicName, number>> = { books: 8, venues: 4, quotes: 4 };
+
+/** Retention settings of an embedded log (docs/operations-log.md "Retention"). */
+export interface EmbeddedRetention {
+  readonly policy: RetentionPolicy;
+  /** How often the writer runs a pass (default 60 s). */
+  readonly checkEveryMs?: number;
+  /** The clock passes are judged by (default Date.now; entries' own times are compared to it). */
+  readonly clock?: () => number;
+  /** Told what each pass removed (a log line in the services). */
+  readonly onPass?: (results: readonly RetentionResult[]) => void;
+}

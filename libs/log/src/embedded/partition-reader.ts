@@ -2,8 +2,9 @@ import type { TopicName } from '@app/events';
 import type { LogEntry } from '../event-log';
 import { LogError } from '../log-error';
 import type { HealthRegistry } from '../log-health';
-import { BODY_FIXED, FRAME_HEADER, MAX_BODY, checkFrame } from './frame';
+import { BODY_FIXED, FLAG_GAP, FRAME_HEADER, MAX_BODY, checkFrame, gapEnd } from './frame';
 import { findNextFrame } from './frame-scan';
+import { readRetainedFrom } from './retention-file';
 import { SegmentChain, frameAt } from './segment-chain';
 import { readFully, readIndex, segmentFile, indexFile, type IndexEntry } from './segment-files';
 
@@ -73,10 +74,16 @@ export class PartitionReader {
           bad = bodyLen === -2 || n < buf.length || !this.wholeInFile(c, pos, n);
           break;
         }
+        const keyAt = pos + FRAME_HEADER + BODY_FIXED;
+        const valueAt = keyAt + buf.readUInt16LE(pos + FRAME_HEADER + 9);
+        if ((buf[pos + FRAME_HEADER + 8]! & FLAG_GAP) !== 0) {
+          // Offsets removed by retention: go on at the gap's end, returning nothing for it.
+          c.offset = gapEnd(buf, valueAt, pos + FRAME_HEADER + bodyLen);
+          pos += FRAME_HEADER + bodyLen;
+          continue;
+        }
         if (c.offset >= c.skipUntil) {
           // Decoded in place (no intermediate frame object): this loop runs once per entry read.
-          const keyAt = pos + FRAME_HEADER + BODY_FIXED;
-          const valueAt = keyAt + buf.readUInt16LE(pos + FRAME_HEADER + 9);
           out.push({
             topic: this.topic,
             partition: this.partition,
@@ -160,7 +167,8 @@ export class PartitionReader {
     }
     const next = this.chain.following(c.segment, c.offset);
     if (next === null) return false;
-    if (c.position < size || next > c.offset)
+    // Segments missing below the retention horizon were removed on purpose, not lost.
+    if ((c.position < size || next > c.offset) && next > readRetainedFrom(this.dir))
       this.health.damaged({
         topic: this.topic,
         partition: this.partition,

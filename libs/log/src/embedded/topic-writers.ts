@@ -6,6 +6,7 @@ import type { FrameEncoder } from './frame';
 import type { LogFiles } from './log-files';
 import { scanMarks } from './mark-scan';
 import { PartitionWriter } from './partition-writer';
+import { finishRetention } from './retention-state';
 import { listSegments } from './segment-files';
 import { SnapshotIndexWriter } from './snapshot-index';
 import { acquireTopicLock } from './topic-files';
@@ -53,6 +54,7 @@ export function openTopicWriters(o: TopicWritersOptions): Writers {
     );
     const indexed = SNAPSHOT_TOPICS.includes(topic);
     const marks = partitions.map((pw, p) => {
+      finishRetention(pw.dir, `${topic}/${p}`, o.registry);
       pw.open();
       if (!indexed) return null;
       const m = new SnapshotIndexWriter(pw.dir, o.files, o.registry, `${topic}/${p}`);

@@ -1,0 +1,92 @@
+import type { TopicName } from '@app/events';
+import type { HealthRegistry } from '../log-health';
+import type { EmbeddedRetention } from './embedded-options';
+import type { LogFiles } from './log-files';
+import { RETENTION_TOPICS, retainPartition, type RetentionPolicy, type RetentionResult } from './retention';
+import type { Writers } from './topic-writers';
+
+export interface PassContext {
+  readonly policy: RetentionPolicy;
+  readonly now: number;
+  readonly files: LogFiles;
+  readonly registry: HealthRegistry;
+  readonly indexIntervalBytes: number;
+  /** Called after a partition changed, so cached readers of it are dropped. */
+  readonly changed: (topic: TopicName, partition: number) => void;
+}
+
+/** One retention pass over the topics whose writers this process holds. */
+export function retentionPass(writers: ReadonlyMap<TopicName, Writers>, ctx: PassContext): RetentionResult[] {
+  const out: RetentionResult[] = [];
+  for (const [topic, w] of writers) {
+    if (!RETENTION_TOPICS.includes(topic)) continue;
+    for (let p = 0; p < w.partitions.length; p++) {
+      const pw = w.partitions[p]!;
+      let result: RetentionResult | null;
+      try {
+        result = retainPartition({
+          dir: pw.dir,
+          topic,
+          partition: p,
+          activeBase: pw.activeBase,
+          policy: ctx.policy,
+          now: ctx.now,
+          files: ctx.files,
+          health: ctx.registry,
+          indexIntervalBytes: ctx.indexIntervalBytes,
+        });
+      } finally {
+        // The marks file may have been replaced whole: append to the new one from now on.
+        w.marks[p]?.reopen();
+      }
+      if (result === null) continue;
+      ctx.changed(topic, p);
+      out.push(result);
+    }
+  }
+  return out;
+}
+
+/** What a RetentionRunner needs of its log (everything but the policy and the time). */
+export type RunnerContext = Omit<PassContext, 'policy' | 'now'> & {
+  readonly writers: ReadonlyMap<TopicName, Writers>;
+};
+
+/** Runs retention passes for one EmbeddedLog: on demand (`run`) and on the configured timer. */
+export class RetentionRunner {
+  private readonly timer: NodeJS.Timeout | null;
+  private stopped = false;
+
+  constructor(
+    private readonly settings: EmbeddedRetention | undefined,
+    private readonly ctx: RunnerContext,
+  ) {
+    this.timer =
+      settings === undefined ? null : setInterval(() => this.runOnTimer(), settings.checkEveryMs ?? 60_000);
+    this.timer?.unref();
+  }
+
+  /** One pass judged at `now`; [] when the log has no retention (or is read-only). */
+  run(now: number): RetentionResult[] {
+    if (this.settings === undefined) return [];
+    return retentionPass(this.ctx.writers, { ...this.ctx, policy: this.settings.policy, now });
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer !== null) clearInterval(this.timer);
+  }
+
+  private runOnTimer(): void {
+    const s = this.settings;
+    if (s === undefined || this.stopped) return;
+    try {
+      const results = this.run((s.clock ?? Date.now)());
+      if (results.length > 0) s.onPass?.(results);
+    } catch (e) {
+      this.ctx.registry.problem(
+        `retention pass failed (tried again at the next pass): ${(e as Error).message}`,
+      );
+    }
+  }
+}
