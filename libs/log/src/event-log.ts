@@ -88,6 +88,14 @@ export abstract class EventLog {
     return this.partitions(topic).then((n) => Array.from({ length: n }, () => 0));
   }
   /**
+   * Why the log's own retention could remove a book's only snapshot before the producer writes a
+   * new one (every `snapshotEveryMs`), or null. The embedded log never does (it keeps each book's
+   * latest snapshot); Kafka does when a topic's retention.ms is short: the service checks at start.
+   */
+  snapshotRetentionProblem(_snapshotEveryMs: number): Promise<string | null> {
+    return Promise.resolve(null);
+  }
+  /**
    * What the log has found wrong with its data since it was opened: damaged stretches readers
    * skipped (named and counted) and other named problems. Adapters that find none keep the default.
    */

@@ -14,6 +14,7 @@ export { EmbeddedLog } from './embedded/embedded-log';
 export { DEFAULT_PARTITIONS } from './embedded/embedded-options';
 export type { EmbeddedLogOptions, EmbeddedRetention, FsyncPolicy } from './embedded/embedded-options';
 export { RETENTION_TOPICS, partitionBytes } from './embedded/retention';
+export { retentionLine } from './embedded/retention-pass';
 export type { RetentionPolicy, RetentionResult } from './embedded/retention';
 export type { LogFiles } from './embedded/log-files';
 export { DEFAULT_FETCH, KafkaLog } from './kafka/kafka-log';

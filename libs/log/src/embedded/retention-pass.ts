@@ -90,3 +90,12 @@ export class RetentionRunner {
     }
   }
 }
+
+/** One log line for what a pass removed (the services print it). */
+export function retentionLine(results: readonly RetentionResult[]): string {
+  const parts = results.map(
+    (r) =>
+      `${r.topic}/${r.partition}: ${r.segmentsRemoved} segment(s) removed, horizon offset ${r.retainedFrom}, ${r.keptEntries} entries kept below it, ${r.bytesBefore} -> ${r.bytesAfter} bytes`,
+  );
+  return `event log retention: ${parts.join('; ')}`;
+}
