@@ -167,6 +167,17 @@ export class PartitionReader {
     }
     const next = this.chain.following(c.segment, c.offset);
     if (next === null) return false;
+    if (next > c.offset && c.offset < readRetainedFrom(this.dir)) {
+      // Retention replaced the segments ahead while this cursor read an old one: the entries books
+      // need from here to the horizon are in the new compacted first segment. Read on from it.
+      this.chain.reset();
+      const at = this.seek(c.offset);
+      c.segment = at.segment;
+      c.position = at.position;
+      c.skipUntil = Math.max(c.skipUntil, c.offset);
+      c.offset = at.offset;
+      return true;
+    }
     // Segments missing below the retention horizon were removed on purpose, not lost.
     if ((c.position < size || next > c.offset) && next > readRetainedFrom(this.dir))
       this.health.damaged({

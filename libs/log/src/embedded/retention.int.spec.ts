@@ -4,7 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '@test/support';
 import { bundle, runChild } from '../../test/child-process';
 import type { AppendEntry, LogEntry } from '../event-log';
+import { HealthRegistry } from '../log-health';
 import { EmbeddedLog } from './embedded-log';
+import { PartitionReader } from './partition-reader';
 import { KIND_SNAPSHOT, readSnapshotMarks } from './snapshot-index';
 
 const HOUR = 3_600_000;
@@ -120,6 +122,38 @@ describe('embedded log retention', () => {
     expect(await all(again)).toEqual(after2);
     expect(again.health().damage).toEqual([]);
     await again.close();
+  });
+
+  it('a reader in the middle of an old segment when retention runs reads on into the kept entries', async () => {
+    const dir = tmp();
+    const log = open(dir, 2 * HOUR);
+    for (const e of stream(300)) await log.append('books', [e]);
+    const before = await all(log);
+    const snaps = new Set(
+      readSnapshotMarks(join(dir, 'books', '0'))
+        .marks.filter((m) => m.kind === KIND_SNAPSHOT)
+        .map((m) => m.offset),
+    );
+    const reader = new PartitionReader(
+      join(dir, 'books', '0'),
+      'books',
+      0,
+      new HealthRegistry(() => undefined),
+    );
+    const cursor = reader.seek(0);
+    const head = reader.next(cursor, 10);
+    expect(log.applyRetention(T + 300 * 60_000)).toHaveLength(1);
+    const rest = reader.next(cursor, Number.MAX_SAFE_INTEGER);
+    reader.close();
+    const seen = [...head, ...rest];
+    expect(seen.map((e) => e.offset)).toEqual([...seen.map((e) => e.offset)].sort((a, b) => a - b));
+    const end = (await log.highWatermarks('books'))[0]!;
+    expect(seen[seen.length - 1]!.offset).toBe(end - 1);
+    expect(statesAt(seen, end, snaps)).toEqual(statesAt(before, end, snaps));
+    // At the horizon every book's state lies in the kept entries of the compacted segment.
+    const horizon = (await log.retainedFrom('books'))[0]!;
+    expect(statesAt(seen, horizon, snaps)).toEqual(statesAt(before, horizon, snaps));
+    await log.close();
   });
 
   it('keeps a partition under its byte bound', async () => {

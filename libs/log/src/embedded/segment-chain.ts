@@ -96,6 +96,13 @@ export class SegmentChain {
     for (const fd of this.fds.values()) closeSync(fd);
     this.fds.clear();
   }
+
+  /** Forget every open file and what was learnt of them (retention replaced files under us). */
+  reset(): void {
+    this.close();
+    this.states.clear();
+    this.bases = [];
+  }
 }
 
 /** Whether `fd` holds a whole, valid frame of `offset` at `position`. */
