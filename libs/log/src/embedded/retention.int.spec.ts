@@ -1,12 +1,14 @@
 import { cpSync, existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tempDir } from '@test/support';
+import { tempDir, waitFor } from '@test/support';
 import { bundle, runChild } from '../../test/child-process';
 import type { AppendEntry, LogEntry } from '../event-log';
 import { HealthRegistry } from '../log-health';
 import { EmbeddedLog } from './embedded-log';
 import { PartitionReader } from './partition-reader';
+import type { RetentionResult } from './retention';
+import { retentionLine } from './retention-pass';
 import { KIND_SNAPSHOT, readSnapshotMarks } from './snapshot-index';
 
 const HOUR = 3_600_000;
@@ -153,6 +155,30 @@ describe('embedded log retention', () => {
     // At the horizon every book's state lies in the kept entries of the compacted segment.
     const horizon = (await log.retainedFrom('books'))[0]!;
     expect(statesAt(seen, horizon, snaps)).toEqual(statesAt(before, horizon, snaps));
+    await log.close();
+  });
+
+  it('the writer runs passes on its timer with its clock and says what each removed', async () => {
+    const dir = tmp();
+    const passes: RetentionResult[][] = [];
+    const log = new EmbeddedLog({
+      dataDir: dir,
+      partitions: { books: 1 },
+      segmentBytes: 2048,
+      retention: {
+        policy: { maxAgeMs: 2 * HOUR, maxBytes: null },
+        checkEveryMs: 20,
+        clock: () => T + 300 * 60_000,
+        onPass: (r) => passes.push([...r]),
+      },
+    });
+    for (const e of stream(300)) await log.append('books', [e]);
+    await waitFor('a retention pass', () => passes.length > 0, 10_000);
+    expect(passes[0]![0]!.retainedFrom).toBe((await log.retainedFrom('books'))[0]);
+    expect(passes[0]![0]!.retainedFrom).toBeGreaterThan(0);
+    expect(retentionLine(passes[0]!)).toMatch(
+      /^event log retention: books\/0: \d+ segment\(s\) removed, horizon offset \d+/,
+    );
     await log.close();
   });
 
