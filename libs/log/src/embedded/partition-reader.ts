@@ -143,6 +143,9 @@ export class PartitionReader {
     const size = this.chain.size(c.segment);
     if (!bad && c.position < size) return true; // the writer appended meanwhile
     const file = segmentFile(this.dir, c.segment);
+    // A frame read while the writer's write(2) of it was still landing can look damaged: read it
+    // again before calling it damage (a chunk read is not atomic with a concurrent write).
+    if (bad && frameAt(fd, c.position, c.offset)) return true;
     if (bad) {
       const t = this.deadTail;
       if (t.segment !== c.segment || t.position !== c.position || t.size !== size) {
