@@ -17,6 +17,7 @@ import { benchIngestor } from './ingestor';
 import { benchLog } from './log';
 import { benchLongevity } from './longevity';
 import { benchReplay } from './replay';
+import { benchSoak } from './soak';
 import { benchSolve } from './solve';
 import { benchTools } from './tools';
 import { benchStore } from './log-store';
@@ -42,6 +43,7 @@ const SCENARIOS: Scenario[] = [
   { name: 'tools', run: () => benchTools() },
   { name: 'hostile', run: () => benchHostile() },
   { name: 'longevity', run: () => benchLongevity() },
+  { name: 'soak', run: () => benchSoak() },
 ];
 
 async function main(): Promise<void> {

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { LogConfig, ServerConfig } from '@app/config';
 import type { ServiceLogger } from '@app/logging';
 import { RECORD_TOPICS } from '@app/events';
-import { openEventLog, type EventLog } from '@app/log';
+import { DEFAULT_SNAPSHOT_POLICY, LogError, openEventLog, retentionLine, type EventLog } from '@app/log';
 import { startApiServer, type ApiServer } from './bootstrap';
 import type { Clock } from './clock';
 import { NestLogger } from './logging/nest-logger';
@@ -24,10 +24,27 @@ export async function openFeed(
     kafkaBrokers: config.kafkaBrokers,
     dataDir: config.dataDir,
     topicPrefix: config.topicPrefix,
+    retention: config.retention,
+    onRetention: (results) => logger.log(retentionLine(results)),
   });
+  await refuseShortRetention(log);
   const feed = createBookFeed({ log, logger });
   await feed.start();
   return { log, feed, server: null };
+}
+
+/**
+ * Refuse to start on a Kafka topic whose retention would delete books' only snapshots (shorter
+ * than ten snapshot periods). A broker that cannot be asked yet is not a reason to stop.
+ */
+export async function refuseShortRetention(log: EventLog): Promise<void> {
+  let problem: string | null = null;
+  try {
+    problem = await log.snapshotRetentionProblem(DEFAULT_SNAPSHOT_POLICY.everyMs);
+  } catch (e) {
+    if (!(e instanceof LogError && e.code === 'unavailable')) throw e;
+  }
+  if (problem !== null) throw new LogError('bad_argument', problem);
 }
 
 /** Resolve once the feed has applied everything appended to the log so far. */

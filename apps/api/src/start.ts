@@ -16,7 +16,12 @@ async function main(): Promise<void> {
   const logger = createLogger(config.console);
   // A VENUES_CONFIG file is checked before anything listens; without one, ccxt loads after.
   let live = config.replay === null && config.venuesConfig !== null ? await liveVenues(config, logger) : null;
-  const host = await openFeed(config.log, logger.child({ component: 'BookFeed' }));
+  // A recording's receivedAt are the recording's, not today's: only the size bound applies to it.
+  const logConfig =
+    config.replay === null || config.log.retention === undefined
+      ? config.log
+      : { ...config.log, retention: { ...config.log.retention, maxAgeMs: null } };
+  const host = await openFeed(logConfig, logger.child({ component: 'BookFeed' }));
   const stops: (() => Promise<void>)[] = [];
   let clock: Clock;
   if (config.replay === null) {

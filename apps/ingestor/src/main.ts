@@ -1,5 +1,13 @@
 import { loadConfigOrExit, type IngestorConfig } from '@app/config';
-import { LogError, logSink, openEventLog, type EventLog, type RecordSink } from '@app/log';
+import {
+  DEFAULT_SNAPSHOT_POLICY,
+  LogError,
+  logSink,
+  openEventLog,
+  retentionLine,
+  type EventLog,
+  type RecordSink,
+} from '@app/log';
 import { createLogger, quietRepeats, type ServiceLogger } from '@app/logging';
 import { feedReplay, newestReceivedAt } from '@app/feed';
 import { watchOrderBookIds } from '@app/venues';
@@ -25,9 +33,20 @@ async function main(): Promise<void> {
     dataDir: config.log.dataDir,
     topicPrefix: config.log.topicPrefix,
     clientId: 'route-ingestor',
+    // A recording's receivedAt are the recording's, not today's: only the size bound applies to it.
+    retention:
+      config.replay === null || config.log.retention === undefined
+        ? config.log.retention
+        : { ...config.log.retention, maxAgeMs: null },
+    onRetention: (results) => logger.info(retentionLine(results)),
   });
   const sink = logSink(log);
   await checkLog(log, logger);
+  const problem = await log.snapshotRetentionProblem(DEFAULT_SNAPSHOT_POLICY.everyMs).catch(() => null);
+  if (problem !== null) {
+    logger.error(problem);
+    process.exit(2);
+  }
   const stop = config.replay === null ? startLive(config, sink, logger) : startReplay(config, log, logger);
   const shutdown = (): void => {
     logger.info('stopping ingestor');

@@ -478,6 +478,8 @@ export interface components {
       problems: string[];
       /** @description Books the log could not rebuild (no snapshot of them since the server caught up). */
       booksNotRebuilt: number;
+      /** @description The retention horizon, epoch ms: the first instant asOf and replay can reach (earlier ones are refused, naming it); null while retention has removed nothing. */
+      horizon: number | null;
     };
     /** @description Every venue the log has named, and the state of the log itself (an extension of the spec). */
     ExchangesStatus: {

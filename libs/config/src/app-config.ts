@@ -7,6 +7,7 @@ import { readConsole, readMetrics, type ConsoleConfig, type MetricsConfig } from
 import { parseArgv } from './parse-argv';
 import { FLAGS_OF, SWITCHES, type AppName } from './options';
 import { Reader } from './read-values';
+import { readRetention, type LogRetention } from './log-retention';
 
 /** Where the event log lives: Kafka when brokers are given, otherwise the embedded log in dataDir. */
 export interface LogConfig {
@@ -18,6 +19,8 @@ export interface LogConfig {
    * deployments or tests can share one broker. loadConfig always sets it.
    */
   readonly topicPrefix?: string;
+  /** Retention (embedded log: applied by the writer; Kafka: set on the topics it creates). loadConfig always sets it. */
+  readonly retention?: LogRetention;
 }
 
 /** Routing knobs the server applies and echoes (structurally @app/routing's RoutingConfig). */
@@ -207,7 +210,12 @@ function readLog(r: Reader, cwd: string, defaultDir: string): LogConfig {
   // Kafka's legal topic characters; the embedded log also uses the name as a directory.
   if (!/^[A-Za-z0-9._-]{0,200}$/.test(topicPrefix))
     r.bad('TOPIC_PREFIX', `must be up to 200 of [A-Za-z0-9._-], got '${topicPrefix}'`);
-  return { kafkaBrokers, dataDir: resolve(cwd, r.envValue('DATA_DIR') ?? defaultDir), topicPrefix };
+  return {
+    kafkaBrokers,
+    dataDir: resolve(cwd, r.envValue('DATA_DIR') ?? defaultDir),
+    topicPrefix,
+    retention: readRetention(r),
+  };
 }
 
 function readReplay(r: Reader, cwd: string): ReplayConfig | null {

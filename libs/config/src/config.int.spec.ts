@@ -40,7 +40,12 @@ describe('loadConfig', () => {
       journalResponses: false,
     });
     expect(c.server.http).toEqual(HTTP_LIMIT_DEFAULTS);
-    expect(c.log).toEqual({ kafkaBrokers: null, dataDir: join(cwd, '.data'), topicPrefix: '' });
+    expect(c.log).toEqual({
+      kafkaBrokers: null,
+      dataDir: join(cwd, '.data'),
+      topicPrefix: '',
+      retention: { maxAgeMs: 7 * 86_400_000, maxBytes: 512 * 1024 * 1024, segmentBytes: 64 * 1024 * 1024 },
+    });
     expect(c.console).toEqual({ level: 'info', format: 'auto', summaryEveryMs: 60_000 });
     expect(c.metrics).toBeNull();
     expect(c.replay).toBeNull();
@@ -61,8 +66,13 @@ describe('loadConfig', () => {
         '0',
         '--host',
         '127.0.0.1',
+        '--retention-ms=0',
+        '--retention-bytes',
+        '1073741824',
       ],
       {
+        LOG_RETENTION_MS: '5',
+        LOG_SEGMENT_BYTES: '8388608',
         KAFKA_BROKERS: 'localhost:9092,kafka:29092',
         DATA_DIR: 'd',
         RATE_LIMIT_RPS: '100',
@@ -83,7 +93,14 @@ describe('loadConfig', () => {
       kafkaBrokers: ['localhost:9092', 'kafka:29092'],
       dataDir: join(cwd, 'd'),
       topicPrefix: '',
+      retention: { maxAgeMs: null, maxBytes: 1_073_741_824, segmentBytes: 8_388_608 },
     });
+    expect(loadConfig('ingestor', [], { LOG_RETENTION_MS: '3600000' }, cwd).log.retention?.maxAgeMs).toBe(
+      3_600_000,
+    );
+    expect(issues(() => loadConfig('api', ['--retention-bytes', '1000'], {}, cwd))).toEqual([
+      '--retention-bytes',
+    ]);
     expect(loadConfig('api', [], { TOPIC_PREFIX: 'tenant-a.v2' }, cwd).log.topicPrefix).toBe('tenant-a.v2');
   });
 

@@ -20,3 +20,5 @@ export type { ConsoleConfig, LogFormat, LogLevelName, MetricsConfig } from './ob
 export { packageVersion } from './package-version';
 export { ENV_HELP, FLAG_HELP, FLAGS_OF } from './options';
 export type { EnvHelp, FlagHelp } from './options';
+export { DEFAULT_RETENTION } from './log-retention';
+export type { LogRetention } from './log-retention';

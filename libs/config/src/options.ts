@@ -56,6 +56,19 @@ export const FLAG_HELP: readonly FlagHelp[] = [
     description:
       'play the recording again and again, time-shifted so books stay fresh (only with --replay at a paced --speed; npm run demo sets it)',
   },
+  {
+    name: 'retention-ms',
+    value: '<ms>',
+    defaultText: '604800000 (7 days)',
+    description:
+      'event log retention by age (LOG_RETENTION_MS); 0 = no age bound. Older asOf/replay instants are refused, naming the horizon',
+  },
+  {
+    name: 'retention-bytes',
+    value: '<n>',
+    defaultText: '536870912 (512 MiB)',
+    description: 'event log retention by size, per topic partition (LOG_RETENTION_BYTES); 0 = no size bound',
+  },
 ];
 
 /** Flags that take no value (a FLAG_HELP row with an empty `value`). */
@@ -65,9 +78,9 @@ export const SWITCHES: ReadonlySet<string> = new Set(
 
 /** Which flags each app accepts. */
 export const FLAGS_OF: Readonly<Record<AppName, readonly string[]>> = {
-  api: ['port', 'host', 'now'],
-  start: ['port', 'host', 'now', 'replay', 'speed', 'loop'],
-  ingestor: ['replay', 'speed', 'loop'],
+  api: ['port', 'host', 'now', 'retention-ms', 'retention-bytes'],
+  start: ['port', 'host', 'now', 'replay', 'speed', 'loop', 'retention-ms', 'retention-bytes'],
+  ingestor: ['replay', 'speed', 'loop', 'retention-ms', 'retention-bytes'],
 };
 
 const LOG: readonly AppName[] = ['api', 'start', 'ingestor'];
@@ -87,6 +100,26 @@ export const ENV_HELP: readonly EnvHelp[] = [
     defaultText: './.data',
     description:
       'where the embedded log lives; ./.data-replay for start --replay (the demo never mixes with the live log)',
+    apps: LOG,
+  },
+  {
+    name: 'LOG_RETENTION_MS',
+    defaultText: '604800000 (7 days)',
+    description:
+      'drop event log segments older than this (books, quotes; each book keeps its latest snapshot); 0 = off; --retention-ms wins',
+    apps: LOG,
+  },
+  {
+    name: 'LOG_RETENTION_BYTES',
+    defaultText: '536870912 (512 MiB)',
+    description:
+      'per topic partition, drop the oldest segments above this size; 0 = off; --retention-bytes wins',
+    apps: LOG,
+  },
+  {
+    name: 'LOG_SEGMENT_BYTES',
+    defaultText: '67108864 (64 MiB)',
+    description: 'embedded log segment size: the unit retention removes',
     apps: LOG,
   },
   { name: 'TOPIC_PREFIX', defaultText: 'unset', description: 'topics become <prefix>.books etc.', apps: LOG },

@@ -31,9 +31,12 @@ interface PartitionCut {
  * of a partition that retention has cut.
  */
 export async function positionsAt(log: EventLog, upTo: JournalPositions, asOf: number): Promise<AsOfCut> {
+  // Below a partition's retention horizon only the entries retention kept (each book's latest
+  // snapshot and what follows it) remain: the search starts at the horizon (libs/log retainedFrom).
+  const [bookFrom, venueFrom] = await Promise.all([log.retainedFrom('books'), log.retainedFrom('venues')]);
   const [books, venues] = await Promise.all([
-    Promise.all(upTo.books.map((u, p) => cutPartition(log, 'books', p, u, asOf))),
-    Promise.all(upTo.venues.map((u, p) => cutPartition(log, 'venues', p, u, asOf))),
+    Promise.all(upTo.books.map((u, p) => cutPartition(log, 'books', p, u, asOf, bookFrom[p] ?? 0))),
+    Promise.all(upTo.venues.map((u, p) => cutPartition(log, 'venues', p, u, asOf, venueFrom[p] ?? 0))),
   ]);
   let reach: number | null = null;
   for (const c of books)
@@ -49,7 +52,7 @@ export async function positionsAt(log: EventLog, upTo: JournalPositions, asOf: n
   if (asOf < reach)
     return {
       ok: false,
-      error: `asOf ${asOf} (${iso(asOf)}) is before the oldest state the event log holds: it reaches back to ${reach} (${iso(reach)})`,
+      error: `asOf ${asOf} (${iso(asOf)}) is before the oldest state the event log holds: it reaches back to ${reach} (${iso(reach)}), its retention horizon`,
       reachesBackTo: reach,
     };
   return { ok: true, positions: { books: books.map((c) => c.cut), venues: venues.map((c) => c.cut) } };
@@ -61,9 +64,10 @@ async function cutPartition(
   partition: number,
   upTo: number,
   asOf: number,
+  retainedFrom: number,
 ): Promise<PartitionCut> {
   if (upTo === 0) return { cut: 0, first: null };
-  const head = timed(await log.read(topic, partition, 0, WINDOW), upTo);
+  const head = timed(await log.read(topic, partition, retainedFrom, WINDOW), upTo);
   const first = head[0];
   if (first === undefined) return { cut: upTo, first: null };
   const info = { at: first.at, truncated: first.offset > 0 };

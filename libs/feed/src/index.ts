@@ -17,3 +17,5 @@ export type { DecodedEntry, OnApplied, OnSkipped, SkippedEntry } from './fold';
 export { InstantFold, fileSource, logSources } from './instant-fold';
 export type { RecordSource } from './instant-fold';
 export { sleep } from './sleep';
+export { horizonText, logHorizon, refuseBeforeHorizon } from './horizon';
+export type { LogHorizon } from './horizon';

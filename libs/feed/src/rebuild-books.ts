@@ -3,6 +3,7 @@ import type { EventRecord } from '@app/events';
 import type { JournalPositions } from '@app/journal';
 import { partitionFor, type EventLog } from '@app/log';
 import { decodeEntry, foldEntries, readRange } from './fold';
+import { refuseBeforeHorizon } from './horizon';
 
 export interface RebuildStats {
   /** Entries read from the books topic (all partitions). */
@@ -33,6 +34,7 @@ export async function rebuildBooks(
   positions: JournalPositions,
   symbols: ReadonlySet<string>,
 ): Promise<{ cache: BookCache; stats: RebuildStats }> {
+  await refuseBeforeHorizon(log, positions);
   const cache = new BookCache();
   const venueRecordsFolded = await foldVenues(log, positions, cache);
   const n = await log.partitions('books');

@@ -79,6 +79,23 @@ export abstract class EventLog {
    */
   abstract rebuildStarts(topic: TopicName, upTo: readonly number[]): Promise<number[]>;
   /**
+   * Per partition, the retention horizon: the first offset from which the log holds every entry
+   * (0 when nothing was removed). Below it the embedded log keeps only each book's latest snapshot
+   * and what follows it; Kafka keeps nothing (its low watermark). Positions below it cannot be
+   * rebuilt: asOf and replay refuse them, naming the horizon.
+   */
+  retainedFrom(topic: TopicName): Promise<number[]> {
+    return this.partitions(topic).then((n) => Array.from({ length: n }, () => 0));
+  }
+  /**
+   * Why the log's own retention could remove a book's only snapshot before the producer writes a
+   * new one (every `snapshotEveryMs`), or null. The embedded log never does (it keeps each book's
+   * latest snapshot); Kafka does when a topic's retention.ms is short: the service checks at start.
+   */
+  snapshotRetentionProblem(_snapshotEveryMs: number): Promise<string | null> {
+    return Promise.resolve(null);
+  }
+  /**
    * What the log has found wrong with its data since it was opened: damaged stretches readers
    * skipped (named and counted) and other named problems. Adapters that find none keep the default.
    */

@@ -1,7 +1,9 @@
 import type { TopicName } from '@app/events';
 import type { EventLog } from './event-log';
-import { EmbeddedLog, type FsyncPolicy } from './embedded/embedded-log';
+import { EmbeddedLog } from './embedded/embedded-log';
+import type { FsyncPolicy } from './embedded/embedded-options';
 import { KafkaLog } from './kafka/kafka-log';
+import type { RetentionPolicy, RetentionResult } from './embedded/retention';
 
 export interface OpenEventLogOptions {
   /** `host:port` list or comma-separated string (KAFKA_BROKERS); empty, null or absent selects the embedded log. */
@@ -14,6 +16,10 @@ export interface OpenEventLogOptions {
   readonly clientId?: string;
   /** Embedded log only: read, never create or write anything (see EmbeddedLogOptions.readOnly). */
   readonly readOnly?: boolean;
+  /** Retention: the embedded log applies it to the topics this process writes; Kafka sets it on topics it creates. */
+  readonly retention?: RetentionPolicy & { readonly segmentBytes?: number };
+  /** Embedded log: told what each retention pass removed. */
+  readonly onRetention?: (results: readonly RetentionResult[]) => void;
 }
 
 /** Pick the adapter: Kafka when brokers are given, else the embedded on-disk log under dataDir. */
@@ -28,6 +34,7 @@ export function openEventLog(options: OpenEventLogOptions): EventLog {
       topicPrefix: options.topicPrefix,
       partitions: options.partitions,
       clientId: options.clientId,
+      retention: options.retention,
     });
   }
   return new EmbeddedLog({
@@ -36,5 +43,10 @@ export function openEventLog(options: OpenEventLogOptions): EventLog {
     partitions: options.partitions,
     fsync: options.fsync,
     readOnly: options.readOnly,
+    segmentBytes: options.retention?.segmentBytes,
+    retention:
+      options.retention === undefined
+        ? undefined
+        : { policy: options.retention, onPass: options.onRetention },
   });
 }

@@ -7,3 +7,5 @@ export { SYNTH_EPOCH, between, exponential, gaussian, seeded } from './random';
 export type { Random } from './random';
 export { bookRecords, listingRecords, toEntries, venueId } from './record-stream';
 export type { StreamSpec } from './record-stream';
+export { runSoak } from './soak';
+export type { SoakLog, SoakSample, SoakSpec } from './soak';

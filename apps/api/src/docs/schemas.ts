@@ -96,6 +96,10 @@ export const StorageStatusSchema = Type.Object(
       minimum: 0,
       description: 'Books the log could not rebuild (no snapshot of them since the server caught up).',
     }),
+    horizon: Type.Union([Type.Integer(), Type.Null()], {
+      description:
+        'The retention horizon, epoch ms: the first instant asOf and replay can reach (earlier ones are refused, naming it); null while retention has removed nothing.',
+    }),
   },
   closed('StorageStatus', 'What this server found reading the event log (docs/operations-log.md "Faults").'),
 );

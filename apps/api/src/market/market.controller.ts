@@ -44,8 +44,8 @@ export class MarketController {
   }
 
   @Get('exchanges/status')
-  exchanges(): ExchangesStatus {
-    return { exchanges: this.markets.venues(), log: this.markets.storage() };
+  async exchanges(): Promise<ExchangesStatus> {
+    return { exchanges: this.markets.venues(), log: await this.markets.storage() };
   }
 
   @Get('health')

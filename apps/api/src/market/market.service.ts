@@ -6,7 +6,7 @@ import { byCodeUnit } from '@app/events';
 import { EventLog } from '@app/log';
 import { Clock } from '../clock';
 import { BookFeed, type FeedStatus } from '@app/feed';
-import { booksAt } from '@app/feed';
+import { booksAt, logHorizon } from '@app/feed';
 import { SERVER_CONFIG } from '../tokens';
 
 export interface LevelJson {
@@ -50,7 +50,11 @@ export interface StorageStatusJson {
   }[];
   problems: string[];
   booksNotRebuilt: number;
+  horizon: number | null;
 }
+
+/** How long a horizon read is reused (status is public: its reads must not follow each request). */
+const HORIZON_CACHE_MS = 5_000;
 
 /** Read-only snapshots of the cache for the market endpoints. */
 @Injectable()
@@ -108,8 +112,25 @@ export class MarketService {
     }));
   }
 
+  private horizonRead: { at: number; value: Promise<number | null> } | null = null;
+
+  /** The retention horizon (logHorizon), read at most every HORIZON_CACHE_MS; null when unknown. */
+  private horizon(): Promise<number | null> {
+    const now = performance.now();
+    if (this.horizonRead === null || now - this.horizonRead.at > HORIZON_CACHE_MS)
+      this.horizonRead = {
+        at: now,
+        value: logHorizon(this.log).then(
+          (h) => h.at,
+          () => null,
+        ),
+      };
+    return this.horizonRead.value;
+  }
+
   /** What the storage layer found wrong, for /exchanges/status (counts, and the first findings). */
-  storage(): StorageStatusJson {
+  async storage(): Promise<StorageStatusJson> {
+    const horizon = await this.horizon();
     const h = this.feed.health();
     return {
       status: h.status,
@@ -126,6 +147,7 @@ export class MarketService {
       })),
       problems: h.log.problems.slice(0, 20),
       booksNotRebuilt: h.booksNotRebuilt.length,
+      horizon,
     };
   }
 }

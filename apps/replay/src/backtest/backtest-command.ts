@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { InstantFold, fileSource, logSources } from '@app/feed';
+import { InstantFold, fileSource, horizonText, logHorizon, logSources } from '@app/feed';
 import type { EventLog } from '@app/log';
 import { DEFAULT_ROUTING_CONFIG, type RoutingConfig } from '@app/routing';
 import { Command, Option } from 'commander';
@@ -120,6 +120,13 @@ async function backtest(o: BacktestOptions, ctx: CliContext): Promise<number> {
   } else {
     log = openReadLog(o.dataDir, ctx);
     const opened = log;
+    const horizon = await logHorizon(opened);
+    if (horizon.at !== null && from < horizon.at) {
+      await opened.close();
+      throw new UsageError(
+        `--from ${from} is before the event log's retention horizon ${horizonText(horizon.at)}: retention has removed the books needed before it`,
+      );
+    }
     fold = new InstantFold(
       await logSources(opened, (s) => named(`${s.topic}/${s.partition}@${s.offset}: ${s.problem}`)),
     );

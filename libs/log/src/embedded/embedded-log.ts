@@ -10,62 +10,23 @@ import {
   type LogEntry,
   type LogPosition,
 } from '../event-log';
-import { LogError, fileError } from '../log-error';
-import { HealthRegistry, type LogHealth, type ProblemSink } from '../log-health';
+import { LogError } from '../log-error';
+import { HealthRegistry, type LogHealth } from '../log-health';
 import { partitionFor } from '../partitioner';
 import { checkEntries } from '../record-limits';
 import { FrameEncoder } from './frame';
 import { nodeFiles, type LogFiles } from './log-files';
-import { scanMarks } from './mark-scan';
+import { partitionMarks } from './mark-scan';
 import { PartitionReader } from './partition-reader';
-import { PartialWrite, PartitionWriter } from './partition-writer';
-import { listSegments } from './segment-files';
-import {
-  SnapshotIndexWriter,
-  readSnapshotMarks,
-  rebuildStart,
-  snapshotIndexFile,
-  type MarkBatch,
-  type SnapshotMark,
-} from './snapshot-index';
-import { acquireTopicLock, topicPartitions } from './topic-files';
-import { watchDirs } from './watch-dirs';
-
-/** When appends reach the disk: see docs/operations-log.md "fsync policy". */
-export type FsyncPolicy = 'always' | 'interval' | 'never';
-
-export interface EmbeddedLogOptions {
-  readonly dataDir: string;
-  readonly topicPrefix?: string;
-  /** Partition counts used when a topic is created (an existing topic keeps its own). */
-  readonly partitions?: Partial<Record<TopicName, number>>;
-  readonly fsync?: FsyncPolicy;
-  /** With fsync 'interval': at most this long between an append and its fdatasync. */
-  readonly fsyncIntervalMs?: number;
-  readonly segmentBytes?: number;
-  readonly indexIntervalBytes?: number;
-  /** Followers re-check the files at least this often (fs.watch usually wakes them first). */
-  readonly pollIntervalMs?: number;
-  /** How files are written (default node:fs; tests inject a full disk through it). */
-  readonly files?: LogFiles;
-  /** Where damage and repairs are said when first found (default: a JSON line on stderr). */
-  readonly onProblem?: ProblemSink;
-  /**
-   * Open for reading only (audit and export tools): dataDir must exist, nothing is ever created or
-   * written under it (no topic.json, no lock, no directory), and append throws. A topic that was
-   * never created reads as empty with the default partition count.
-   */
-  readonly readOnly?: boolean;
-}
-
-export const DEFAULT_PARTITIONS: Readonly<Record<TopicName, number>> = { books: 8, venues: 4, quotes: 4 };
-
-interface Writers {
-  readonly partitions: PartitionWriter[];
-  /** Per partition; null for topics outside SNAPSHOT_TOPICS. */
-  readonly marks: (SnapshotIndexWriter | null)[];
-  readonly release: () => void;
-}
+import { rebuildStart, type SnapshotMark } from './snapshot-index';
+import { appendPartition } from './append-partition';
+import { partitionCount } from './topic-files';
+import { DEFAULT_PARTITIONS, type EmbeddedLogOptions, type FsyncPolicy } from './embedded-options';
+import { followPartitions } from './follow-partitions';
+import type { RetentionResult } from './retention';
+import { readRetainedFrom } from './retention-file';
+import { RetentionRunner } from './retention-pass';
+import { openTopicWriters, type Writers } from './topic-writers';
 
 /**
  * The embedded on-disk event log: `<dataDir>/<prefix.topic>/<partition>/` segment files, one
@@ -82,6 +43,7 @@ export class EmbeddedLog extends EventLog {
   /** One scratch buffer for every partition writer: appends are synchronous. */
   private readonly encoder = new FrameEncoder();
   private readonly timer: NodeJS.Timeout | null;
+  private readonly retention: RetentionRunner;
   private readonly files: LogFiles;
   private readonly registry: HealthRegistry;
   private closed = false;
@@ -102,6 +64,38 @@ export class EmbeddedLog extends EventLog {
         ? setInterval(() => this.syncAll(), every)
         : null;
     this.timer?.unref();
+    this.retention = new RetentionRunner(options.readOnly === true ? undefined : options.retention, {
+      writers: this.writers,
+      files: this.files,
+      registry: this.registry,
+      indexIntervalBytes: options.indexIntervalBytes ?? 4096,
+      changed: (topic, p) => {
+        this.readers.get(`${topic}/${p}`)?.close();
+        this.readers.delete(`${topic}/${p}`);
+      },
+    });
+  }
+
+  /** One retention pass over the topics this process writes, judged at `now` (tests compress time). */
+  applyRetention(now: number): RetentionResult[] {
+    this.open();
+    return this.retention.run(now);
+  }
+
+  override retainedFrom(topic: TopicName): Promise<number[]> {
+    return this.sync(() =>
+      Array.from({ length: this.count(topic) }, (_, p) => readRetainedFrom(this.partitionDir(topic, p))),
+    );
+  }
+
+  /** A synchronous step as a promise (its error a rejection), on an open log. */
+  private sync<T>(step: () => T): Promise<T> {
+    try {
+      this.open();
+      return Promise.resolve(step());
+    } catch (e) {
+      return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+    }
   }
 
   partitions(topic: TopicName): Promise<number> {
@@ -137,51 +131,10 @@ export class EmbeddedLog extends EventLog {
     const appended: number[] = [];
     try {
       for (let p = 0; p < n; p++)
-        if (groups[p]!.length > 0) this.appendPartition(w, p, entries, groups[p]!, appended);
+        if (groups[p]!.length > 0)
+          appendPartition(w, p, entries, groups[p]!, appended, this.fsync === 'always');
     } finally {
       if (appended.length > 0) this.appended.emit(topic);
-    }
-  }
-
-  private appendPartition(
-    w: Writers,
-    p: number,
-    entries: readonly AppendEntry[],
-    indices: readonly number[],
-    appended: number[],
-  ): void {
-    const writer = w.partitions[p]!;
-    const marks = w.marks[p]!;
-    const first = writer.nextOffset;
-    let batch: MarkBatch | null = null;
-    try {
-      batch = marks === null ? null : marks.mark(entries, indices, first);
-      if (batch !== null && this.fsync === 'always') marks.sync();
-      writer.append(entries, indices);
-    } catch (e) {
-      const frames = e instanceof PartialWrite ? e.frames : 0;
-      if (batch !== null) marks.rollback(batch, first + frames);
-      for (let j = 0; j < frames; j++) appended.push(indices[j]!);
-      if (frames > 0 && this.fsync === 'always') this.trySync(writer);
-      const cause = e instanceof PartialWrite ? e.error : e;
-      throw fileError(cause, `append to ${writer.dir}`, { appended: [...appended] });
-    }
-    if (this.fsync === 'always') {
-      try {
-        writer.sync();
-      } catch (e) {
-        // Written (readers may see them) but not known to be on disk: not acknowledged.
-        throw fileError(e, `fdatasync of ${writer.dir}`, { appended: [...appended] });
-      }
-    }
-    for (const i of indices) appended.push(i);
-  }
-
-  private trySync(writer: PartitionWriter): void {
-    try {
-      writer.sync();
-    } catch {
-      // Best effort for the whole frames of a failed write; the append already failed.
     }
   }
 
@@ -191,94 +144,41 @@ export class EmbeddedLog extends EventLog {
     fromOffset: number,
     maxEntries = Number.MAX_SAFE_INTEGER,
   ): Promise<LogEntry[]> {
-    try {
-      this.open();
+    return this.sync(() => {
       const reader = this.reader(topic, partition);
-      return Promise.resolve(reader.next(reader.seek(fromOffset), maxEntries));
-    } catch (e) {
-      return Promise.reject(e instanceof Error ? e : new Error(String(e)));
-    }
+      return reader.next(reader.seek(fromOffset), maxEntries);
+    });
   }
 
-  async *follow(from: readonly LogPosition[], options: FollowOptions): AsyncIterable<LogEntry[]> {
+  follow(from: readonly LogPosition[], options: FollowOptions): AsyncIterable<LogEntry[]> {
     this.open();
-    const { signal } = options;
-    const maxBatch = options.maxBatch ?? 10_000;
-    // Each follow gets its own readers: their file handles and cursors are not shared.
-    const subs = from.map((p) => {
-      const reader = new PartitionReader(
-        this.partitionDir(p.topic, p.partition),
-        p.topic,
-        p.partition,
-        this.registry,
-      );
-      this.checkPartition(p.topic, p.partition);
-      return { reader, cursor: reader.seek(p.offset) };
-    });
-    let wake: (() => void) | null = null;
-    let dirty = true;
-    const poke = (): void => {
-      dirty = true;
-      wake?.();
-    };
-    const topics = new Set(from.map((p) => p.topic));
-    for (const t of topics) this.appended.on(t, poke);
-    signal.addEventListener('abort', poke);
-    const watchers = watchDirs(
-      from.map((p) => this.partitionDir(p.topic, p.partition)),
-      poke,
-      this.options.readOnly !== true,
+    return followPartitions(
+      {
+        partitionDir: (t, p) => this.partitionDir(t, p),
+        checkPartition: (t, p) => this.checkPartition(t, p),
+        registry: this.registry,
+        appended: this.appended,
+        closed: () => this.closed,
+        readOnly: this.options.readOnly === true,
+        pollIntervalMs: this.options.pollIntervalMs ?? 50,
+      },
+      from,
+      options,
     );
-    try {
-      while (!signal.aborted && !this.closed) {
-        dirty = false;
-        let got = false;
-        for (const s of subs) {
-          const batch = s.reader.next(s.cursor, maxBatch);
-          if (batch.length === 0) continue;
-          got = true;
-          yield batch;
-          if (signal.aborted || this.closed) return;
-        }
-        if (got || dirty) continue;
-        await new Promise<void>((res) => {
-          const t = setTimeout(res, this.options.pollIntervalMs ?? 50);
-          wake = () => {
-            clearTimeout(t);
-            res();
-          };
-        });
-        wake = null;
-      }
-    } finally {
-      for (const t of topics) this.appended.off(t, poke);
-      signal.removeEventListener('abort', poke);
-      for (const w of watchers) w.close();
-      for (const s of subs) s.reader.close();
-    }
   }
 
   highWatermarks(topic: TopicName): Promise<number[]> {
-    try {
-      this.open();
-      const n = this.count(topic);
-      return Promise.resolve(Array.from({ length: n }, (_, p) => this.reader(topic, p).end()));
-    } catch (e) {
-      return Promise.reject(e instanceof Error ? e : new Error(String(e)));
-    }
+    return this.sync(() => Array.from({ length: this.count(topic) }, (_, p) => this.reader(topic, p).end()));
   }
 
   rebuildStarts(topic: TopicName, upTo: readonly number[]): Promise<number[]> {
-    try {
-      this.open();
+    return this.sync(() => {
       const n = this.count(topic);
       if (upTo.length !== n)
         throw new LogError('bad_argument', `rebuildStarts(${topic}) needs ${n} offsets, got ${upTo.length}`);
-      if (!SNAPSHOT_TOPICS.includes(topic)) return Promise.resolve(upTo.map(() => 0));
-      return Promise.resolve(upTo.map((end, p) => rebuildStart(this.marksOf(topic, p), end)));
-    } catch (e) {
-      return Promise.reject(e instanceof Error ? e : new Error(String(e)));
-    }
+      if (!SNAPSHOT_TOPICS.includes(topic)) return upTo.map(() => 0);
+      return upTo.map((end, p) => rebuildStart(this.marksOf(topic, p), end));
+    });
   }
 
   override health(): LogHealth {
@@ -287,19 +187,20 @@ export class EmbeddedLog extends EventLog {
 
   /** A partition's snapshot marks; found by scanning its segments when snapshots.idx is missing or damaged. */
   private marksOf(topic: TopicName, p: number): SnapshotMark[] {
-    const dir = this.partitionDir(topic, p);
-    const read = readSnapshotMarks(dir);
-    if (read.state === 'ok' || this.reader(topic, p).end() <= (listSegments(dir)[0] ?? 0)) return read.marks;
-    this.registry.note(
-      `${snapshotIndexFile(dir)} is ${read.state === 'missing' ? 'missing' : `damaged at byte ${read.bytes}`}: rebuild starts of ${topic}/${p} found by scanning its segments (its writer rebuilds the file when it next opens the topic)`,
+    return partitionMarks(
+      this.partitionDir(topic, p),
+      topic,
+      p,
+      () => this.reader(topic, p).end(),
+      this.registry,
     );
-    return scanMarks(dir, topic, p, this.registry);
   }
 
   close(): Promise<void> {
     if (this.closed) return Promise.resolve();
     this.closed = true;
     if (this.timer !== null) clearInterval(this.timer);
+    this.retention.stop();
     for (const w of this.writers.values()) {
       for (const p of w.partitions) p.close();
       for (const m of w.marks) m?.close();
@@ -345,16 +246,7 @@ export class EmbeddedLog extends EventLog {
     let n = this.counts.get(topic);
     if (n === undefined) {
       const wanted = this.options.partitions?.[topic] ?? DEFAULT_PARTITIONS[topic];
-      if (!Number.isInteger(wanted) || wanted < 1)
-        throw new LogError(
-          'bad_argument',
-          `partition count for ${topic} must be a positive integer, got ${wanted}`,
-        );
-      const dir = this.topicDir(topic);
-      n =
-        this.options.readOnly === true && !existsSync(join(dir, 'topic.json'))
-          ? wanted
-          : topicPartitions(dir, wanted);
+      n = partitionCount(this.topicDir(topic), topic, wanted, this.options.readOnly === true);
       this.counts.set(topic, n);
     }
     return n;
@@ -380,36 +272,17 @@ export class EmbeddedLog extends EventLog {
   private writersFor(topic: TopicName): Writers {
     let w = this.writers.get(topic);
     if (w !== undefined) return w;
-    const n = this.count(topic);
-    const release = acquireTopicLock(this.topicDir(topic));
-    try {
-      const partitions = Array.from(
-        { length: n },
-        (_, p) =>
-          new PartitionWriter(this.partitionDir(topic, p), {
-            segmentBytes: this.options.segmentBytes ?? 256 * 1024 * 1024,
-            indexIntervalBytes: this.options.indexIntervalBytes ?? 4096,
-            encoder: this.encoder,
-            files: this.files,
-            health: this.registry,
-            topic,
-            partition: p,
-          }),
-      );
-      const indexed = SNAPSHOT_TOPICS.includes(topic);
-      const marks = partitions.map((pw, p) => {
-        pw.open();
-        if (!indexed) return null;
-        const m = new SnapshotIndexWriter(pw.dir, this.files, this.registry, `${topic}/${p}`);
-        const hasEntries = pw.nextOffset > (listSegments(pw.dir)[0] ?? 0);
-        m.open(pw.nextOffset, hasEntries, () => scanMarks(pw.dir, topic, p, this.registry));
-        return m;
-      });
-      w = { partitions, marks, release };
-    } catch (e) {
-      release();
-      throw e instanceof LogError ? e : fileError(e, `opening ${topic} for writing`);
-    }
+    w = openTopicWriters({
+      topic,
+      topicDir: this.topicDir(topic),
+      partitionDir: (p) => this.partitionDir(topic, p),
+      partitions: this.count(topic),
+      segmentBytes: this.options.segmentBytes ?? 256 * 1024 * 1024,
+      indexIntervalBytes: this.options.indexIntervalBytes ?? 4096,
+      encoder: this.encoder,
+      files: this.files,
+      registry: this.registry,
+    });
     this.writers.set(topic, w);
     return w;
   }

@@ -38,7 +38,7 @@ export function findNextFrame(
       const offset = buf.readDoubleLE(i + FRAME_HEADER);
       const maxOffset = expectedOffset + Math.floor((at - damageAt) / MIN_FRAME);
       if (!Number.isInteger(offset) || offset < expectedOffset || offset > maxOffset) continue;
-      if (buf[i + FRAME_HEADER + 8]! > 1) continue;
+      if (buf[i + FRAME_HEADER + 8]! > 3) continue;
       if (i + FRAME_HEADER + bodyLen <= n) {
         if (checkFrame(buf, i, n, offset) > 0) return { position: at, offset };
         continue;

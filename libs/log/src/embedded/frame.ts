@@ -11,6 +11,17 @@ export const FRAME_HEADER = 8;
 export const BODY_FIXED = 11;
 export const FLAG_SNAPSHOT = 1;
 /**
+ * A gap frame (retention's compacted segment, retention.ts): offsets from the frame's own up to the
+ * one in its value (decimal, exclusive) were removed by retention. Readers skip it and go on at
+ * that offset; it is never returned as an entry.
+ */
+export const FLAG_GAP = 2;
+
+/** The offset after a gap frame whose value starts at `valueAt` and ends at `end` in `buf`. */
+export function gapEnd(buf: Buffer, valueAt: number, end: number): number {
+  return Number(buf.toString('latin1', valueAt, end));
+}
+/**
  * Bodies above this are treated as garbage (a torn length field), not as a huge entry. Writers
  * accept at most MAX_RECORD_BYTES (record-limits.ts); this bound only has to admit every frame an
  * older version may have written.

@@ -2,7 +2,14 @@ import type { TopicName } from '@app/events';
 import type { HealthRegistry } from '../log-health';
 import { FLAG_SNAPSHOT } from './frame';
 import { PartitionReader } from './partition-reader';
-import { KIND_FIRST, KIND_SNAPSHOT, type SnapshotMark } from './snapshot-index';
+import { listSegments } from './segment-files';
+import {
+  KIND_FIRST,
+  KIND_SNAPSHOT,
+  readSnapshotMarks,
+  snapshotIndexFile,
+  type SnapshotMark,
+} from './snapshot-index';
 
 /**
  * The marks a partition's snapshots.idx should hold, found by reading every entry of its segments
@@ -35,4 +42,24 @@ export function scanMarks(
   } finally {
     reader.close();
   }
+}
+
+/**
+ * A partition's snapshot marks as a reader needs them: from snapshots.idx, or found by scanning
+ * the segments (said once as a note) when the file is missing or damaged and the partition holds
+ * entries (`end` is its high-water mark).
+ */
+export function partitionMarks(
+  dir: string,
+  topic: TopicName,
+  partition: number,
+  end: () => number,
+  health: HealthRegistry,
+): SnapshotMark[] {
+  const read = readSnapshotMarks(dir);
+  if (read.state === 'ok' || end() <= (listSegments(dir)[0] ?? 0)) return read.marks;
+  health.note(
+    `${snapshotIndexFile(dir)} is ${read.state === 'missing' ? 'missing' : `damaged at byte ${read.bytes}`}: rebuild starts of ${topic}/${partition} found by scanning its segments (its writer rebuilds the file when it next opens the topic)`,
+  );
+  return scanMarks(dir, topic, partition, health);
 }

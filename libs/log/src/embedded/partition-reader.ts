@@ -2,8 +2,9 @@ import type { TopicName } from '@app/events';
 import type { LogEntry } from '../event-log';
 import { LogError } from '../log-error';
 import type { HealthRegistry } from '../log-health';
-import { BODY_FIXED, FRAME_HEADER, MAX_BODY, checkFrame } from './frame';
+import { BODY_FIXED, FLAG_GAP, FRAME_HEADER, MAX_BODY, checkFrame, gapEnd } from './frame';
 import { findNextFrame } from './frame-scan';
+import { readRetainedFrom } from './retention-file';
 import { SegmentChain, frameAt } from './segment-chain';
 import { readFully, readIndex, segmentFile, indexFile, type IndexEntry } from './segment-files';
 
@@ -73,10 +74,16 @@ export class PartitionReader {
           bad = bodyLen === -2 || n < buf.length || !this.wholeInFile(c, pos, n);
           break;
         }
+        const keyAt = pos + FRAME_HEADER + BODY_FIXED;
+        const valueAt = keyAt + buf.readUInt16LE(pos + FRAME_HEADER + 9);
+        if ((buf[pos + FRAME_HEADER + 8]! & FLAG_GAP) !== 0) {
+          // Offsets removed by retention: go on at the gap's end, returning nothing for it.
+          c.offset = gapEnd(buf, valueAt, pos + FRAME_HEADER + bodyLen);
+          pos += FRAME_HEADER + bodyLen;
+          continue;
+        }
         if (c.offset >= c.skipUntil) {
           // Decoded in place (no intermediate frame object): this loop runs once per entry read.
-          const keyAt = pos + FRAME_HEADER + BODY_FIXED;
-          const valueAt = keyAt + buf.readUInt16LE(pos + FRAME_HEADER + 9);
           out.push({
             topic: this.topic,
             partition: this.partition,
@@ -136,6 +143,9 @@ export class PartitionReader {
     const size = this.chain.size(c.segment);
     if (!bad && c.position < size) return true; // the writer appended meanwhile
     const file = segmentFile(this.dir, c.segment);
+    // A frame read while the writer's write(2) of it was still landing can look damaged: read it
+    // again before calling it damage (a chunk read is not atomic with a concurrent write).
+    if (bad && frameAt(fd, c.position, c.offset)) return true;
     if (bad) {
       const t = this.deadTail;
       if (t.segment !== c.segment || t.position !== c.position || t.size !== size) {
@@ -160,7 +170,19 @@ export class PartitionReader {
     }
     const next = this.chain.following(c.segment, c.offset);
     if (next === null) return false;
-    if (c.position < size || next > c.offset)
+    if (next > c.offset && c.offset < readRetainedFrom(this.dir)) {
+      // Retention replaced the segments ahead while this cursor read an old one: the entries books
+      // need from here to the horizon are in the new compacted first segment. Read on from it.
+      this.chain.reset();
+      const at = this.seek(c.offset);
+      c.segment = at.segment;
+      c.position = at.position;
+      c.skipUntil = Math.max(c.skipUntil, c.offset);
+      c.offset = at.offset;
+      return true;
+    }
+    // Segments missing below the retention horizon were removed on purpose, not lost.
+    if ((c.position < size || next > c.offset) && next > readRetainedFrom(this.dir))
       this.health.damaged({
         topic: this.topic,
         partition: this.partition,

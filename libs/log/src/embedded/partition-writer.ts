@@ -62,6 +62,11 @@ export class PartitionWriter {
     this.background = new BackgroundSync(options.files);
   }
 
+  /** Base offset of the segment being appended to (retention never removes it). */
+  get activeBase(): number {
+    return this.base;
+  }
+
   private get where(): string {
     return `${this.options.topic}/${this.options.partition}`;
   }

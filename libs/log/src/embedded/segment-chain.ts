@@ -2,6 +2,7 @@ import { closeSync, fstatSync, openSync } from 'node:fs';
 import type { HealthRegistry } from '../log-health';
 import { FRAME_HEADER, MAX_BODY, checkFrame } from './frame';
 import { findNextFrame } from './frame-scan';
+import { readRetainedFrom } from './retention-file';
 import { listSegments, readFully, segmentFile } from './segment-files';
 
 /** What a segment file holds: frames of the log, nothing yet, or something that is not part of the log. */
@@ -78,6 +79,8 @@ export class SegmentChain {
       if (s === 'empty') return null;
       if (s === 'stray') continue;
       if (base < offset) {
+        // A segment a retention pass is about to unlink (the compacted one before it covers it).
+        if (base < readRetainedFrom(this.dir)) continue;
         this.states.set(base, 'stray');
         this.health.problem(
           `${segmentFile(this.dir, base)} starts at offset ${base}, inside segment ${after} of ${this.where} (which runs to ${offset}): an overlapping copy, ignored (move it out of ${this.dir})`,
@@ -92,6 +95,13 @@ export class SegmentChain {
   close(): void {
     for (const fd of this.fds.values()) closeSync(fd);
     this.fds.clear();
+  }
+
+  /** Forget every open file and what was learnt of them (retention replaced files under us). */
+  reset(): void {
+    this.close();
+    this.states.clear();
+    this.bases = [];
   }
 }
 

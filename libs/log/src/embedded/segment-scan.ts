@@ -1,4 +1,4 @@
-import { FRAME_HEADER, MAX_BODY, checkFrame } from './frame';
+import { BODY_FIXED, FLAG_GAP, FRAME_HEADER, MAX_BODY, checkFrame, gapEnd } from './frame';
 import { findNextFrame } from './frame-scan';
 import { readFully } from './segment-files';
 
@@ -43,8 +43,11 @@ export function scanSegment(
         break;
       }
       onFrame?.(offset, position + pos);
+      const body = pos + FRAME_HEADER;
+      if ((buf[body + 8]! & FLAG_GAP) !== 0)
+        offset = gapEnd(buf, body + BODY_FIXED + buf.readUInt16LE(body + 9), body + bodyLen);
+      else offset++;
       pos += FRAME_HEADER + bodyLen;
-      offset++;
     }
     position += pos;
     if (!bad && n === buf.length) {

@@ -176,6 +176,15 @@ export class SnapshotIndexWriter {
     }
   }
 
+  /** Open the file again after retention replaced it (its marks below the horizon pruned). */
+  reopen(): void {
+    if (this.fd >= 0) this.background.close(this.fd);
+    this.fd = this.files.openSync(snapshotIndexFile(this.dir), OPEN_RW);
+    this.size = fstatSync(this.fd).size;
+    this.tailDirty = false;
+    this.dirty = false;
+  }
+
   sync(): void {
     if (this.fd < 0 || (!this.dirty && !this.background.pending(this.fd))) return;
     try {

@@ -130,3 +130,16 @@ function alive(pid: number): boolean {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
+
+/**
+ * The partition count of a topic as an EmbeddedLog uses it: `wanted` (validated) for a topic not
+ * created yet when read-only (nothing is written), else the count in topic.json (created if missing).
+ */
+export function partitionCount(topicDir: string, topic: string, wanted: number, readOnly: boolean): number {
+  if (!Number.isInteger(wanted) || wanted < 1)
+    throw new LogError(
+      'bad_argument',
+      `partition count for ${topic} must be a positive integer, got ${wanted}`,
+    );
+  return readOnly && !existsSync(join(topicDir, 'topic.json')) ? wanted : topicPartitions(topicDir, wanted);
+}

@@ -63,7 +63,7 @@ export function checkChain(
 }
 
 /** Where the valid frames of a sealed segment end (damage inside it is reported by the readers). */
-function segmentEnd(dir: string, base: number): { offset: number; position: number; size: number } {
+export function segmentEnd(dir: string, base: number): { offset: number; position: number; size: number } {
   const fd = openSync(segmentFile(dir, base), 'r');
   try {
     const size = fstatSync(fd).size;

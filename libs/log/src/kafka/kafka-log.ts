@@ -15,6 +15,8 @@ import { HealthRegistry, type LogHealth, type ProblemSink } from '../log-health'
 import { checkEntries } from '../record-limits';
 import { rebuildStart, KIND_FIRST, KIND_SNAPSHOT, type SnapshotMark } from '../embedded/snapshot-index';
 import { KafkaAppender } from './kafka-append';
+import { describeRetention, retentionProblem, topicRetentionEntries } from './kafka-retention';
+import type { RetentionPolicy } from '../embedded/retention';
 
 export interface KafkaLogOptions {
   readonly brokers: readonly string[];
@@ -31,6 +33,8 @@ export interface KafkaLogOptions {
   readonly fetch?: Partial<KafkaFetchOptions>;
   /** Where problems are said when first met (default: a JSON line on stderr). */
   readonly onProblem?: ProblemSink;
+  /** retention.ms / retention.bytes of the books and quotes topics this adapter creates. */
+  readonly retention?: RetentionPolicy;
 }
 
 /** kafkajs consumer fetch settings used by `follow`. */
@@ -181,6 +185,22 @@ export class KafkaLog extends EventLog {
     return this.offsetsOf(topicName(this.prefix, topic));
   }
 
+  /** The broker's low watermarks: Kafka's retention keeps nothing below them. */
+  override async retainedFrom(topic: TopicName): Promise<number[]> {
+    await this.ensureTopics();
+    return this.offsetsOf(topicName(this.prefix, topic), 'low');
+  }
+
+  override async snapshotRetentionProblem(snapshotEveryMs: number): Promise<string | null> {
+    await this.ensureTopics();
+    const name = topicName(this.prefix, 'books');
+    try {
+      return retentionProblem(name, (await describeRetention(this.admin!, name)).ms, snapshotEveryMs);
+    } catch (e) {
+      throw new LogError('unavailable', `Kafka configs of ${name}: ${message(e)}`);
+    }
+  }
+
   async rebuildStarts(topic: TopicName, upTo: readonly number[]): Promise<number[]> {
     const n = await this.partitions(topic);
     if (upTo.length !== n)
@@ -225,11 +245,11 @@ export class KafkaLog extends EventLog {
     if (this.closed) throw new LogError('closed', 'the event log is closed');
   }
 
-  private async offsetsOf(name: string): Promise<number[]> {
+  private async offsetsOf(name: string, which: 'high' | 'low' = 'high'): Promise<number[]> {
     try {
       const offsets = await this.admin!.fetchTopicOffsets(name);
       const out: number[] = new Array<number>(offsets.length).fill(0);
-      for (const o of offsets) out[o.partition] = Number(o.high);
+      for (const o of offsets) out[o.partition] = Number(o[which]);
       return out;
     } catch (e) {
       // A fresh admin client (and topic check) on the next call: the broker may have restarted.
@@ -256,7 +276,7 @@ export class KafkaLog extends EventLog {
         {
           topic: topicName(this.prefix, t),
           numPartitions: this.options.partitions?.[t] ?? DEFAULT_PARTITIONS[t],
-          configEntries: [] as { name: string; value: string }[],
+          configEntries: topicRetentionEntries(t, this.options.retention),
         },
         {
           topic: this.marksTopic(t),
