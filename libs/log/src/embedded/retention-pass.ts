@@ -2,7 +2,7 @@ import type { TopicName } from '@app/events';
 import type { HealthRegistry } from '../log-health';
 import type { EmbeddedRetention } from './embedded-options';
 import type { LogFiles } from './log-files';
-import { RETENTION_TOPICS, retainPartition, type RetentionPolicy, type RetentionResult } from './retention';
+import { RETENTION_TOPICS, retainSteps, type RetentionPolicy, type RetentionResult } from './retention';
 import type { Writers } from './topic-writers';
 
 export interface PassContext {
@@ -24,13 +24,23 @@ function targets(writers: ReadonlyMap<TopicName, Writers>): [TopicName, Writers,
   return out;
 }
 
-/** Retention of one partition; its marks writer reopens the file when retention replaced it. */
-function retainOne(topic: TopicName, w: Writers, p: number, ctx: PassContext): RetentionResult | null {
+/** The longest a timer pass holds the event loop before it yields to appends, reads and requests. */
+const TURN_BUDGET_MS = 5;
+
+/**
+ * Retention of one partition, driven by `drive` (to the end at once, or spread over turns); its
+ * marks writer reopens the file when retention replaced it, in the turn that replaced it.
+ */
+function retainOne(
+  topic: TopicName,
+  w: Writers,
+  p: number,
+  ctx: PassContext,
+  abort: () => boolean = () => false,
+): Generator<void, RetentionResult | null, void> {
   const pw = w.partitions[p]!;
-  let result: RetentionResult | null = null;
-  let failed = true;
-  try {
-    result = retainPartition({
+  const steps = retainSteps(
+    {
       dir: pw.dir,
       topic,
       partition: p,
@@ -40,21 +50,38 @@ function retainOne(topic: TopicName, w: Writers, p: number, ctx: PassContext): R
       files: ctx.files,
       health: ctx.registry,
       indexIntervalBytes: ctx.indexIntervalBytes,
-    });
-    failed = false;
-  } finally {
-    // The marks file may have been replaced whole: append to the new one from now on.
-    if (failed || result !== null) w.marks[p]?.reopen();
+    },
+    abort,
+  );
+  // Wrapped so that whatever ends the pass (its result, or a failure in the commit) reopens the marks.
+  return (function* () {
+    let result: RetentionResult | null = null;
+    let failed = true;
+    try {
+      result = yield* steps;
+      failed = false;
+    } finally {
+      // The marks file may have been replaced whole: append to the new one from now on.
+      if (failed || result !== null) w.marks[p]?.reopen();
+    }
+    if (result !== null) ctx.changed(topic, p);
+    return result;
+  })();
+}
+
+/** Run steps to their end now. */
+function toEnd<T>(steps: Generator<void, T, void>): T {
+  for (;;) {
+    const s = steps.next();
+    if (s.done === true) return s.value;
   }
-  if (result !== null) ctx.changed(topic, p);
-  return result;
 }
 
 /** One retention pass over the topics whose writers this process holds. */
 export function retentionPass(writers: ReadonlyMap<TopicName, Writers>, ctx: PassContext): RetentionResult[] {
   const out: RetentionResult[] = [];
   for (const [topic, w, p] of targets(writers)) {
-    const r = retainOne(topic, w, p, ctx);
+    const r = toEnd(retainOne(topic, w, p, ctx));
     if (r !== null) out.push(r);
   }
   return out;
@@ -92,8 +119,10 @@ export class RetentionRunner {
   }
 
   /**
-   * The timer's pass: one partition per event-loop turn, so a pass that reads a few segments
-   * never holds up appends and reads (a feed in the same process) for all partitions at once.
+   * The timer's pass: one partition after another, each spread over event-loop turns of at most
+   * about TURN_BUDGET_MS (the compaction yields per batch it reads), so a pass never holds up
+   * appends, a feed or the API in the same process for long. A log closed meanwhile, or a topic
+   * whose writers went, commits nothing.
    */
   private runOnTimer(): void {
     const s = this.settings;
@@ -101,28 +130,41 @@ export class RetentionRunner {
     this.running = true;
     const ctx: PassContext = { ...this.ctx, policy: s.policy, now: (s.clock ?? Date.now)() };
     const results: RetentionResult[] = [];
-    const steps = targets(this.ctx.writers);
-    const step = (i: number): void => {
-      if (this.stopped || i >= steps.length) {
-        this.running = false;
-        if (results.length > 0 && !this.stopped) s.onPass?.(results);
-        return;
-      }
-      const [topic, w, p] = steps[i]!;
+    const targetsLeft = targets(this.ctx.writers);
+    let current: Generator<void, RetentionResult | null, void> | null = null;
+    let where = '';
+    const turn = (): void => {
+      const started = performance.now();
       try {
-        // A topic closed meanwhile is skipped (its writers are gone).
-        if (this.ctx.writers.get(topic) === w) {
-          const r = retainOne(topic, w, p, ctx);
-          if (r !== null) results.push(r);
+        while (performance.now() - started < TURN_BUDGET_MS) {
+          if (current === null) {
+            const next = targetsLeft.shift();
+            if (this.stopped || next === undefined) {
+              this.running = false;
+              if (results.length > 0 && !this.stopped) s.onPass?.(results);
+              return;
+            }
+            const [topic, w, p] = next;
+            // A topic closed meanwhile is skipped (its writers are gone).
+            if (this.ctx.writers.get(topic) !== w) continue;
+            where = `${topic}/${p}`;
+            current = retainOne(topic, w, p, ctx, () => this.stopped || this.ctx.writers.get(topic) !== w);
+          }
+          const step = current.next();
+          if (step.done === true) {
+            current = null;
+            if (step.value !== null) results.push(step.value);
+          }
         }
       } catch (e) {
+        current = null;
         this.ctx.registry.problem(
-          `retention pass of ${topic}/${p} failed (tried again at the next pass): ${(e as Error).message}`,
+          `retention pass of ${where} failed (tried again at the next pass): ${(e as Error).message}`,
         );
       }
-      setImmediate(() => step(i + 1));
+      setImmediate(turn);
     };
-    step(0);
+    turn();
   }
 }
 

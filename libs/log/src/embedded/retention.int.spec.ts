@@ -182,6 +182,55 @@ describe('embedded log retention', () => {
     await log.close();
   });
 
+  it('a timer pass compacts over many event-loop turns and keeps the marks appended meanwhile', async () => {
+    const dir = tmp();
+    const passes: RetentionResult[][] = [];
+    let now = T; // nothing is old yet: the timer's passes find nothing due while the log fills
+    const log = new EmbeddedLog({
+      dataDir: dir,
+      partitions: { books: 1 },
+      segmentBytes: 256 * 1024,
+      retention: {
+        policy: { maxAgeMs: 2 * HOUR, maxBytes: null },
+        checkEveryMs: 20,
+        clock: () => now,
+        onPass: (r) => passes.push([...r]),
+      },
+    });
+    // 'quiet' snapshots at offset 0 and never again, so the compaction reads every expired entry.
+    const steps = 20_000;
+    const entries = stream(steps);
+    for (let i = 0; i < entries.length; i += 5_000) await log.append('books', entries.slice(i, i + 5_000));
+    now = T + steps * 60_000;
+    // Count event-loop turns while the pass runs, and append snapshots of a new key meanwhile.
+    let turns = 0;
+    let late = 0;
+    while (passes.length === 0) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      turns++;
+      if (turns % 2 === 0 && late < 20) {
+        const at = T + (steps + late) * 60_000;
+        await log.append('books', [
+          { key: 'late', value: `{"receivedAt":${at},"v":"late-${late++}"}`, snapshot: true },
+        ]);
+      }
+      if (turns > 1_000_000) throw new Error('no retention pass');
+    }
+    const horizon = passes[0]![0]!.retainedFrom;
+    expect(horizon).toBeGreaterThan(0);
+    // About 60,000 entries read in batches of 4,096 with a yield after each: many turns, not one.
+    expect(turns).toBeGreaterThan(5);
+    expect(late).toBeGreaterThan(0);
+    // The snapshot index rewritten by the pass still holds every mark of 'late' appended during it.
+    const lateMarks = readSnapshotMarks(join(dir, 'books', '0')).marks.filter((m) => m.key === 'late');
+    expect(lateMarks.filter((m) => m.kind === KIND_SNAPSHOT).length).toBe(late);
+    const read = await all(log);
+    expect(read.filter((e) => e.key === 'late').map((e) => e.value)).toEqual(
+      Array.from({ length: late }, (_, i) => `{"receivedAt":${T + (steps + i) * 60_000},"v":"late-${i}"}`),
+    );
+    await log.close();
+  });
+
   it('keeps a partition under its byte bound', async () => {
     const dir = tmp();
     const log = open(dir, null, 16 * 1024);

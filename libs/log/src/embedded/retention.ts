@@ -86,6 +86,25 @@ function segmentBytes(dir: string, base: number): number {
  * an interrupted pass). Returns null when nothing is due.
  */
 export function retainPartition(a: RetainArgs): RetentionResult | null {
+  const steps = retainSteps(a);
+  for (;;) {
+    const s = steps.next();
+    if (s.done === true) return s.value;
+  }
+}
+
+/**
+ * retainPartition as steps: it yields after every batch of entries the compaction reads, so the
+ * writer's timer can spread a pass over event-loop turns (appends, and a feed or the API in the
+ * same process, run in between). Only the compaction reads the sealed segments below the horizon,
+ * which nothing but retention changes; the commit (the snapshot index re-read and rewritten with
+ * the marks appended meanwhile, the files replaced) happens in the last step, in one turn.
+ * `abort` is asked before the commit: a closed log commits nothing.
+ */
+export function* retainSteps(
+  a: RetainArgs,
+  abort: () => boolean = () => false,
+): Generator<void, RetentionResult | null, void> {
   const { dir, policy } = a;
   const bases = listSegments(dir);
   const retained = readRetainedFrom(dir);
@@ -118,13 +137,20 @@ export function retainPartition(a: RetainArgs): RetentionResult | null {
   }
   const keepFrom = keptStarts(marks?.marks ?? [], horizon);
   const first = bases[0]!;
-  const compacted = compact(a, first, horizon, keepFrom);
+  const compacted = yield* compact(a, first, horizon, keepFrom);
+  if (abort()) return null;
+  // The writer appended marks while the compaction read (all at or above the horizon): re-read.
+  const latest = marks === null ? null : readSnapshotMarks(dir);
+  if (latest !== null && latest.state !== 'ok') {
+    a.health.note(`${a.topic}/${a.partition}: retention skipped until the snapshot index is rebuilt`);
+    return null;
+  }
   replaceSegments(a, bases, first, horizon, compacted);
-  if (marks !== null) {
+  if (latest !== null) {
     const kept: SnapshotMark[] = [...keepFrom.values()].sort((x, y) => x.offset - y.offset);
     a.files.replaceFileSync(
       snapshotIndexFile(dir),
-      encodeMarks([...kept, ...marks.marks.filter((m) => m.offset >= horizon)]),
+      encodeMarks([...kept, ...latest.marks.filter((m) => m.offset >= horizon)]),
     );
   }
   return {
@@ -155,13 +181,13 @@ interface Compacted {
   readonly entries: number;
 }
 
-/** The compacted segment [first, horizon): kept entries at their offsets, gap frames between. */
-function compact(
+/** The compacted segment [first, horizon): kept entries at their offsets, gap frames between; yields per batch read. */
+function* compact(
   a: RetainArgs,
   first: number,
   horizon: number,
   keepFrom: Map<string, SnapshotMark>,
-): Compacted {
+): Generator<void, Compacted, void> {
   const enc = new FrameEncoder(1 << 16);
   const index: number[] = [];
   let indexedAt = 0;
@@ -194,6 +220,7 @@ function compact(
         expected = e.offset + 1;
         entries++;
       }
+      yield;
     }
   } finally {
     reader.close();
