@@ -7,7 +7,7 @@ import { ApiModule, type ApiDeps } from './api.module';
 import { serveDocs } from './docs/serve';
 import { HTTP_LIMIT_DEFAULTS } from '@app/config';
 import { gatedHttp } from './http/gated-http';
-import { QuoteJournal } from '@app/audit';
+import { JournalIndex, JournalIndexer, QuoteJournal } from '@app/audit';
 import { ServiceStatus } from './health/service-status';
 import { RequestGate } from './http/request-gate';
 import { ApiMetrics } from './metrics/api-metrics';
@@ -36,6 +36,8 @@ export interface ApiServer {
 export interface ApiServerOptions extends Omit<ApiDeps, 'journal'> {
   /** Nest's logger: the service logger (NestLogger), false for none, or Nest's console at these levels. */
   readonly logger?: false | LogLevel[] | LoggerService;
+  /** Keep the journal's requestId index here (JournalIndexer); none when omitted. */
+  readonly journalIndexDir?: string;
 }
 
 /** Create the Nest application on Fastify, install the gate, the stream and the docs, and listen. */
@@ -55,7 +57,16 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     flushMs: options.log instanceof EmbeddedLog ? 0 : 20,
     onError: (e) => journalLogger.error(`append failed, retrying: ${e.message}`),
   });
-  const deps: ApiDeps = { ...options, journal };
+  const { journalIndexDir, ...rest } = options;
+  const indexer =
+    journalIndexDir === undefined
+      ? null
+      : new JournalIndexer(new JournalIndex(options.log, journalIndexDir), (e) =>
+          journalLogger.warn(
+            `requestId index not updated (replay reads the rest of the journal): ${e.message}`,
+          ),
+        );
+  const deps: ApiDeps = { ...rest, journal };
   const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(deps), http.adapter, {
     logger: options.logger ?? ['error', 'warn'],
     // Bodies are parsed by installJsonBodyParser (strict JSON), not Nest's default parsers.
@@ -81,6 +92,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   // '::' is dual-stack on Linux, so IPv6 clients reach the ipv4_only answer (clarifications 10).
   await app.listen(options.config.port, options.config.host);
   const port = (app.getHttpServer().address() as AddressInfo).port;
+  indexer?.start();
   return {
     app,
     port,
@@ -93,6 +105,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       await app.close();
       // After the server stopped answering: everything it served is appended before the log closes.
       await journal.close();
+      await indexer?.stop();
     },
   };
 }

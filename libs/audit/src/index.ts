@@ -7,3 +7,5 @@ export { formatDiff, replayQuote } from './replay-quote';
 export type { DiffBasis, QuoteReplay, ReplayQuoteOptions, Solve } from './replay-quote';
 export { findQuotes, journalInRange } from './journal-scan';
 export type { JournalOccurrence } from './journal-scan';
+export { JournalIndex, JournalIndexer, journalIndexDir } from './journal-index';
+export type { KeyEntries } from './journal-index';
