@@ -25,6 +25,8 @@ export interface ApiServer {
   readonly url: string;
   /** Where every served result is journalled (flushed and closed by close()). */
   readonly journal: QuoteJournal;
+  /** One pass of the requestId indexer now (none without journalIndexDir). */
+  indexJournal(): Promise<void>;
   /** Prometheus metrics (served on the admin port when METRICS_PORT is set). */
   readonly metrics: ApiMetrics;
   /** /health's judgement with the venue detail behind it (console summary). */
@@ -98,6 +100,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     port,
     url: `http://127.0.0.1:${port}`,
     journal,
+    indexJournal: () => indexer?.pass() ?? Promise.resolve(),
     metrics,
     status,
     streamStats: () => hub.stats(),
