@@ -110,7 +110,7 @@ export class JournalIndex {
           }
           next = chunk[chunk.length - 1]!.offset + 1;
         }
-        keys.sort(Buffer.compare);
+        keys.sort((x, y) => Buffer.compare(x, y));
         chain.push(writeRun(this.dir, partition, at, to, Buffer.concat(keys)));
         indexed += keys.length;
         at = to;
