@@ -107,15 +107,33 @@ export class TimeIndex {
       p.first ??= entries[0]!.offset;
       for (const e of entries) {
         if (e.offset >= upTo) break;
-        // Malformed entries are skipped by every fold, so they bound nothing.
-        const parsed = parseRecordLine(e.value);
-        if (parsed.ok) p.note(e.offset, parsed.record.receivedAt);
+        const at = receivedAtOf(e.value);
+        if (at !== null) p.note(e.offset, at);
       }
       from = Math.min(upTo, entries[entries.length - 1]!.offset + 1);
     }
     p.end = Math.max(p.end, upTo);
     return p;
   }
+}
+
+const RECEIVED_AT = /"receivedAt"\s*:\s*(-?\d+)(?=\s*[,}])/g;
+
+/**
+ * An entry's receivedAt, read without parsing the record when the text names it once: a bare `"`
+ * never occurs inside a JSON string, so the match is the record's own key. Otherwise the record
+ * is parsed (malformed entries are skipped by every fold, so they bound nothing). A malformed
+ * entry read the fast way only widens a block's bounds, which never hides a record.
+ */
+export function receivedAtOf(value: string): number | null {
+  RECEIVED_AT.lastIndex = 0;
+  const first = RECEIVED_AT.exec(value);
+  if (first !== null && RECEIVED_AT.exec(value) === null) {
+    const at = Number(first[1]);
+    if (Number.isSafeInteger(at)) return at;
+  }
+  const parsed = parseRecordLine(value);
+  return parsed.ok ? parsed.record.receivedAt : null;
 }
 
 const shared = new WeakMap<EventLog, TimeIndex>();
