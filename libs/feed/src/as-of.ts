@@ -73,6 +73,6 @@ export async function booksAt(
   if (asOf > now) return { ok: false, error: `asOf ${asOf} is in the future (service clock ${now})` };
   const reach = await reachAt(log, upTo, asOf);
   if (!reach.ok) return { ok: false, error: reach.error };
-  const { cache } = await rebuildBooks(log, upTo, symbols, { asOf });
+  const { cache } = await rebuildBooks(log, upTo, symbols, { asOf, timeIndex: timeIndexOf(log) });
   return { ok: true, cache, positions: upTo };
 }

@@ -3,7 +3,7 @@ import type { EventRecord } from '@app/events';
 import type { JournalPositions } from '@app/journal';
 import { partitionFor, type EventLog } from '@app/log';
 import { decodeEntry, readRange } from './fold';
-import { TIME_BLOCK, timeIndexOf, type PartitionTimes } from './time-index';
+import { TIME_BLOCK, type PartitionTimes, type TimeIndex } from './time-index';
 
 export interface RebuildStats {
   /** Entries read from the books topic (all partitions). */
@@ -27,6 +27,12 @@ export interface RebuildOptions {
    * receivedAt <= asOf count, wherever they lie below `positions`. Omitted: every record below.
    */
   readonly asOf?: number;
+  /**
+   * Skip, with asOf, the blocks this time index says hold nothing at or before it. For a process
+   * that keeps the index (the API); a one-off reader (`replay quote`) does better without: building
+   * it reads the whole partition, the backward scan only back to the snapshots it needs.
+   */
+  readonly timeIndex?: TimeIndex;
 }
 
 /**
@@ -73,7 +79,8 @@ export async function rebuildBooks(
     const complete = new Set<string>();
     const seen = new Set<string>();
     const chunks: EventRecord[][] = [];
-    const times = timed ? await timeIndexOf(log).partition('books', p, upTo) : null;
+    const times =
+      timed && options.timeIndex !== undefined ? await options.timeIndex.partition('books', p, upTo) : null;
     for (
       let to = upTo, chunk = FIRST_CHUNK;
       to > bound && pending.size > 0;

@@ -8,6 +8,7 @@ import { bookRecords, listingRecords, tempDir, type StreamSpec } from '@test/sup
 import { testBrokers } from '../../../test/kafka/broker';
 import { booksAt } from './as-of';
 import { InstantFold, logSources } from './instant-fold';
+import { rebuildBooks } from './rebuild-books';
 
 const T = 1_786_000_000_000;
 const SPEC: StreamSpec = {
@@ -87,6 +88,9 @@ async function check(log: EventLog, records: readonly EventRecord[]): Promise<vo
     const at = await booksAt(log, upTo, t, now, symbols);
     if (!at.ok) throw new Error(at.error);
     expect(hashes(at.cache), `asOf ${t}`).toEqual(expected);
+    // replay quote's path: the same cut without a time index (a backward scan only).
+    const replayed = await rebuildBooks(log, upTo, symbols, { asOf: t });
+    expect(hashes(replayed.cache), `rebuild without index at ${t}`).toEqual(expected);
     await fold.advanceTo(t);
     expect(hashes(fold.cache), `InstantFold at ${t}`).toEqual(expected);
     // The old cut (one position per partition: stop at the first later record) gives other books.
