@@ -22,6 +22,15 @@ interface Chain {
   done: number;
   /** Least receivedAt among the records held back within recs[0..done) (Infinity: none). */
   heldMin: number;
+  /** The instant recs[0..done) went through at: records after it there were held back. */
+  at: number;
+}
+
+/** Least receivedAt after t among `recs` (Infinity: none). */
+function heldMin(recs: readonly EventRecord[], t: number): number {
+  let m = Infinity;
+  for (const r of recs) if (r.receivedAt > t && r.receivedAt < m) m = r.receivedAt;
+  return m;
 }
 
 /** The fold key of a record: a book, a market, a venue. */
@@ -48,7 +57,6 @@ export class InstantFold {
   private readonly chains = new Map<string, Chain>();
   /** Keys with records held back or not yet gone through. */
   private readonly open = new Set<string>();
-  private readonly counted = new WeakSet<EventRecord>();
   private applied = 0;
   private newest = -Infinity;
   private oldest = Infinity;
@@ -81,7 +89,8 @@ export class InstantFold {
         for (const r of records) {
           const key = keyOf(r);
           let chain = this.chains.get(key);
-          if (chain === undefined) this.chains.set(key, (chain = { recs: [], done: 0, heldMin: Infinity }));
+          if (chain === undefined)
+            this.chains.set(key, (chain = { recs: [], done: 0, heldMin: Infinity, at: -Infinity }));
           chain.recs.push(r);
           this.open.add(key);
         }
@@ -96,37 +105,65 @@ export class InstantFold {
 
   /** Bring one key to instant t; true when nothing of it is left held back. */
   private settle(chain: Chain, t: number): boolean {
+    // A held-back record now admitted lies behind records already applied: fold again from the base.
+    if (chain.heldMin <= t) return this.refold(chain, t);
+    // Otherwise only the new records: everything held stays held (still after t).
+    let held = chain.heldMin;
+    let base = -1;
+    for (let i = chain.done; i < chain.recs.length; i++) {
+      const r = chain.recs[i]!;
+      if (r.receivedAt > t) {
+        if (r.receivedAt < held) held = r.receivedAt;
+        continue;
+      }
+      this.cache.apply(r);
+      this.count(r);
+      if (isBase(r)) base = i;
+    }
+    chain.done = chain.recs.length;
+    if (base > 0) {
+      chain.recs = chain.recs.slice(base);
+      chain.done -= base;
+      // Held records behind the new base no longer matter (it replaces whatever they would do).
+      if (held !== Infinity) held = heldMin(chain.recs, t);
+    }
+    chain.heldMin = held;
+    chain.at = t;
+    return held === Infinity;
+  }
+
+  private refold(chain: Chain, t: number): boolean {
     let base = -1;
     for (let i = chain.recs.length - 1; i >= 0; i--)
       if (isBase(chain.recs[i]!) && chain.recs[i]!.receivedAt <= t) {
         base = i;
         break;
       }
-    // A held-back record now admitted lies behind records already applied: fold again from the base.
-    const refold = chain.heldMin <= t;
-    const from = refold ? Math.max(base, 0) : chain.done;
-    // Admitted records behind the base change nothing (the snapshot replaces them) but count as folded.
-    for (let i = 0; i < from; i++) if (chain.recs[i]!.receivedAt <= t) this.count(chain.recs[i]!);
+    const from = Math.max(base, 0);
+    // Count each record once: new ones, and held ones now admitted (those behind the base change
+    // nothing, the snapshot replaces them, but they are folded all the same).
+    const fresh = (r: EventRecord, i: number): boolean => i >= chain.done || r.receivedAt > chain.at;
+    for (let i = 0; i < from; i++) {
+      const r = chain.recs[i]!;
+      if (r.receivedAt <= t && fresh(r, i)) this.count(r);
+    }
     for (let i = from; i < chain.recs.length; i++) {
       const r = chain.recs[i]!;
       if (r.receivedAt > t) continue;
       this.cache.apply(r);
-      this.count(r);
+      if (fresh(r, i)) this.count(r);
     }
     chain.done = chain.recs.length;
     if (base > 0) {
       chain.recs = chain.recs.slice(base);
       chain.done -= base;
     }
-    let held = Infinity;
-    for (const r of chain.recs) if (r.receivedAt > t && r.receivedAt < held) held = r.receivedAt;
-    chain.heldMin = held;
-    return held === Infinity;
+    chain.heldMin = heldMin(chain.recs, t);
+    chain.at = t;
+    return chain.heldMin === Infinity;
   }
 
   private count(r: EventRecord): void {
-    if (this.counted.has(r)) return;
-    this.counted.add(r);
     this.applied++;
     if (r.receivedAt > this.newest) this.newest = r.receivedAt;
     if (r.receivedAt < this.oldest) this.oldest = r.receivedAt;
