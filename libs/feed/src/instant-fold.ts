@@ -86,16 +86,21 @@ export class InstantFold {
         const records = await head.source.take(this.chunk, t);
         if (records === null) head.done = true;
         if (records === null || records.length === 0) break;
+        const touched = new Set<Chain>();
         for (const r of records) {
           const key = keyOf(r);
           let chain = this.chains.get(key);
           if (chain === undefined)
             this.chains.set(key, (chain = { recs: [], done: 0, heldMin: Infinity, at: -Infinity }));
           chain.recs.push(r);
+          touched.add(chain);
           this.open.add(key);
         }
+        // Settled chunk by chunk, so a long stretch up to t is folded as it is read, not buffered.
+        for (const chain of touched) this.settle(chain, t);
       }
     }
+    // Keys whose held-back records this instant admits.
     for (const key of [...this.open]) {
       const chain = this.chains.get(key)!;
       if (this.settle(chain, t)) this.open.delete(key);
