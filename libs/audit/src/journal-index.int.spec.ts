@@ -120,6 +120,26 @@ describe('JournalIndex: the requestId index of the journal', () => {
     }
   });
 
+  it('an index left by an older, longer journal of the same name is not believed, then rebuilt', async () => {
+    const at = join(dir.path, 'recreated-index');
+    const old = new EmbeddedLog({ dataDir: join(dir.path, 'old'), partitions: { quotes: 1 } });
+    opened.push(old);
+    await appendAll(old, ids(2000, 21));
+    await new JournalIndex(old, at).catchUp();
+    const log = new EmbeddedLog({ dataDir: join(dir.path, 'new'), partitions: { quotes: 1 } });
+    opened.push(log);
+    const keys = ids(500, 22);
+    await appendAll(log, keys);
+    const index = new JournalIndex(log, at);
+    const before = await index.entries(keys[400]!);
+    expect(before.entries.map((e) => e.offset)).toEqual(await scan(log, 0, keys[400]!));
+    expect(before.scanned).toBe(500);
+    await index.catchUp();
+    const after = await index.entries(keys[400]!);
+    expect(after.scanned).toBe(0);
+    expect(after.entries.map((e) => e.offset)).toEqual(before.entries.map((e) => e.offset));
+  });
+
   it('Kafka (real broker): the same lookups over a Kafka journal', async () => {
     const brokers = await testBrokers();
     const log = new KafkaLog({

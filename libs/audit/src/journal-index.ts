@@ -52,6 +52,8 @@ export class JournalIndex {
     const hash = keyHash(key);
     for (let attempt = 0; ; attempt++) {
       const { chain } = listRuns(this.dir, partition);
+      // Runs past the journal's end belong to an older topic of the same name: not this journal's.
+      if (chain.length > 0 && chain[chain.length - 1]!.to > end) chain.length = 0;
       let offsets: number[];
       try {
         offsets = chain.flatMap((run) => searchRun(run, hash));
@@ -94,6 +96,11 @@ export class JournalIndex {
     for (const [partition, end] of ends.entries()) {
       const { chain, leftovers } = listRuns(this.dir, partition);
       removeFiles(leftovers);
+      if (chain.length > 0 && chain[chain.length - 1]!.to > end) {
+        // The topic was recreated (its end is behind the index): index it again from scratch.
+        removeFiles(chain.map((r) => r.path));
+        chain.length = 0;
+      }
       let at = chain.length === 0 ? 0 : chain[chain.length - 1]!.to;
       while (at < end) {
         const to = Math.min(end, at + MAX_RUN);
