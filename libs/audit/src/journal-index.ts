@@ -90,8 +90,10 @@ export class JournalIndex {
    * directory, the one that journals). Returns how many entries were indexed.
    */
   async catchUp(): Promise<number> {
-    mkdirSync(this.dir, { recursive: true });
     const ends = await this.log.highWatermarks('quotes');
+    // Nothing journalled yet: no directory is made (a service that never quoted leaves none).
+    if (ends.every((e) => e === 0)) return 0;
+    mkdirSync(this.dir, { recursive: true });
     let indexed = 0;
     for (const [partition, end] of ends.entries()) {
       const { chain, leftovers } = listRuns(this.dir, partition);
