@@ -2,19 +2,24 @@
  * Longevity benchmark (issue 10), journal part: bytes on disk per journalled quote. The real API
  * over the embedded log (60 venues x 6 markets x 1,000 levels, answers of about 15 KB) serves a
  * mix of REST quotes and stream frames; the `quotes` topic's files are measured before and after.
- * Once with the default compact journal, once with JOURNAL_RESPONSES=true for comparison.
+ * Once with the default compact journal, once with JOURNAL_RESPONSES=true for comparison; the
+ * requestId index's runs count with the topic. Then journal lookups (longevity-journal.ts) and
+ * asOf on a 1 h book log (longevity-asof.ts).
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import type { BookRecord } from '@app/events';
+import { journalIndexDir } from '@app/audit';
 import { encodeQuoteRecord, parseQuoteRecordLine } from '@app/journal';
 import { logSink, type EventLog } from '@app/log';
 import { startApiServer, type ApiServer } from '../apps/api/src/bootstrap';
 import { PinnedClock } from '../apps/api/src/clock';
 import { closeHost, openFeed, waitCaughtUp } from '../apps/api/src/compose';
 import type { BenchRow } from './bench-row';
+import { benchAsOfHour } from './longevity-asof';
+import { benchJournalLookups } from './longevity-journal';
 import { benchSnapshots, prng } from './market-gen';
 
 const QUIET = { log: () => undefined, warn: () => undefined, error: (m: string) => console.error(m) };
@@ -65,6 +70,7 @@ async function start(journalResponses: boolean): Promise<Host> {
     log: host.log,
     clock: new PinnedClock(now + 1),
     logger: false,
+    journalIndexDir: journalIndexDir(dataDir),
   });
   host.server = server;
   return {
@@ -95,6 +101,8 @@ function quotesBytes(dataDir: string): { all: number; segments: number } {
   };
   // The topic is created by its first append.
   if (existsSync(join(dataDir, 'quotes'))) walk(join(dataDir, 'quotes'));
+  // The requestId index (16 bytes per entry in sorted runs) is part of what a quote costs.
+  if (existsSync(journalIndexDir(dataDir))) walk(journalIndexDir(dataDir));
   return out;
 }
 
@@ -179,6 +187,7 @@ export async function benchLongevity(): Promise<BenchRow[]> {
       const before = quotesBytes(host.dataDir);
       const responseBytes = await restQuotes(host.server.url, quotes);
       await host.server.journal.flush();
+      await host.server.indexJournal();
       const afterRest = quotesBytes(host.dataDir);
       row(`journal ${mode}: disk bytes/REST quote`, (afterRest.all - before.all) / quotes, 'B');
       if (!full) {
@@ -191,6 +200,7 @@ export async function benchLongevity(): Promise<BenchRow[]> {
       }
       const frames = await streamFrames(host, 20, 60);
       await host.server.journal.flush();
+      await host.server.indexJournal();
       const afterStream = quotesBytes(host.dataDir);
       row(
         `journal ${mode}: disk bytes/stream frame (ticks incl.)`,
@@ -209,5 +219,7 @@ export async function benchLongevity(): Promise<BenchRow[]> {
       await host.close();
     }
   }
+  await benchJournalLookups(row);
+  await benchAsOfHour(row);
   return rows;
 }

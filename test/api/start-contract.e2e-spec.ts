@@ -57,10 +57,20 @@ function run(args: string[], env: Record<string, string> = {}): { status: number
   return { status: r.status, stderr: r.stderr };
 }
 
-afterAll(() => {
-  for (const c of children) c.kill('SIGTERM');
+afterAll(async () => {
+  // Wait for each server to stop (it flushes its journal and index on SIGTERM) before removing its data.
+  await Promise.all(
+    children.map((c) =>
+      c.exitCode !== null || c.signalCode !== null
+        ? Promise.resolve()
+        : new Promise<void>((r) => {
+            c.once('exit', () => r());
+            c.kill('SIGTERM');
+          }),
+    ),
+  );
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+}, 30_000);
 
 describe('start contract', () => {
   it('an unknown flag or invalid value exits non-zero at once, naming every bad key', () => {

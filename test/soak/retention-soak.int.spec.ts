@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BookCache, type OrderBook } from '@app/books';
 import type { EventRecord } from '@app/events';
-import { createBookFeed, logHorizon, positionsAt, rebuildBooks } from '@app/feed';
+import { booksAt, createBookFeed, logHorizon, rebuildBooks } from '@app/feed';
 import { EmbeddedLog, partitionBytes } from '@app/log';
 import { runSoak, type SoakSpec } from '@app/synth';
 import { T0, tempDir, waitFor } from '@test/support';
@@ -116,11 +116,11 @@ describe('retention soak (compressed time)', () => {
 
     // asOf after the horizon: the books of an instant equal the independent fold's at that instant.
     const upTo = { books: await again.highWatermarks('books'), venues: await again.highWatermarks('venues') };
-    const cut = await positionsAt(again, upTo, checkAt);
-    expect(cut.ok).toBe(true);
-    if (!cut.ok) return;
     const symbols = new Set(['BTC/USDT', 'ETH/USDT']);
-    const { cache } = await rebuildBooks(again, cut.positions, symbols);
+    const at = await booksAt(again, upTo, checkAt, Infinity, symbols);
+    expect(at.ok).toBe(true);
+    if (!at.ok) return;
+    const { cache } = at;
     let compared = 0;
     for (const [k, v] of atCheck!)
       if (symbols.has(k.split('|')[1]!)) {
@@ -131,9 +131,9 @@ describe('retention soak (compressed time)', () => {
     expect(compared).toBe(120);
 
     // asOf before the horizon: refused, naming it.
-    const refused = await positionsAt(again, upTo, horizon.at! - 1);
+    const refused = await booksAt(again, upTo, horizon.at! - 1, Infinity, symbols);
     expect(refused.ok).toBe(false);
-    if (!refused.ok) expect(refused.error).toContain(`reaches back to ${horizon.at}`);
+    if (!refused.ok) expect(refused.error).toContain(`retention horizon ${horizon.at}`);
     const below = { books: horizon.retainedFrom.books.map((o) => o - 1), venues: upTo.venues };
     await expect(rebuildBooks(again, below, symbols)).rejects.toThrow(`retention horizon ${horizon.at}`);
     await again.close();

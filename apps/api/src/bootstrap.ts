@@ -7,7 +7,8 @@ import { ApiModule, type ApiDeps } from './api.module';
 import { serveDocs } from './docs/serve';
 import { HTTP_LIMIT_DEFAULTS } from '@app/config';
 import { gatedHttp } from './http/gated-http';
-import { QuoteJournal } from '@app/audit';
+import { JournalIndex, JournalIndexer, QuoteJournal } from '@app/audit';
+import { warmTimeIndex } from '@app/feed';
 import { ServiceStatus } from './health/service-status';
 import { RequestGate } from './http/request-gate';
 import { ApiMetrics } from './metrics/api-metrics';
@@ -25,6 +26,8 @@ export interface ApiServer {
   readonly url: string;
   /** Where every served result is journalled (flushed and closed by close()). */
   readonly journal: QuoteJournal;
+  /** One pass of the requestId indexer now (none without journalIndexDir). */
+  indexJournal(): Promise<void>;
   /** Prometheus metrics (served on the admin port when METRICS_PORT is set). */
   readonly metrics: ApiMetrics;
   /** /health's judgement with the venue detail behind it (console summary). */
@@ -36,6 +39,8 @@ export interface ApiServer {
 export interface ApiServerOptions extends Omit<ApiDeps, 'journal'> {
   /** Nest's logger: the service logger (NestLogger), false for none, or Nest's console at these levels. */
   readonly logger?: false | LogLevel[] | LoggerService;
+  /** Keep the journal's requestId index here (JournalIndexer); none when omitted. */
+  readonly journalIndexDir?: string;
 }
 
 /** Create the Nest application on Fastify, install the gate, the stream and the docs, and listen. */
@@ -55,7 +60,16 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     flushMs: options.log instanceof EmbeddedLog ? 0 : 20,
     onError: (e) => journalLogger.error(`append failed, retrying: ${e.message}`),
   });
-  const deps: ApiDeps = { ...options, journal };
+  const { journalIndexDir, ...rest } = options;
+  const indexer =
+    journalIndexDir === undefined
+      ? null
+      : new JournalIndexer(new JournalIndex(options.log, journalIndexDir), (e) =>
+          journalLogger.warn(
+            `requestId index not updated (replay reads the rest of the journal): ${e.message}`,
+          ),
+        );
+  const deps: ApiDeps = { ...rest, journal };
   const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(deps), http.adapter, {
     logger: options.logger ?? ['error', 'warn'],
     // Bodies are parsed by installJsonBodyParser (strict JSON), not Nest's default parsers.
@@ -81,11 +95,17 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   // '::' is dual-stack on Linux, so IPv6 clients reach the ipv4_only answer (clarifications 10).
   await app.listen(options.config.port, options.config.host);
   const port = (app.getHttpServer().address() as AddressInfo).port;
+  indexer?.start();
+  // The asOf time index, built in the background now rather than by the first asOf request.
+  warmTimeIndex(options.log).catch((e: Error) =>
+    journalLogger.warn(`asOf time index not built ahead (the first asOf builds it): ${e.message}`),
+  );
   return {
     app,
     port,
     url: `http://127.0.0.1:${port}`,
     journal,
+    indexJournal: () => indexer?.pass() ?? Promise.resolve(),
     metrics,
     status,
     streamStats: () => hub.stats(),
@@ -93,6 +113,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       await app.close();
       // After the server stopped answering: everything it served is appended before the log closes.
       await journal.close();
+      await indexer?.stop();
     },
   };
 }

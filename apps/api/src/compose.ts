@@ -7,11 +7,14 @@ import { startApiServer, type ApiServer } from './bootstrap';
 import type { Clock } from './clock';
 import { NestLogger } from './logging/nest-logger';
 import { createBookFeed, type BookFeed, type FeedLogger } from '@app/feed';
+import { journalIndexDir } from '@app/audit';
 
 /** The pieces every API host process wires: the log, the feed folding it, the HTTP server. */
 export interface ApiHost {
   readonly log: EventLog;
   readonly feed: BookFeed;
+  /** Where the journal's requestId index is kept (beside the data; docs/replay.md). */
+  readonly journalIndexDir?: string;
   server: ApiServer | null;
 }
 
@@ -30,7 +33,7 @@ export async function openFeed(
   await refuseShortRetention(log);
   const feed = createBookFeed({ log, logger });
   await feed.start();
-  return { log, feed, server: null };
+  return { log, feed, journalIndexDir: journalIndexDir(config.dataDir), server: null };
 }
 
 /**
@@ -77,6 +80,7 @@ export async function serveApi(
     clock,
     log: host.log,
     logger: new NestLogger(logger),
+    ...(host.journalIndexDir === undefined ? {} : { journalIndexDir: host.journalIndexDir }),
   });
   // In JSON mode (stdout not a terminal) this is `{"level":"info","time":...,"message":"listening",
   // "port":N,"url":...}` on stdout: scripts and tests read the bound port from it (--port 0).

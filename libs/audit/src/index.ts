@@ -11,3 +11,5 @@ export { DECAY_HORIZONS_MS, quoteDecay, repriceLegs } from './quote-decay';
 export type { DecayPoint, QuoteDecay } from './quote-decay';
 export { decaySummary } from './decay-summary';
 export type { DecaySummary } from './decay-summary';
+export { JournalIndex, JournalIndexer, journalIndexDir } from './journal-index';
+export type { KeyEntries } from './journal-index';

@@ -1,5 +1,6 @@
 import { frameAsQuote, parseJournalEntryLine, type QuoteRecord } from '@app/journal';
 import { partitionFor, type EventLog, type LogEntry } from '@app/log';
+import type { JournalIndex } from './journal-index';
 
 /**
  * One journal entry as an auditor sees it: where it is, and either the record to replay (a stream
@@ -54,10 +55,12 @@ async function occurrence(
 async function findTick(
   log: EventLog,
   tickId: string,
+  index?: JournalIndex,
 ): Promise<{ partition: number; offset: number; record: QuoteRecord } | string> {
   const partition = partitionFor(tickId, await log.partitions('quotes'));
   let found: LogEntry | null = null;
-  for await (const e of scanPartition(log, partition)) if (e.key === tickId) found = e;
+  if (index !== undefined) found = (await index.entries(tickId)).entries.at(-1) ?? null;
+  else for await (const e of scanPartition(log, partition)) if (e.key === tickId) found = e;
   if (found === null) return `its stream tick ${tickId} is not in the journal`;
   const parsed = parseJournalEntryLine(found.value);
   if (!parsed.ok || parsed.record.type !== 'quote' || parsed.record.kind !== 'stream_tick')
@@ -67,14 +70,20 @@ async function findTick(
 
 /**
  * Every journal entry keyed `requestId`, oldest first (a client may reuse an x-request-id, so one
- * id can have several quotes). Reads the id's whole partition, comparing keys without parsing.
+ * id can have several quotes). Through the requestId index when given (O(log n) reads, plus the
+ * tail it does not cover yet), else by reading the id's whole partition, comparing keys.
  */
-export async function findQuotes(log: EventLog, requestId: string): Promise<JournalOccurrence[]> {
+export async function findQuotes(
+  log: EventLog,
+  requestId: string,
+  index?: JournalIndex,
+): Promise<JournalOccurrence[]> {
   const partition = partitionFor(requestId, await log.partitions('quotes'));
-  const hits: LogEntry[] = [];
-  for await (const e of scanPartition(log, partition)) if (e.key === requestId) hits.push(e);
+  let hits: LogEntry[] = [];
+  if (index !== undefined) hits = (await index.entries(requestId)).entries;
+  else for await (const e of scanPartition(log, partition)) if (e.key === requestId) hits.push(e);
   const out: JournalOccurrence[] = [];
-  for (const e of hits) out.push(await occurrence(log, e, (id) => findTick(log, id)));
+  for (const e of hits) out.push(await occurrence(log, e, (id) => findTick(log, id, index)));
   return out;
 }
 

@@ -1,6 +1,6 @@
 import type { QuoteRecord } from '@app/journal';
 import type { EventLog } from '@app/log';
-import { positionsAt, rebuildBooks } from '@app/feed';
+import { reachAt, rebuildBooks, timeIndexOf } from '@app/feed';
 import { solve, type RouteRequest, type RouteResult, type SolveInput } from '@app/routing';
 
 // Quote decay (docs/explain.md section 3): the legs of a journalled route, venue by venue and
@@ -113,20 +113,17 @@ export async function quoteDecay(
       points.push({ afterMs, rate: null, bps: null, problem: 'the quote routed nothing' });
       continue;
     }
-    const cut = await positionsAt(log, upTo, at);
-    if (!cut.ok) {
-      points.push({ afterMs, rate: null, bps: null, problem: cut.error });
+    const reach = await reachAt(log, upTo, at);
+    if (!reach.ok) {
+      points.push({ afterMs, rate: null, bps: null, problem: reach.error });
       continue;
     }
-    // No record after the instant in any partition: the log ends before it, so it cannot say.
-    const ended =
-      cut.positions.books.every((c, p) => c >= upTo.books[p]!) &&
-      cut.positions.venues.every((c, p) => c >= upTo.venues[p]!);
-    if (ended) {
+    // No record stamped after the instant in any partition: the log ends before it, so it cannot say.
+    if (!(await stampedAfter(log, upTo, at))) {
       points.push({ afterMs, rate: null, bps: null, problem: 'beyond_log' });
       continue;
     }
-    const { cache } = await rebuildBooks(log, cut.positions, symbols);
+    const { cache } = await rebuildBooks(log, upTo, symbols, { asOf: at, timeIndex: timeIndexOf(log) });
     const p = repriceLegs(result, request, cache, at, record.config);
     points.push({
       afterMs,
@@ -136,4 +133,20 @@ export async function quoteDecay(
     });
   }
   return { rate, points };
+}
+
+/** Whether any record below `upTo` is stamped after `at` (read from the log's time index). */
+async function stampedAfter(
+  log: EventLog,
+  upTo: { books: readonly number[]; venues: readonly number[] },
+  at: number,
+): Promise<boolean> {
+  const index = timeIndexOf(log);
+  for (const topic of ['books', 'venues'] as const)
+    for (const [p, end] of upTo[topic].entries()) {
+      if (end === 0) continue;
+      const times = await index.partition(topic, p, end);
+      if (times.max.some((m) => m > at)) return true;
+    }
+  return false;
 }

@@ -49,10 +49,16 @@ export interface ReplayInput {
  * replay (quote, explain, compare) solves exactly this input.
  */
 export async function replayInput(log: EventLog, record: QuoteRecord): Promise<ReplayInput> {
-  // asOf is not a solver input: the recorded positions and clock already are that instant.
-  const { asOf: _asOf, ...request } = record.request;
+  // asOf is not a solver input (the recorded clock is that instant) but the per-book cut of the
+  // log below the recorded positions (docs/replay.md "The books at an instant").
+  const { asOf, ...request } = record.request;
   const symbols = new Set(watchSymbols(request));
-  const { cache, stats } = await rebuildBooks(log, record.positions, symbols);
+  const { cache, stats } = await rebuildBooks(
+    log,
+    record.positions,
+    symbols,
+    asOf === undefined ? {} : { asOf },
+  );
   return {
     input: { request, books: cache, now: record.calculatedAt, config: recordedRouting(record) },
     stats,

@@ -1,6 +1,7 @@
 import type { BookCache } from '@app/books';
 import { parseRecordLine, type EventRecord, type TopicName } from '@app/events';
 import type { EventLog, LogEntry } from '@app/log';
+import { nextTurn } from './sleep';
 
 /** A log entry that is not a valid record: never applied, not even in part, and named (events.md). */
 export interface SkippedEntry {
@@ -66,6 +67,7 @@ export async function* readRange(
 ): AsyncGenerator<LogEntry[]> {
   for (let next = from; next < to;) {
     const entries = await log.read(topic, partition, next, Math.min(chunk, to - next));
+    await nextTurn();
     let end = entries.length;
     while (end > 0 && entries[end - 1]!.offset >= to) end--;
     if (end === 0) return;

@@ -16,3 +16,13 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+/**
+ * Let the event loop run what is due (sockets, timers) before going on. The embedded log reads
+ * synchronously and resolves at once, so a long read loop of awaits would otherwise hold the loop
+ * from its first chunk to its last: the readers of past books (asOf, the time index, readRange)
+ * call this after each chunk they read.
+ */
+export function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

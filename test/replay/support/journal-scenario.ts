@@ -151,6 +151,8 @@ export async function serveScenario(
     log: host.log,
     clock,
     logger: false,
+    // The requestId index, kept as `npm start` keeps it (undefined for a host opened by hand).
+    journalIndexDir: host.journalIndexDir,
   });
   host.server = server;
   const served = new Map<string, Served>();

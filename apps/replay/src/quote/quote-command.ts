@@ -1,11 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import { findQuotes, formatDiff, replayQuote, type JournalOccurrence, type QuoteReplay } from '@app/audit';
+import {
+  findQuotes,
+  formatDiff,
+  JournalIndex,
+  journalIndexDir,
+  replayQuote,
+  type JournalOccurrence,
+  type QuoteReplay,
+} from '@app/audit';
 import type { EventLog } from '@app/log';
 import { integer, UsageError } from '../cli/args';
 import type { CliContext } from '../cli/context';
-import { openReadLog } from '../cli/open-log';
+import { logConfig, openReadLog } from '../cli/open-log';
 
 interface QuoteOptions {
   readonly dataDir?: string;
@@ -77,10 +85,12 @@ async function quote(args: readonly string[], o: QuoteOptions, ctx: CliContext):
   const ids = await requestIds(args, ctx);
   const received = o.response === undefined ? undefined : readResponse(resolve(ctx.cwd, o.response));
   const log = openReadLog(o.dataDir, ctx);
+  // The requestId index the API keeps beside the data (read only here; what it lacks is scanned).
+  const index = new JournalIndex(log, journalIndexDir(logConfig(o.dataDir, ctx).dataDir));
   let worst = 0;
   try {
     for (const id of ids) {
-      const code = await quoteOne(log, id, o, ctx, ids.length > 1, received);
+      const code = await quoteOne(log, index, id, o, ctx, ids.length > 1, received);
       // A difference outranks a missing id, which outranks success.
       if (code === 1 || (code === 3 && worst === 0)) worst = code;
     }
@@ -101,6 +111,7 @@ function describe(o: JournalOccurrence, k: number, n: number): string {
 
 async function quoteOne(
   log: EventLog,
+  index: JournalIndex,
   id: string,
   o: QuoteOptions,
   ctx: CliContext,
@@ -108,7 +119,7 @@ async function quoteOne(
   received: string | undefined,
 ): Promise<number> {
   const t0 = performance.now();
-  const found = await findQuotes(log, id);
+  const found = await findQuotes(log, id, index);
   if (found.length === 0) {
     ctx.err(
       `no journal record for requestId ${JSON.stringify(id)} (replays and the demo journal into ./.data-replay: add --data-dir .data-replay for those)`,

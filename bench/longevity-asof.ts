@@ -1,0 +1,81 @@
+/**
+ * Longevity benchmark (issue 10), book log and asOf: one hour of book records in the embedded
+ * log (synthetic stream: 50 venues x 6 books, 720,000 records, one every 5 ms, 10 levels, a
+ * snapshot every 20 records of a book: one every 30 s, as the ingestor's default), its bytes on disk per record, then booksAt (the function
+ * GET /route?asOf= and /orderbook?asOf= call) at 300 random instants of that hour for a
+ * two-symbol route: the first call (which builds the time index by reading the log once) apart,
+ * then p50 and p99.
+ */
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { EventRecord } from '@app/events';
+import { booksAt } from '@app/feed';
+import { EmbeddedLog, logSink } from '@app/log';
+import { bookRecords, listingRecords, type StreamSpec } from '@app/synth';
+import { quantile } from './bench-row';
+import { prng } from './market-gen';
+
+type Row = (metric: string, value: number, unit: string) => void;
+const HOUR = 3_600_000;
+
+function dirBytes(dir: string): number {
+  let n = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true }))
+    n += e.isDirectory() ? dirBytes(join(dir, e.name)) : statSync(join(dir, e.name)).size;
+  return n;
+}
+
+export async function benchAsOfHour(row: Row): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-longevity-asof-'));
+  const start = Date.now() - HOUR;
+  const spec: StreamSpec = {
+    venues: 50,
+    symbolsPerVenue: 6,
+    bookRecords: 720_000,
+    levels: 10,
+    snapshotEvery: 20,
+    startAt: start,
+    stepMs: 5,
+  };
+  const log = new EmbeddedLog({ dataDir });
+  try {
+    const sink = logSink(log);
+    await sink.write(listingRecords(spec));
+    let batch: EventRecord[] = [];
+    let n = 0;
+    for (const r of bookRecords(spec)) {
+      batch.push(r);
+      if (batch.length === 5000) {
+        await sink.write(batch);
+        n += batch.length;
+        batch = [];
+      }
+    }
+    await sink.write(batch);
+    n += batch.length;
+    row('book log 1 h: records', n, 'count');
+    row('book log 1 h: disk bytes/book record', dirBytes(join(dataDir, 'books')) / n, 'B');
+    const upTo = { books: await log.highWatermarks('books'), venues: await log.highWatermarks('venues') };
+    const end = start + n * 5;
+    const symbols = new Set(['BTC/USDT', 'ETH/USDT']);
+    const rand = prng(17);
+    const at = (): number => start + 1 + Math.floor(rand() * (end - start - 1));
+    const t0 = performance.now();
+    const first = await booksAt(log, upTo, at(), end, symbols);
+    if (!first.ok) throw new Error(first.error);
+    row('asOf on a 1 h log: first call (builds the time index)', performance.now() - t0, 'ms');
+    const samples: number[] = [];
+    for (let i = 0; i < 300; i++) {
+      const t = performance.now();
+      const r = await booksAt(log, upTo, at(), end, symbols);
+      samples.push(performance.now() - t);
+      if (!r.ok) throw new Error(r.error);
+    }
+    row('asOf on a 1 h log: p50', quantile(samples, 0.5), 'ms');
+    row('asOf on a 1 h log: p99', quantile(samples, 0.99), 'ms');
+  } finally {
+    await log.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

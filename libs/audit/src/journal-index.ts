@@ -1,0 +1,186 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { partitionFor, type EventLog, type LogEntry } from '@app/log';
+import { nextTurn } from '@app/feed';
+import {
+  ENTRY,
+  keyHash,
+  listRuns,
+  mergeBodies,
+  readRunBody,
+  removeFiles,
+  searchRun,
+  writeRun,
+  type Run,
+} from './index-runs';
+
+/** Where the requestId index of a data directory lives (beside the embedded log's topics). */
+export const journalIndexDir = (dataDir: string): string => join(dataDir, 'journal-index');
+
+/** Entries read from the log per chunk while indexing or scanning the unindexed tail. */
+const CHUNK = 8192;
+/** Entries indexed into one run at most (16 bytes each in memory while sorting). */
+const MAX_RUN = 1 << 18;
+
+/** The journal entries of one key, oldest first, and what finding them cost. */
+export interface KeyEntries {
+  readonly partition: number;
+  readonly entries: LogEntry[];
+  /** Entries of the unindexed tail whose key was compared (0 when the index is up to date). */
+  readonly scanned: number;
+  /** Sorted runs searched (each a binary search: O(log n) reads). */
+  readonly runs: number;
+}
+
+/**
+ * The requestId index of the journal (`quotes` topic): per partition, immutable sorted runs of
+ * (64-bit hash of the key, offset) covering offsets [0, end) without a gap, merged like a binary
+ * counter so a partition has O(log n) runs and a lookup costs O(log² n) small reads, whatever the
+ * journal's length. It is derived data: runs are written whole (temporary file, fsync, rename),
+ * a crash loses at most the newest ones, and whatever the runs do not cover is read from the log
+ * (the indexer covers it again on its next pass). Works over any EventLog (embedded or Kafka).
+ */
+export class JournalIndex {
+  constructor(
+    private readonly log: EventLog,
+    private readonly dir: string,
+  ) {}
+
+  /** Every entry keyed `key`, oldest first: index lookups, then the unindexed tail, each entry's key checked. */
+  async entries(key: string): Promise<KeyEntries> {
+    const partition = partitionFor(key, await this.log.partitions('quotes'));
+    const end = (await this.log.highWatermarks('quotes'))[partition] ?? 0;
+    const hash = keyHash(key);
+    for (let attempt = 0; ; attempt++) {
+      const { chain } = listRuns(this.dir, partition);
+      // Runs past the journal's end belong to an older topic of the same name: not this journal's.
+      if (chain.length > 0 && chain[chain.length - 1]!.to > end) chain.length = 0;
+      let offsets: number[];
+      try {
+        offsets = chain.flatMap((run) => searchRun(run, hash));
+      } catch (e) {
+        // The indexer merged a run away between the listing and the search: list again.
+        if (attempt < 3 && (e as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        throw e;
+      }
+      const out: LogEntry[] = [];
+      for (const offset of offsets.sort((a, b) => a - b)) {
+        if (offset >= end) continue;
+        const [entry] = await this.log.read('quotes', partition, offset, 1);
+        // A hash collision, or an entry gone to retention, is not this key's.
+        if (entry !== undefined && entry.offset === offset && entry.key === key) out.push(entry);
+      }
+      const from = chain.length === 0 ? 0 : chain[chain.length - 1]!.to;
+      let scanned = 0;
+      for (let at = from; at < end;) {
+        const chunk = await this.log.read('quotes', partition, at, Math.min(CHUNK, end - at));
+        if (chunk.length === 0) break;
+        for (const e of chunk) {
+          if (e.offset >= end) break;
+          scanned++;
+          if (e.key === key) out.push(e);
+        }
+        at = chunk[chunk.length - 1]!.offset + 1;
+      }
+      return { partition, entries: out, scanned, runs: chain.length };
+    }
+  }
+
+  /**
+   * Index every entry appended since the last pass (the writer's side: one process per
+   * directory, the one that journals). Returns how many entries were indexed.
+   */
+  async catchUp(): Promise<number> {
+    const ends = await this.log.highWatermarks('quotes');
+    // Nothing journalled yet: no directory is made (a service that never quoted leaves none).
+    if (ends.every((e) => e === 0)) return 0;
+    mkdirSync(this.dir, { recursive: true });
+    let indexed = 0;
+    for (const [partition, end] of ends.entries()) {
+      const { chain, leftovers } = listRuns(this.dir, partition);
+      removeFiles(leftovers);
+      if (chain.length > 0 && chain[chain.length - 1]!.to > end) {
+        // The topic was recreated (its end is behind the index): index it again from scratch.
+        removeFiles(chain.map((r) => r.path));
+        chain.length = 0;
+      }
+      let at = chain.length === 0 ? 0 : chain[chain.length - 1]!.to;
+      while (at < end) {
+        const to = Math.min(end, at + MAX_RUN);
+        const keys: Buffer[] = [];
+        for (let next = at; next < to;) {
+          const chunk = await this.log.read('quotes', partition, next, Math.min(CHUNK, to - next));
+          // The API indexes in the background: let its requests run between chunks.
+          await nextTurn();
+          if (chunk.length === 0) break;
+          for (const e of chunk) {
+            if (e.offset >= to) break;
+            const entry = Buffer.alloc(ENTRY);
+            keyHash(e.key).copy(entry, 0);
+            entry.writeBigUInt64BE(BigInt(e.offset), 8);
+            keys.push(entry);
+          }
+          next = chunk[chunk.length - 1]!.offset + 1;
+        }
+        keys.sort((x, y) => Buffer.compare(x, y));
+        chain.push(writeRun(this.dir, partition, at, to, Buffer.concat(keys)));
+        indexed += keys.length;
+        at = to;
+        this.compact(partition, chain);
+      }
+    }
+    return indexed;
+  }
+
+  /** Merge the newest runs while the one before is at most twice as large: O(log n) runs remain. */
+  private compact(partition: number, chain: Run[]): void {
+    while (chain.length >= 2) {
+      const b = chain[chain.length - 1]!;
+      const a = chain[chain.length - 2]!;
+      if (a.count > 2 * b.count && b.count > 0) break;
+      const merged = writeRun(this.dir, partition, a.from, b.to, mergeBodies(readRunBody(a), readRunBody(b)));
+      // The merged run is in place before its inputs go: a crash here leaves leftovers, never a gap.
+      removeFiles([a.path, b.path]);
+      chain.splice(chain.length - 2, 2, merged);
+    }
+  }
+}
+
+/**
+ * Keeps a journal's index up to date in the background (the API, which journals): a pass every
+ * `everyMs`, one at a time, and a last one at stop. Failures are told, never thrown: the index
+ * is an accelerator, readers scan what it does not cover.
+ */
+export class JournalIndexer {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly index: JournalIndex,
+    private readonly onError: (e: Error) => void,
+    private readonly everyMs = 1000,
+  ) {}
+
+  start(): void {
+    this.timer ??= setInterval(() => void this.pass(), this.everyMs);
+    this.timer.unref();
+    void this.pass();
+  }
+
+  /** One pass after any running one. */
+  pass(): Promise<void> {
+    this.running = this.running.then(() =>
+      this.index.catchUp().then(
+        () => undefined,
+        (e: unknown) => this.onError(e instanceof Error ? e : new Error(String(e))),
+      ),
+    );
+    return this.running;
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+    await this.pass();
+  }
+}

@@ -1,0 +1,160 @@
+import { parseRecordLine, type TopicName } from '@app/events';
+import type { EventLog } from '@app/log';
+import { nextTurn } from './sleep';
+
+/** Offsets per block of the time index: block i covers offsets [i*BLOCK, (i+1)*BLOCK). */
+export const TIME_BLOCK = 256;
+const READ_CHUNK = 4096;
+
+/**
+ * receivedAt bounds of one partition, per block of TIME_BLOCK offsets. receivedAt need not grow
+ * along a partition (several ingestors with skewed clocks, a clock step, an older recording
+ * appended later), so a block keeps both its min and its max: a reader skips every block whose
+ * min is after the instant it wants, and the running max (`maxSoFar`, monotone) gives by binary
+ * search the offset below which every record is at or before the instant.
+ */
+export class PartitionTimes {
+  /** Per block: least and greatest receivedAt of its well-formed entries (Infinity/-Infinity when none). */
+  readonly min: number[] = [];
+  readonly max: number[] = [];
+  /** Offsets below this are indexed. */
+  end = 0;
+  /** First offset the log still held when indexing began (> 0 once retention removed older ones). */
+  first: number | null = null;
+  private suffixMin: number[] | null = null;
+
+  /** Least receivedAt of the partition (Infinity when it holds no record). */
+  get least(): number {
+    let m = Infinity;
+    for (const v of this.min) if (v < m) m = v;
+    return m;
+  }
+
+  /**
+   * End (exclusive) of the last block that holds a record at or before `t`: no record from there
+   * on is. Binary search over the suffix minima, which never decrease.
+   */
+  readableEnd(t: number): number {
+    const s = (this.suffixMin ??= suffixMinima(this.min));
+    let lo = 0;
+    let hi = s.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (s[mid]! <= t) lo = mid + 1;
+      else hi = mid;
+    }
+    return Math.min(this.end, lo * TIME_BLOCK);
+  }
+
+  /** Whether block `b` may hold a record at or before `t` (unindexed blocks may). */
+  mayHold(b: number, t: number): boolean {
+    return b >= this.min.length || this.min[b]! <= t;
+  }
+
+  /** @internal */
+  note(offset: number, at: number): void {
+    const b = Math.floor(offset / TIME_BLOCK);
+    while (this.min.length <= b) {
+      this.min.push(Infinity);
+      this.max.push(-Infinity);
+    }
+    if (at < this.min[b]!) this.min[b] = at;
+    if (at > this.max[b]!) this.max[b] = at;
+    this.suffixMin = null;
+  }
+}
+
+function suffixMinima(min: readonly number[]): number[] {
+  const out = new Array<number>(min.length);
+  let m = Infinity;
+  for (let i = min.length - 1; i >= 0; i--) out[i] = m = Math.min(m, min[i]!);
+  return out;
+}
+
+/**
+ * The time index of a log's record topics, built by reading each partition once and extended
+ * as the log grows (the log is append-only, so what is indexed stays true). Held in memory by
+ * the process that reads (the API builds it on the first asOf, then reads only the new tail).
+ */
+export class TimeIndex {
+  private readonly parts = new Map<string, PartitionTimes>();
+  private readonly pending = new Map<string, Promise<PartitionTimes>>();
+
+  constructor(private readonly log: EventLog) {}
+
+  /** The index of one partition, covering at least the offsets below `upTo`. */
+  async partition(topic: TopicName, partition: number, upTo: number): Promise<PartitionTimes> {
+    const id = `${topic}/${partition}`;
+    let p = this.parts.get(id);
+    if (p === undefined) this.parts.set(id, (p = new PartitionTimes()));
+    if (p.end >= upTo) return p;
+    // One catch-up at a time per partition: concurrent asOf requests share it.
+    for (let running = this.pending.get(id); running !== undefined; running = this.pending.get(id))
+      await running;
+    if (p.end >= upTo) return p;
+    const job = this.catchUp(topic, partition, p, upTo);
+    this.pending.set(id, job);
+    try {
+      return await job;
+    } finally {
+      this.pending.delete(id);
+    }
+  }
+
+  private async catchUp(topic: TopicName, partition: number, p: PartitionTimes, upTo: number) {
+    for (let from = p.end; from < upTo;) {
+      const entries = await this.log.read(topic, partition, from, Math.min(READ_CHUNK, upTo - from));
+      await nextTurn();
+      if (entries.length === 0) break;
+      p.first ??= entries[0]!.offset;
+      for (const e of entries) {
+        if (e.offset >= upTo) break;
+        const at = receivedAtOf(e.value);
+        if (at !== null) p.note(e.offset, at);
+      }
+      from = Math.min(upTo, entries[entries.length - 1]!.offset + 1);
+    }
+    p.end = Math.max(p.end, upTo);
+    return p;
+  }
+}
+
+const RECEIVED_AT = /"receivedAt"\s*:\s*(-?\d+)(?=\s*[,}])/g;
+
+/**
+ * An entry's receivedAt, read without parsing the record when the text names it once: a bare `"`
+ * never occurs inside a JSON string, so the match is the record's own key. Otherwise the record
+ * is parsed (malformed entries are skipped by every fold, so they bound nothing). A malformed
+ * entry read the fast way only widens a block's bounds, which never hides a record.
+ */
+export function receivedAtOf(value: string): number | null {
+  RECEIVED_AT.lastIndex = 0;
+  const first = RECEIVED_AT.exec(value);
+  if (first !== null && RECEIVED_AT.exec(value) === null) {
+    const at = Number(first[1]);
+    if (Number.isSafeInteger(at)) return at;
+  }
+  const parsed = parseRecordLine(value);
+  return parsed.ok ? parsed.record.receivedAt : null;
+}
+
+const shared = new WeakMap<EventLog, TimeIndex>();
+
+/** The one time index of `log` in this process. */
+export function timeIndexOf(log: EventLog): TimeIndex {
+  let index = shared.get(log);
+  if (index === undefined) shared.set(log, (index = new TimeIndex(log)));
+  return index;
+}
+
+/**
+ * Build the time index of `log`'s record topics up to their current ends, in the background (the
+ * API at start, so the first asOf does not pay for reading the whole log; it yields between chunks).
+ */
+export async function warmTimeIndex(log: EventLog): Promise<void> {
+  const index = timeIndexOf(log);
+  for (const topic of ['books', 'venues'] as const) {
+    const ends = await log.highWatermarks(topic);
+    for (const [p, end] of ends.entries()) await index.partition(topic, p, end);
+  }
+}
