@@ -107,6 +107,17 @@ export const ATTACKS: readonly Attack[] = [
     run: (p) =>
       send(p, post(JSON.stringify(Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k${i}`, 1]))))),
   },
+  // Well-formed but the costliest requests a stranger may send: a rebuild of past books from the
+  // log (asOf, a second back; the server's books were written at its start) and a quote with its
+  // proof and every counterfactual.
+  {
+    name: 'GET /route asOf a second ago',
+    run: (p) => send(p, get(`/route?from=USDT&to=BTC&amountIn=20000&asOf=${Date.now() - 1000}`)),
+  },
+  {
+    name: 'GET /route/explain split_optimal',
+    run: (p) => send(p, get('/route/explain?from=USDT&to=BTC&amountIn=20000&strategy=split_optimal')),
+  },
   { name: 'POST body over 64 KiB', run: (p) => send(p, post(JSON.stringify({ pad: 'x'.repeat(70_000) }))) },
   { name: 'path of 1,000 %25', run: (p) => send(p, get(`/orderbook/x/${'%25'.repeat(340)}`)) },
   { name: 'path of 5,000 %25 (414)', run: (p) => send(p, get(`/orderbook/x/${'%25'.repeat(5000)}`)) },
