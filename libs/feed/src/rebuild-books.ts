@@ -4,7 +4,7 @@ import type { JournalPositions } from '@app/journal';
 import { partitionFor, type EventLog } from '@app/log';
 import { decodeEntry, readRange } from './fold';
 import { refuseBeforeHorizon } from './horizon';
-import { nextTurn } from './sleep';
+import { TurnBudget } from './sleep';
 import { TIME_BLOCK, type PartitionTimes, type TimeIndex } from './time-index';
 
 export interface RebuildStats {
@@ -57,7 +57,9 @@ export async function rebuildBooks(
   const asOf = options.asOf ?? Infinity;
   const timed = Number.isFinite(asOf);
   const cache = new BookCache();
-  const venueRecordsFolded = await foldVenues(log, positions, cache, asOf);
+  // The API rebuilds past books between requests: give way every few ms (parsing large snapshots).
+  const turn = new TurnBudget();
+  const venueRecordsFolded = await foldVenues(log, positions, cache, asOf, turn);
   const n = await log.partitions('books');
   if (positions.books.length !== n)
     throw new Error(`the record's books position has ${positions.books.length} partitions, the log has ${n}`);
@@ -97,7 +99,6 @@ export async function rebuildBooks(
         from = Math.max(bound, to - chunk, runStart(times, to, asOf));
       }
       const entries = await log.read('books', p, from, to - from);
-      await nextTurn();
       read += entries.length;
       budget -= entries.length;
       // Without asOf the index's latest snapshot bounds the scan; with it, that snapshot may be after asOf.
@@ -108,6 +109,7 @@ export async function rebuildBooks(
       }
       const got: EventRecord[] = [];
       for (let i = entries.length - 1; i >= 0; i--) {
+        if (turn.due()) await turn.next();
         const e = entries[i]!;
         // Past `to` means the read skipped a range gone to retention: those entries were read already.
         if (e.offset >= to || complete.has(e.key) || !symbols.has(e.key.slice(e.key.indexOf('|') + 1)))
@@ -132,6 +134,7 @@ export async function rebuildBooks(
     for (let c = chunks.length - 1; c >= 0; c--) {
       const got = chunks[c]!;
       for (let i = got.length - 1; i >= 0; i--) {
+        if (turn.due()) await turn.next();
         cache.apply(got[i]!);
         folded++;
       }
@@ -163,6 +166,7 @@ async function foldVenues(
   positions: JournalPositions,
   cache: BookCache,
   asOf: number,
+  turn: TurnBudget,
 ): Promise<number> {
   const n = await log.partitions('venues');
   if (positions.venues.length !== n)
@@ -173,6 +177,7 @@ async function foldVenues(
   for (let p = 0; p < n; p++)
     for await (const entries of readRange(log, 'venues', p, 0, positions.venues[p]!))
       for (const e of entries) {
+        if (turn.due()) await turn.next();
         const decoded = decodeEntry(e);
         if (!decoded.ok || decoded.record.receivedAt > asOf) continue;
         cache.apply(decoded.record);
