@@ -2,14 +2,14 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { QuoteJournal } from '@app/audit';
 import type { EventRecord } from '@app/events';
 import { createBookFeed, type LogBookFeed } from '@app/feed';
 import { EmbeddedLog, logSink } from '@app/log';
 import { routeRequest } from '@app/request';
-import { solve, type RouteRequest, type RoutingConfig } from '@app/routing';
+import type { RouteRequest, RoutingConfig } from '@app/routing';
 import { book, market, T0, venue, waitFor } from '@test/support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { journalSolved } from './support/journal-entries';
 import { runReplayCli } from './support/run-replay';
 
 // `replay compare`, the shadow-solver gate, against this build, a git ref of it, and builds the
@@ -72,19 +72,7 @@ describe('replay compare --solver (the shadow-solver gate)', () => {
       () => feed.cache.book('e', 'USDC/USDT') !== undefined,
       10_000,
     );
-    const journal = new QuoteJournal({ log, routing: ROUTING, mode: 'strict' });
-    for (const request of REQUESTS) {
-      const result = solve({ request, books: feed.cache, now: NOW, config: ROUTING });
-      await journal.record({
-        kind: 'rest',
-        request,
-        calculatedAt: result.calculatedAt,
-        positions: feed.positions(),
-        status: 200,
-        body: JSON.stringify(result),
-      });
-    }
-    await journal.close();
+    await journalSolved(log, feed, REQUESTS, NOW, ROUTING);
   }, 60_000);
 
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findQuotes, QuoteJournal, quoteDecay, replayInput } from '@app/audit';
+import { findQuotes, quoteDecay, replayInput } from '@app/audit';
 import type { EventRecord } from '@app/events';
 import { createBookFeed, type LogBookFeed } from '@app/feed';
 import { EmbeddedLog, logSink } from '@app/log';
@@ -16,6 +16,7 @@ import {
 import type { QuoteDecay } from '@app/audit';
 import { book, market, T0, venue, waitFor } from '@test/support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { journalSolved } from './support/journal-entries';
 import { runReplayCli } from './support/run-replay';
 
 // `replay explain` on a log small enough to follow by hand (the worked example of docs/explain.md):
@@ -102,19 +103,7 @@ describe('replay explain <requestId>', () => {
     await feed.start();
     await logSink(log).write(RECORDS);
     await waitFor('the feed folded every book', () => feed.cache.book('c', 'BTC/USDT') !== undefined, 10_000);
-    const journal = new QuoteJournal({ log, routing: ROUTING, mode: 'strict' });
-    for (const request of [sell('plain'), sell('floor', { minLegNotional: 2000 })]) {
-      const result = solve({ request, books: feed.cache, now: NOW, config: ROUTING });
-      await journal.record({
-        kind: 'rest',
-        request,
-        calculatedAt: result.calculatedAt,
-        positions: feed.positions(),
-        status: 200,
-        body: JSON.stringify(result),
-      });
-    }
-    await journal.close();
+    await journalSolved(log, feed, [sell('plain'), sell('floor', { minLegNotional: 2000 })], NOW, ROUTING);
     await logSink(log).write(LATER);
   }, 30_000);
 

@@ -1,5 +1,8 @@
 import { parseJournalEntryLine, type JournalEntryRecord } from '@app/journal';
+import { QuoteJournal } from '@app/audit';
+import type { LogBookFeed } from '@app/feed';
 import type { EventLog } from '@app/log';
+import { solve, type RouteRequest, type RoutingConfig } from '@app/routing';
 
 /** Every entry of the quotes topic, parsed (a record that does not validate fails the test). */
 export async function journalEntries(log: EventLog): Promise<JournalEntryRecord[]> {
@@ -13,4 +16,30 @@ export async function journalEntries(log: EventLog): Promise<JournalEntryRecord[
     }
   }
   return out;
+}
+
+/**
+ * Solve each request on the feed's books at `now` and journal it as GET /route would (strict, so
+ * every record is on disk when this returns): the journal the replay commands are tested on.
+ */
+export async function journalSolved(
+  log: EventLog,
+  feed: LogBookFeed,
+  requests: readonly RouteRequest[],
+  now: number,
+  routing: RoutingConfig,
+): Promise<void> {
+  const journal = new QuoteJournal({ log, routing, mode: 'strict' });
+  for (const request of requests) {
+    const result = solve({ request, books: feed.cache, now, config: routing });
+    await journal.record({
+      kind: 'rest',
+      request,
+      calculatedAt: result.calculatedAt,
+      positions: feed.positions(),
+      status: 200,
+      body: JSON.stringify(result),
+    });
+  }
+  await journal.close();
 }
