@@ -6,7 +6,8 @@ the document's descriptions say them in words. A request that breaks one is a 40
 *positive* case (one the tool expects to be accepted) that breaks one is dropped here. Negative
 cases are never touched: they must still be refused.
 
-  1. exactly one of amountIn and amountOut (GET /route; the POST body schema states it);
+  1. exactly one of amountIn and amountOut (GET /route and /route/explain; the POST body schema
+     states it);
   2. from and to differ after trimming and upper-casing;
   3. asOf within the event log's reach: not before its oldest state (ST_ASOF_MIN) and not after the
      service clock (ST_ASOF_MAX), both given by the caller for the server under test;
@@ -88,7 +89,8 @@ def _keeps_the_rules(case) -> bool:
     method = case.operation.method.upper()
     if path.startswith("/orderbook"):
         return _as_of_ok((case.query or {}).get("asOf")) and _query_length(case.query) <= 4096
-    if path != "/route":
+    # GET /route/explain takes the GET /route parameters, under the same rules.
+    if path not in ("/route", "/route/explain"):
         return True
     params = case.query if method == "GET" else case.body
     if not isinstance(params, dict):
