@@ -74,7 +74,7 @@ function suffixMinima(min: readonly number[]): number[] {
 /**
  * The time index of a log's record topics, built by reading each partition once and extended
  * as the log grows (the log is append-only, so what is indexed stays true). Held in memory by
- * the process that reads (the API builds it on the first asOf, then reads only the new tail).
+ * the process that reads (the API builds it in the background at start, then reads only the new tail).
  */
 export class TimeIndex {
   private readonly parts = new Map<string, PartitionTimes>();
