@@ -9,19 +9,14 @@
  * the scan's worst case.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { findQuotes, JournalIndex, journalIndexDir } from '@app/audit';
-import { logSink } from '@app/log';
-import { startApiServer } from '../apps/api/src/bootstrap';
-import { PinnedClock } from '../apps/api/src/clock';
-import { closeHost, openFeed, waitCaughtUp } from '../apps/api/src/compose';
 import { quantile } from './bench-row';
-import { benchSnapshots, prng } from './market-gen';
+import { startLongevityHost } from './longevity-host';
+import { prng } from './market-gen';
 
 const ROOT = resolve(__dirname, '..', '..');
-const QUIET = { log: () => undefined, warn: () => undefined, error: (m: string) => console.error(m) };
 const SIZES = [10_000, 100_000, 1_000_000];
 const CLI_RUNS = 5;
 type Row = (metric: string, value: number, unit: string) => void;
@@ -51,30 +46,8 @@ function dirBytes(dir: string): number {
 }
 
 export async function benchJournalLookups(row: Row): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-longevity-lookup-'));
-  const host = await openFeed({ kafkaBrokers: null, dataDir }, QUIET);
-  const now = Date.now();
-  await logSink(host.log).write(benchSnapshots(20, 200, now));
-  await waitCaughtUp(host);
-  const server = await startApiServer({
-    config: {
-      port: 0,
-      host: '127.0.0.1',
-      rateLimitRps: 1e9,
-      streamMaxPerIp: 1e6,
-      heartbeatMs: 15_000,
-      trustedProxies: [],
-      routing: { staleBookMs: 10_000, stalenessPenaltyBps: 1, defaultTakerFeeRate: 0.001 },
-      journalStrict: false,
-      journalResponses: false,
-    },
-    feed: host.feed,
-    log: host.log,
-    clock: new PinnedClock(now + 1),
-    logger: false,
-    journalIndexDir: journalIndexDir(dataDir),
-  });
-  host.server = server;
+  const host = await startLongevityHost({ journalResponses: false, venues: 20, levels: 200 });
+  const { server, dataDir, now } = host;
   try {
     const ids: string[] = [];
     for (let i = 0; i < 40; i++) {
@@ -133,7 +106,6 @@ export async function benchJournalLookups(row: Row): Promise<void> {
     }
     row('journal 1M: requestId index bytes/record', dirBytes(journalIndexDir(dataDir)) / total, 'B');
   } finally {
-    await closeHost(host);
-    rmSync(dataDir, { recursive: true, force: true });
+    await host.close();
   }
 }

@@ -6,23 +6,18 @@
  * requestId index's runs count with the topic. Then journal lookups (longevity-journal.ts) and
  * asOf on a 1 h book log (longevity-asof.ts).
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import type { BookRecord } from '@app/events';
 import { journalIndexDir } from '@app/audit';
 import { encodeQuoteRecord, parseQuoteRecordLine } from '@app/journal';
 import { logSink, type EventLog } from '@app/log';
-import { startApiServer, type ApiServer } from '../apps/api/src/bootstrap';
-import { PinnedClock } from '../apps/api/src/clock';
-import { closeHost, openFeed, waitCaughtUp } from '../apps/api/src/compose';
 import type { BenchRow } from './bench-row';
 import { benchAsOfHour } from './longevity-asof';
 import { benchJournalLookups } from './longevity-journal';
-import { benchSnapshots, prng } from './market-gen';
+import { startLongevityHost, type LongevityHost } from './longevity-host';
+import { prng } from './market-gen';
 
-const QUIET = { log: () => undefined, warn: () => undefined, error: (m: string) => console.error(m) };
 /** Per embedded-log entry besides key and value: length, CRC, offset, flags, key length. */
 const FRAME_OVERHEAD = 19;
 
@@ -37,53 +32,6 @@ const QUERIES = [
   '/route?from=USDT&to=BTC&amountIn=1000&exchanges=venue01,venue02,venue07&certified=true',
   '/route?from=ETH&to=USDT&amountIn=3&hopPenaltyBps=2&minLegNotional=100',
 ];
-
-interface Host {
-  readonly server: ApiServer;
-  readonly log: EventLog;
-  readonly dataDir: string;
-  readonly books: BookRecord[];
-  close(): Promise<void>;
-}
-
-async function start(journalResponses: boolean): Promise<Host> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-longevity-'));
-  const host = await openFeed({ kafkaBrokers: null, dataDir }, QUIET);
-  const now = Date.now();
-  const snapshots = benchSnapshots(60, 1000, now);
-  await logSink(host.log).write(snapshots);
-  await waitCaughtUp(host);
-  const server = await startApiServer({
-    config: {
-      port: 0,
-      host: '127.0.0.1',
-      rateLimitRps: 1e9,
-      streamMaxPerIp: 1e6,
-      heartbeatMs: 15_000,
-      trustedProxies: [],
-      // The service defaults (what a record leaves out), with the clock pinned so books stay fresh.
-      routing: { staleBookMs: 10_000, stalenessPenaltyBps: 1, defaultTakerFeeRate: 0.001 },
-      journalStrict: false,
-      journalResponses,
-    },
-    feed: host.feed,
-    log: host.log,
-    clock: new PinnedClock(now + 1),
-    logger: false,
-    journalIndexDir: journalIndexDir(dataDir),
-  });
-  host.server = server;
-  return {
-    server,
-    log: host.log,
-    dataDir,
-    books: snapshots.filter((r): r is BookRecord => r.type === 'book' && r.symbol === 'BTC/USDT'),
-    close: async () => {
-      await closeHost(host);
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** Apparent size of the quotes topic's files: all of them, and the segments (`*.log`) alone. */
 function quotesBytes(dataDir: string): { all: number; segments: number } {
@@ -122,7 +70,7 @@ async function restQuotes(url: string, count: number, concurrency = 8): Promise<
 }
 
 /** Subscribers on a few requests while BTC/USDT books move; resolves with the frames received. */
-async function streamFrames(host: Host, subscribers: number, moves: number): Promise<number> {
+async function streamFrames(host: LongevityHost, subscribers: number, moves: number): Promise<number> {
   const ws = host.server.url.replace('http', 'ws');
   let frames = 0;
   const sockets = await Promise.all(
@@ -180,7 +128,7 @@ export async function benchLongevity(): Promise<BenchRow[]> {
     rows.push({ scenario: 'longevity', metric, value, unit });
   };
   for (const full of [false, true]) {
-    const host = await start(full);
+    const host = await startLongevityHost({ journalResponses: full });
     try {
       const mode = full ? 'responses' : 'default';
       const quotes = full ? 400 : 4000;

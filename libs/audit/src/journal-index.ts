@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { partitionFor, type EventLog, type LogEntry } from '@app/log';
-import { nextTurn } from '@app/feed';
+import { nextTurn, partitionFor, type EventLog, type LogEntry } from '@app/log';
 import {
   ENTRY,
   keyHash,

@@ -1,7 +1,6 @@
 import type { BookCache } from '@app/books';
 import { parseRecordLine, type EventRecord, type TopicName } from '@app/events';
-import type { EventLog, LogEntry } from '@app/log';
-import { nextTurn } from './sleep';
+import { nextTurn, type EventLog, type LogEntry } from '@app/log';
 
 /** A log entry that is not a valid record: never applied, not even in part, and named (events.md). */
 export interface SkippedEntry {

@@ -16,7 +16,7 @@ export { decodeEntry, foldEntries, readRange } from './fold';
 export type { DecodedEntry, OnApplied, OnSkipped, SkippedEntry } from './fold';
 export { InstantFold, fileSource, logSources } from './instant-fold';
 export type { RecordSource } from './instant-fold';
-export { TurnBudget, nextTurn, sleep } from './sleep';
+export { sleep } from './sleep';
 export { horizonText, logHorizon, refuseBeforeHorizon } from './horizon';
 export type { LogHorizon } from './horizon';
 export { TIME_BLOCK, PartitionTimes, TimeIndex, timeIndexOf, warmTimeIndex } from './time-index';

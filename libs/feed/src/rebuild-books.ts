@@ -1,10 +1,9 @@
 import { BookCache } from '@app/books';
 import type { EventRecord } from '@app/events';
 import type { JournalPositions } from '@app/journal';
-import { partitionFor, type EventLog } from '@app/log';
+import { partitionFor, TurnBudget, type EventLog } from '@app/log';
 import { decodeEntry, readRange } from './fold';
 import { refuseBeforeHorizon } from './horizon';
-import { TurnBudget } from './sleep';
 import { TIME_BLOCK, type PartitionTimes, type TimeIndex } from './time-index';
 
 export interface RebuildStats {

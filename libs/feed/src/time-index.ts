@@ -1,6 +1,5 @@
 import { parseRecordLine, type TopicName } from '@app/events';
-import type { EventLog } from '@app/log';
-import { nextTurn } from './sleep';
+import { nextTurn, type EventLog } from '@app/log';
 
 /** Offsets per block of the time index: block i covers offsets [i*BLOCK, (i+1)*BLOCK). */
 export const TIME_BLOCK = 256;

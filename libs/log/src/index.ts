@@ -21,3 +21,4 @@ export { DEFAULT_FETCH, KafkaLog } from './kafka/kafka-log';
 export type { KafkaFetchOptions, KafkaLogOptions } from './kafka/kafka-log';
 export { openEventLog } from './open-event-log';
 export type { OpenEventLogOptions } from './open-event-log';
+export { nextTurn, TurnBudget, TURN_MS } from './turn';

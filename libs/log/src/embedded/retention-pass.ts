@@ -1,4 +1,5 @@
 import type { TopicName } from '@app/events';
+import { TurnBudget } from '../turn';
 import type { HealthRegistry } from '../log-health';
 import type { EmbeddedRetention } from './embedded-options';
 import type { LogFiles } from './log-files';
@@ -24,14 +25,11 @@ function targets(writers: ReadonlyMap<TopicName, Writers>): [TopicName, Writers,
   return out;
 }
 
-/** The longest a timer pass holds the event loop before it yields to appends, reads and requests. */
-const TURN_BUDGET_MS = 5;
-
 /**
- * Retention of one partition, driven by `drive` (to the end at once, or spread over turns); its
- * marks writer reopens the file when retention replaced it, in the turn that replaced it.
+ * Retention of one partition, as steps (run to the end at once, or spread over turns); its marks
+ * writer reopens the file when retention replaced it, in the turn that replaced it.
  */
-function retainOne(
+function* retainOne(
   topic: TopicName,
   w: Writers,
   p: number,
@@ -39,34 +37,30 @@ function retainOne(
   abort: () => boolean = () => false,
 ): Generator<void, RetentionResult | null, void> {
   const pw = w.partitions[p]!;
-  const steps = retainSteps(
-    {
-      dir: pw.dir,
-      topic,
-      partition: p,
-      activeBase: pw.activeBase,
-      policy: ctx.policy,
-      now: ctx.now,
-      files: ctx.files,
-      health: ctx.registry,
-      indexIntervalBytes: ctx.indexIntervalBytes,
-    },
-    abort,
-  );
-  // Wrapped so that whatever ends the pass (its result, or a failure in the commit) reopens the marks.
-  return (function* () {
-    let result: RetentionResult | null = null;
-    let failed = true;
-    try {
-      result = yield* steps;
-      failed = false;
-    } finally {
-      // The marks file may have been replaced whole: append to the new one from now on.
-      if (failed || result !== null) w.marks[p]?.reopen();
-    }
-    if (result !== null) ctx.changed(topic, p);
-    return result;
-  })();
+  let result: RetentionResult | null = null;
+  let failed = true;
+  try {
+    result = yield* retainSteps(
+      {
+        dir: pw.dir,
+        topic,
+        partition: p,
+        activeBase: pw.activeBase,
+        policy: ctx.policy,
+        now: ctx.now,
+        files: ctx.files,
+        health: ctx.registry,
+        indexIntervalBytes: ctx.indexIntervalBytes,
+      },
+      abort,
+    );
+    failed = false;
+  } finally {
+    // The marks file may have been replaced whole: append to the new one from now on.
+    if (failed || result !== null) w.marks[p]?.reopen();
+  }
+  if (result !== null) ctx.changed(topic, p);
+  return result;
 }
 
 /** Run steps to their end now. */
@@ -120,7 +114,7 @@ export class RetentionRunner {
 
   /**
    * The timer's pass: one partition after another, each spread over event-loop turns of at most
-   * about TURN_BUDGET_MS (the compaction yields per batch it reads), so a pass never holds up
+   * about TURN_MS (the compaction yields per batch it reads), so a pass never holds up
    * appends, a feed or the API in the same process for long. A log closed meanwhile, or a topic
    * whose writers went, commits nothing.
    */
@@ -134,9 +128,9 @@ export class RetentionRunner {
     let current: Generator<void, RetentionResult | null, void> | null = null;
     let where = '';
     const turn = (): void => {
-      const started = performance.now();
+      const budget = new TurnBudget();
       try {
-        while (performance.now() - started < TURN_BUDGET_MS) {
+        while (!budget.due()) {
           if (current === null) {
             const next = targetsLeft.shift();
             if (this.stopped || next === undefined) {

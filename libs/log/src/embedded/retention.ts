@@ -84,22 +84,13 @@ function segmentBytes(dir: string, base: number): number {
  * exactly as before. Crash-safe: the horizon is recorded first, the compacted files are renamed
  * into place whole, and only then are the covered segments unlinked (retention-state.ts finishes
  * an interrupted pass). Returns null when nothing is due.
- */
-export function retainPartition(a: RetainArgs): RetentionResult | null {
-  const steps = retainSteps(a);
-  for (;;) {
-    const s = steps.next();
-    if (s.done === true) return s.value;
-  }
-}
-
-/**
- * retainPartition as steps: it yields after every batch of entries the compaction reads, so the
- * writer's timer can spread a pass over event-loop turns (appends, and a feed or the API in the
- * same process, run in between). Only the compaction reads the sealed segments below the horizon,
- * which nothing but retention changes; the commit (the snapshot index re-read and rewritten with
- * the marks appended meanwhile, the files replaced) happens in the last step, in one turn.
- * `abort` is asked before the commit: a closed log commits nothing.
+ *
+ * As steps: it yields after every batch of entries the compaction reads, so the writer's timer
+ * can spread a pass over event-loop turns (appends, and a feed or the API in the same process,
+ * run in between); `run` drives it to its end at once. Only the compaction reads the sealed
+ * segments below the horizon, which nothing but retention changes; the commit (the snapshot index
+ * re-read and rewritten with the marks appended meanwhile, the files replaced) happens in the
+ * last step, in one turn. `abort` is asked before the commit: a closed log commits nothing.
  */
 export function* retainSteps(
   a: RetainArgs,
@@ -243,7 +234,7 @@ function writeWhole(files: LogFiles, path: string, data: Buffer): void {
   }
 }
 
-/** Put the compacted segment in place of the first one and unlink those it covers (see retainPartition). */
+/** Put the compacted segment in place of the first one and unlink those it covers (see retainSteps). */
 function replaceSegments(
   a: RetainArgs,
   bases: readonly number[],
