@@ -143,7 +143,18 @@ export async function benchCpu(
         sink,
         logger: quiet,
         venuesConfig: {
-          venues: new Map([['bybit', { symbols: names.map((b) => `${b}/USDT`), ccxt, watchLimit: 200 }]]),
+          venues: new Map([
+            [
+              'bybit',
+              {
+                symbols: names.map((b) => `${b}/USDT`),
+                ccxt,
+                watchLimit: 200,
+                silenceMs: null,
+                checksum: null,
+              },
+            ],
+          ]),
         },
       });
       return new VenueRunner(opts.venues[0]!, opts, writer);

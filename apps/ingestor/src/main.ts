@@ -8,11 +8,12 @@ import {
   type EventLog,
   type RecordSink,
 } from '@app/log';
-import { createLogger, quietRepeats, type ServiceLogger } from '@app/logging';
+import { createLogger, quietRepeats, startAdminServer, type ServiceLogger } from '@app/logging';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import { feedReplay, newestReceivedAt } from '@app/feed';
 import { watchOrderBookIds } from '@app/venues';
 import { Ingestor } from '@app/venues';
-import { ingestorOptions } from '@app/venues';
+import { ingestorOptions, registerVenueMetrics } from '@app/venues';
 import { loadVenuesConfig, VenuesConfigError } from '@app/venues';
 import { VenueTally } from './venue-tally';
 
@@ -47,7 +48,8 @@ async function main(): Promise<void> {
     logger.error(problem);
     process.exit(2);
   }
-  const stop = config.replay === null ? startLive(config, sink, logger) : startReplay(config, log, logger);
+  const stop =
+    config.replay === null ? await startLive(config, sink, logger) : startReplay(config, log, logger);
   const shutdown = (): void => {
     logger.info('stopping ingestor');
     stop()
@@ -81,7 +83,11 @@ async function checkLog(log: EventLog, logger: ServiceLogger): Promise<void> {
   }
 }
 
-function startLive(config: IngestorConfig, sink: RecordSink, logger: ServiceLogger): () => Promise<void> {
+async function startLive(
+  config: IngestorConfig,
+  sink: RecordSink,
+  logger: ServiceLogger,
+): Promise<() => Promise<void>> {
   let venuesConfig = null;
   if (config.venuesConfig !== null) {
     try {
@@ -105,10 +111,11 @@ function startLive(config: IngestorConfig, sink: RecordSink, logger: ServiceLogg
     }),
   );
   ingestor.start();
+  const admin = config.metrics === null ? null : await serveMetrics(ingestor, config.metrics, logger);
   const timers: NodeJS.Timeout[] = [];
   if (every > 0) {
     const summarize = (): void => {
-      const s = tally.summary(Date.now());
+      const s = tally.summary(Date.now(), ingestor.health());
       // As the API's summary: a warning while any venue is failing.
       if (s.fields.failing === undefined) logger.info(s.message, s.fields);
       else logger.warn(s.message, s.fields);
@@ -126,7 +133,23 @@ function startLive(config: IngestorConfig, sink: RecordSink, logger: ServiceLogg
   return async () => {
     for (const t of timers) clearTimeout(t);
     await ingestor.stop();
+    await admin?.close();
   };
+}
+
+/** METRICS_PORT: the venues' states and counters (docs/venues.md "Metrics") and the process's own. */
+async function serveMetrics(
+  ingestor: Ingestor,
+  metrics: NonNullable<IngestorConfig['metrics']>,
+  logger: ServiceLogger,
+): Promise<{ close(): Promise<void> }> {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  registerVenueMetrics(registry, () => ingestor.health());
+  const admin = await startAdminServer(registry, metrics.port, metrics.host);
+  // Tests and scripts read the bound port from this line (useful with METRICS_PORT=0).
+  logger.info('metrics listening', { port: admin.port, url: admin.url });
+  return admin;
 }
 
 function startReplay(config: IngestorConfig, log: EventLog, logger: ServiceLogger): () => Promise<void> {

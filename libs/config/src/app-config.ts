@@ -94,6 +94,8 @@ export interface IngestorConfig {
   /** WRITE_BUFFER_BYTES: records the ingestor holds while the log refuses writes. */
   readonly writeBufferBytes: number;
   readonly console: ConsoleConfig;
+  /** METRICS_PORT: the venues' counters and states at GET /metrics. */
+  readonly metrics: MetricsConfig | null;
 }
 
 export type { AppName };
@@ -140,6 +142,7 @@ export function loadConfig<A extends AppName>(
       venuesConfig: readVenuesConfig(r, cwd),
       writeBufferBytes: readWriteBuffer(r),
       console: consoleConfig,
+      metrics: readMetrics(r),
     };
   } else {
     const server = readServer(r);

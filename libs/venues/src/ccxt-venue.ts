@@ -21,7 +21,9 @@ export interface CcxtBook {
 
 /** The part of ccxt's websocket client the ingestor touches. */
 export interface CcxtClient {
+  readonly url: string;
   resolve(result: unknown, messageHash?: string): unknown;
+  send(message: unknown): Promise<unknown>;
   onError(error: Error): void;
   close(): unknown;
 }
@@ -32,11 +34,15 @@ export interface CcxtProExchange {
   readonly has: Readonly<Record<string, unknown>>;
   readonly markets: Readonly<Record<string, CcxtMarket>> | undefined;
   clients: Record<string, CcxtClient>;
+  /** The live books by unified symbol (ccxt deletes a book it gave up on: a gap, an unsubscribe). */
+  readonly orderbooks: Record<string, CcxtBook | undefined>;
+  readonly urls: Readonly<Record<string, unknown>>;
   client(url: string): CcxtClient;
   loadMarkets(): Promise<unknown>;
   loadHttpProxyAgent(): Promise<unknown>;
   watchOrderBook(symbol: string, limit?: number): Promise<CcxtBook>;
   watchOrderBookForSymbols(symbols: string[], limit?: number): Promise<CcxtBook>;
+  unWatchOrderBook(symbol: string): Promise<unknown>;
   close(): Promise<unknown>;
 }
 
@@ -71,13 +77,29 @@ export function watchOrderBookIds(): ReadonlySet<string> {
 export function createVenue(
   id: string,
   config: Readonly<Record<string, unknown>>,
-): { exchange: CcxtProExchange; certified: boolean } {
+): { exchange: CcxtProExchange; certified: boolean; sourceFiles: string[] } {
   const Pro = classOf(ccxt.pro, id);
   const Rest = classOf(ccxt, id);
   if (Pro === undefined || Rest === undefined) throw new Error(`'${id}' is not a ccxt pro exchange`);
   const exchange = new Pro({ enableRateLimit: true, ...structuredClone(config) }) as CcxtProExchange;
   const certified = (new Rest() as { certified?: unknown }).certified === true;
-  return { exchange, certified };
+  return { exchange, certified, sourceFiles: classChain(exchange) };
+}
+
+/** ccxt class names from the venue's own up to Exchange (bybiteu: bybiteu, bybit): its source files. */
+function classChain(exchange: object): string[] {
+  const names: string[] = [];
+  for (
+    let p = Object.getPrototypeOf(exchange) as object | null;
+    p !== null;
+    p = Object.getPrototypeOf(p) as object | null
+  ) {
+    const name = (p as { constructor?: { name?: string } }).constructor?.name ?? '';
+    if (name === 'Exchange' || name === '') break;
+    const file = name.replace(/\$\d+$/, '');
+    if (!names.includes(file)) names.push(file);
+  }
+  return names;
 }
 
 /** A ccxt NetworkError (disconnects, timeouts, InvalidNonce, ChecksumError). */

@@ -25,14 +25,15 @@ describe('VENUES_CONFIG', () => {
       ids,
     );
     const options = ingestorOptions({ sink, venuesConfig: config });
-    expect(options.venues).toEqual([
+    expect(options.venues).toMatchObject([
       {
         exchangeId: 'okx',
         symbols: ['BTC/USDT'],
         ccxt: { urls: { api: { ws: 'ws://127.0.0.1:1/ws/v5' } } },
         watchLimit: undefined,
+        checksum: true,
       },
-      { exchangeId: 'binance', symbols: null, ccxt: {}, watchLimit: undefined },
+      { exchangeId: 'binance', symbols: null, ccxt: {}, watchLimit: 1000 },
     ]);
   });
 

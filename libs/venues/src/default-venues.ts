@@ -96,14 +96,3 @@ export const DEFAULT_ASSETS: readonly string[] = Object.freeze([
   'EUR',
   'USD',
 ]);
-
-/**
- * `limit` passed to watchOrderBook where a venue's default channel is shallow. ccxt trims the
- * book to `limit` for good, so we ask for the deepest public channel and cut to depth ourselves.
- */
-export const DEFAULT_WATCH_LIMITS: Readonly<Record<string, number>> = Object.freeze({
-  bybit: 200, // ccxt's default is orderbook.50; 200 is the deepest spot channel at 100 ms
-  bybiteu: 200,
-  bybitid: 200,
-  kraken: 1000, // ccxt uses kraken's websocket v2, whose default book depth is 10
-});

@@ -1,5 +1,6 @@
 import type { IngestorOptions } from './options';
 import { RecordWriter } from './record-writer';
+import type { VenueHealth } from './venue-counters';
 import { VenueRunner } from './venue-runner';
 
 /**
@@ -59,6 +60,11 @@ export class Ingestor {
       this.options.logger.error('venue not started', { exchangeId: venue.exchangeId, error: String(e) });
     }
     this.next = setImmediate(() => this.startFrom(i + 1));
+  }
+
+  /** Every started venue's state and counters, in start order (/metrics, the summary line). */
+  health(): VenueHealth[] {
+    return [...this.runners.values()].map((r) => r.health());
   }
 
   /** Close every venue connection and write what they produced (giving up after `timeoutMs` of refusals). */

@@ -1,49 +1,52 @@
 import type { EventRecord, MarketRecord } from '@app/events';
-import { NetworkError } from 'ccxt';
+import { PARKED_PREFIX } from '@app/logging';
+import { DDoSProtection, NetworkError, RateLimitExceeded } from 'ccxt';
+import { backoffDelay } from './backoff';
 import { BookPublisher } from './book-publisher';
+import { BookSlot } from './book-slot';
+import { CircuitBreaker } from './breaker';
+import { tapExchange } from './ccxt-taps';
 import { createVenue, type CcxtBook, type CcxtClient, type CcxtProExchange } from './ccxt-venue';
+import { escapeGuard } from './escape-guard';
+import { failureKind, messageOf, type FailureKind } from './failure-kind';
 import { chooseTakerFee } from './fees';
-import type { IngestorOptions, VenueSettings } from './options';
 import { selectSymbols } from './select-symbols';
-import { touchedBand, trackBook } from './side-tracker';
-import type { TouchedBand } from './sync-side';
+import type { IngestorOptions, VenueSettings } from './options';
 import type { RecordWriter } from './record-writer';
+import { emptyCounters, type VenueCounters, type VenueHealth } from './venue-counters';
+import { planSubscriptions, type SubscriptionGroup } from './subscription-plan';
 import { VenueStatus } from './venue-status';
 
-/** One book of the venue: its publisher and what ccxt last resolved for it. */
-interface BookSlot {
-  readonly group: number;
-  readonly publisher: BookPublisher;
-  /** The ccxt book last published from: a different object means ccxt rebuilt it. */
-  published: CcxtBook | null;
-  /** The book last resolved, its sides when they were last tracked, and their change bands. */
-  seen: CcxtBook | null;
-  bids: CcxtBook['bids'] | null;
-  asks: CcxtBook['asks'] | null;
-  bidBand: TouchedBand | undefined;
-  askBand: TouchedBand | undefined;
-  /** Resolved since the last flush; receivedAt is the last resolve's clock. */
-  pending: boolean;
-  receivedAt: number;
-}
-
 /**
- * One venue: markets, then one watch loop per subscription group. Book changes are observed by
- * tapping the ws client's resolve (every ccxt venue resolves its live book after applying an
- * update): ccxt's futures are one-shot, so a multi-symbol watch loses the notification of a book
- * that changed while another book's resolve was being handled.
+ * One venue: markets, then one watch loop per subscription group (docs/venues.md "Resilience").
+ * Book changes are observed by tapping the ws client's resolve (every ccxt venue resolves its live
+ * book after applying an update): ccxt's futures are one-shot, so a multi-symbol watch loses the
+ * notification of a book that changed while another book's resolve was being handled. Nothing on
+ * the venue's path may end the process: every rejection is caught here or by the taps
+ * (ccxt-taps.ts), and what escapes ccxt anyway reaches the process-wide guard (escape-guard.ts).
  */
 export class VenueRunner {
   private exchange!: CcxtProExchange;
   private status!: VenueStatus;
+  private breaker!: CircuitBreaker;
+  readonly counters: VenueCounters = emptyCounters();
   private readonly slots = new Map<string, BookSlot>();
+  /** ccxt symbol -> the slots its book feeds (itself and its aliases). */
+  private readonly feeds = new Map<string, BookSlot[]>();
+  private groups: SubscriptionGroup[] = [];
   private dirty: BookSlot[] = [];
   private flushScheduled = false;
-  /** Set while a bad book forces a re-subscription: nothing is published until the loops retry. */
-  private resyncing = false;
   private stopped = false;
+  private started = false;
+  private lastError = '';
+  /** Epoch ms before which REST calls wait (a 429/418 Retry-After). */
+  private restUntil = 0;
   private readonly loops: Promise<void>[] = [];
+  /** Groups whose connection went since their last watch call (their ccxt books are forgotten first). */
+  private readonly stale = new Set<number>();
   private readonly wakers = new Set<() => void>();
+  private stallTimer: NodeJS.Timeout | null = null;
+  private unregister: (() => void) | null = null;
 
   constructor(
     private readonly venue: VenueSettings,
@@ -58,18 +61,38 @@ export class VenueRunner {
 
   /** Construct the exchange and start in the background; never waits for the venue. */
   start(): void {
-    const { exchange, certified } = createVenue(this.venue.exchangeId, this.venue.ccxt);
+    const { exchange, certified, sourceFiles } = createVenue(this.venue.exchangeId, this.venue.ccxt);
     this.exchange = exchange;
     this.status = new VenueStatus(this.venue.exchangeId, certified, 1);
-    this.tapClients();
+    this.breaker = new CircuitBreaker(this.opts.breaker, this.opts.random);
+    tapExchange(
+      exchange,
+      {
+        resolved: (result, client) => this.observe(result, client),
+        sendFailed: (e, client) => this.contain(e, `send on ${client.url}`, client),
+        rateLimited: (status, ms) => this.rateLimited(status, ms),
+        restWaitMs: () => Math.max(0, this.restUntil - this.opts.now()),
+      },
+      this.opts.now,
+    );
+    this.unregister = escapeGuard.register({
+      exchangeId: this.venue.exchangeId,
+      sourceFiles,
+      urls: () => this.urls(),
+      contain: (e, origin) => this.contain(e, origin, null),
+    });
+    this.started = true;
     this.loops.push(this.run());
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    if (this.stallTimer !== null) clearInterval(this.stallTimer);
     for (const wake of [...this.wakers]) wake();
     await this.exchange?.close().catch(() => undefined);
     await Promise.all(this.loops);
+    // Late rejections of a closed venue are still this venue's: unregister only after ccxt settled.
+    setTimeout(() => this.unregister?.(), 1_000).unref();
   }
 
   /** Books of this venue lost records on the way to the log: their next record is a snapshot. */
@@ -82,65 +105,89 @@ export class VenueRunner {
     for (const slot of this.slots.values()) {
       if (slot.seen === null) continue;
       slot.publisher.resync();
-      if (!slot.pending) {
-        slot.pending = true;
-        this.dirty.push(slot);
-      }
+      this.markDirty(slot);
     }
-    if (this.dirty.length > 0 && !this.flushScheduled) {
-      this.flushScheduled = true;
-      queueMicrotask(this.flushTask);
-    }
+  }
+
+  /** The venue's state for /metrics and the summary line. */
+  health(): VenueHealth {
+    const now = this.opts.now();
+    const parkedUntil = this.breaker?.parkedUntil ?? null;
+    let good = 0;
+    for (const s of this.slots.values()) if (s.good) good++;
+    const state = !this.started
+      ? 'starting'
+      : parkedUntil !== null && parkedUntil > now
+        ? 'parked'
+        : this.status.isConnected
+          ? 'connected'
+          : 'connecting';
+    return {
+      exchangeId: this.venue.exchangeId,
+      state,
+      parkedUntil: state === 'parked' ? parkedUntil : null,
+      books: this.slots.size,
+      goodBooks: good,
+      counters: { ...this.counters },
+    };
+  }
+
+  private *urls(): Iterable<string> {
+    if (this.exchange === undefined) return;
+    yield* Object.keys(this.exchange.clients ?? {});
+    yield* urlStrings(this.exchange.urls?.api);
   }
 
   private async run(): Promise<void> {
     const symbols = await this.loadMarkets();
     if (symbols === null) return;
-    const size = this.exchange.has.watchOrderBookForSymbols === true ? this.opts.symbolsPerSubscription : 1;
-    const groups: string[][] = [];
-    for (let i = 0; i < symbols.length; i += size) groups.push(symbols.slice(i, i + size));
-    this.status.setGroups(groups.length);
-    groups.forEach((group, g) => {
-      for (const s of group) {
-        const publisher = new BookPublisher(
-          this.venue.exchangeId,
-          s,
-          this.opts.snapshotEvery,
-          this.opts.depth,
-          this.opts.snapshotEveryMs,
-        );
-        this.slots.set(s, {
-          group: g,
-          publisher,
-          published: null,
-          seen: null,
-          bids: null,
-          asks: null,
-          bidBand: undefined,
-          askBand: undefined,
-          pending: false,
-          receivedAt: 0,
-        });
+    const plan = planSubscriptions(symbols, this.venue, this.exchange.has, this.opts.symbolsPerSubscription);
+    for (const w of plan.warnings) this.opts.logger.warn(w, { exchangeId: this.venue.exchangeId });
+    this.groups = plan.groups;
+    this.status.setGroups(this.groups.length);
+    for (const g of this.groups) {
+      for (const source of g.symbols) {
+        for (const symbol of [source, ...(plan.aliasesOf.get(source) ?? [])]) {
+          const pub = new BookPublisher(
+            this.venue.exchangeId,
+            symbol,
+            this.opts.snapshotEvery,
+            this.opts.depth,
+            this.opts.snapshotEveryMs,
+          );
+          const slot = new BookSlot(symbol, source, g.index, pub);
+          this.slots.set(symbol, slot);
+          const list = this.feeds.get(source) ?? [];
+          list.push(slot);
+          this.feeds.set(source, list);
+        }
       }
-      this.loops.push(this.watchLoop(group, g));
-    });
+    }
+    this.stallTimer = setInterval(
+      () => this.checkSilence(),
+      Math.max(50, Math.min(1_000, this.venue.silenceMs / 4)),
+    );
+    this.stallTimer.unref();
+    for (const g of this.groups) this.loops.push(this.watchLoop(g));
   }
 
   /** Load markets (retrying while the venue is down) and write market and venue records. */
   private async loadMarkets(): Promise<string[] | null> {
     for (let attempt = 0; !this.stopped; attempt++) {
+      await this.admit();
+      if (this.stopped) break;
       try {
         // Plain ws:// URLs (mock venues, private gateways) need ccxt's node http agent loaded first.
         await this.exchange.loadHttpProxyAgent();
         await this.exchange.loadMarkets();
         break;
       } catch (e) {
-        this.down(null, `loading markets failed: ${message(e)}`);
+        this.failed(null, `loading markets failed: ${messageOf(e)}`, failureKind(e, 'checksum'), e);
         this.opts.logger.debug?.('loading markets failed; retrying', {
           exchangeId: this.venue.exchangeId,
-          error: message(e),
+          error: messageOf(e),
         });
-        await this.sleep(attempt);
+        await this.sleep(this.delay(attempt));
       }
     }
     if (this.stopped) return null;
@@ -186,70 +233,173 @@ export class VenueRunner {
     return [...symbols];
   }
 
-  private async watchLoop(symbols: string[], group: number): Promise<void> {
+  private async watchLoop(group: SubscriptionGroup): Promise<void> {
     const limit = this.venue.watchLimit;
+    this.stale.add(group.index);
     for (let attempt = 0; !this.stopped;) {
+      await this.admit();
+      if (this.stopped) return;
+      if (this.stale.delete(group.index)) {
+        // The silence timer counts from the (re)subscription until the first book arrives.
+        this.heardNow(group.symbols);
+        // Its connection went: ccxt rebuilds these books from the venue's fresh snapshots.
+        this.forget(group.symbols);
+      }
       try {
-        this.resyncing = false;
-        if (symbols.length > 1 || this.exchange.has.watchOrderBookForSymbols === true) {
-          await this.exchange.watchOrderBookForSymbols(symbols, limit);
-        } else {
-          await this.exchange.watchOrderBook(symbols[0]!, limit);
-        }
+        if (group.multi) await this.exchange.watchOrderBookForSymbols(group.symbols, limit);
+        else await this.exchange.watchOrderBook(group.symbols[0]!, limit);
         attempt = 0;
       } catch (e) {
         if (this.stopped) return;
-        for (const s of symbols) this.slots.get(s)?.publisher.resync();
-        this.down(group, message(e));
+        const kind = failureKind(e, this.venue.rule.checksumError);
+        if (kind === 'unsubscribed') continue;
+        if (kind === 'gap' || kind === 'checksum') {
+          this.counters[kind === 'gap' ? 'gaps' : 'checksumFailures']++;
+          // ccxt dropped the books it gave up on: resubscribe those alone (the others stream on).
+          const dropped = group.symbols.filter((s) => this.exchange.orderbooks?.[s] === undefined);
+          const lost = dropped.length > 0 ? dropped : group.symbols;
+          for (const s of lost) for (const slot of this.feeds.get(s) ?? []) slot.resync();
+          this.opts.logger.debug?.('book integrity failed; resubscribing it', {
+            exchangeId: this.venue.exchangeId,
+            symbols: lost,
+            error: messageOf(e),
+          });
+          if (group.multi && lost.length < group.symbols.length) for (const s of lost) this.watchAlone(s);
+          await this.sleep(this.delay(attempt++));
+          continue;
+        }
+        for (const s of group.symbols) for (const slot of this.feeds.get(s) ?? []) slot.resync();
+        this.stale.add(group.index);
+        this.failed(group.index, messageOf(e), kind, e);
         this.opts.logger.debug?.('order book subscription failed; re-subscribing', {
           exchangeId: this.venue.exchangeId,
-          symbols,
-          error: message(e),
+          symbols: group.symbols,
+          error: messageOf(e),
         });
-        await this.sleep(attempt++);
+        await this.sleep(this.delay(attempt++));
       }
     }
+  }
+
+  /**
+   * Drop ccxt's books of `symbols` after their connection went: several ccxt venues (bitfinex)
+   * build a book only when none exists, so a re-subscription's snapshot would be applied as a
+   * change to the old one. Without it ccxt starts each from the venue's fresh snapshot.
+   */
+  private forget(symbols: readonly string[]): void {
+    const books = this.exchange.orderbooks;
+    if (books === undefined) return;
+    const live = new Set(Object.values(this.exchange.clients ?? {}));
+    for (const s of symbols) {
+      const client = this.slots.get(s)?.client ?? null;
+      // Only a book whose connection ccxt dropped: one on a live connection still gets its changes.
+      if (client !== null && !live.has(client)) delete books[s];
+    }
+  }
+
+  /** Subscribe one book of a multi-symbol group by itself (ccxt subscribes only what is missing). */
+  private watchAlone(symbol: string): void {
+    this.exchange.watchOrderBookForSymbols([symbol], this.venue.watchLimit).catch((e: unknown) => {
+      this.opts.logger.debug?.('single-book resubscription failed', {
+        exchangeId: this.venue.exchangeId,
+        symbol,
+        error: messageOf(e),
+      });
+    });
+  }
+
+  /** The pause before retry `attempt`: full jitter, never shorter than a pending Retry-After. */
+  private delay(attempt: number): number {
+    return backoffDelay(
+      attempt,
+      this.opts.backoff,
+      this.opts.random,
+      Math.max(0, this.restUntil - this.opts.now()),
+    );
+  }
+
+  /** Wait while the venue is parked (circuit breaker) or a Retry-After is pending. */
+  private async admit(): Promise<void> {
+    for (;;) {
+      if (this.stopped) return;
+      const wait = Math.max(this.breaker.waitMs(this.opts.now()), this.restUntil - this.opts.now());
+      if (wait <= 0) return;
+      await this.sleep(wait);
+    }
+  }
+
+  /** A subscription (or markets) failed: venue record, breaker, counters. */
+  private failed(group: number | null, error: string, kind: FailureKind, e: unknown): void {
+    if (this.breaker.waitMs(this.opts.now()) > 0) return;
+    this.counters.failures++;
+    // REST 429/418 answers are counted by the tap; this counts refusals seen elsewhere (a ws upgrade).
+    if (kind === 'rate-limited' && !(e instanceof RateLimitExceeded || e instanceof DDoSProtection))
+      this.counters.rateLimited++;
+    this.lastError = error;
+    const now = this.opts.now();
+    if (this.breaker.failure(now)) {
+      this.counters.parks++;
+      const until = new Date(this.breaker.parkedUntil!).toISOString();
+      const text = `${PARKED_PREFIX}${until} after ${this.breaker.failuresInARow} failures in a row: ${error}`;
+      this.opts.logger.warn('venue parked (circuit breaker open); it will be probed', {
+        exchangeId: this.venue.exchangeId,
+        until,
+        error,
+      });
+      this.down(null, text);
+      this.closeClients(`${this.venue.exchangeId} parked`);
+      return;
+    }
+    this.down(group, error);
+  }
+
+  private rateLimited(status: number, ms: number | null): void {
+    this.counters.rateLimited++;
+    const wait = ms ?? backoffDelay(4, this.opts.backoff, this.opts.random, this.opts.backoff.initialMs);
+    this.restUntil = Math.max(this.restUntil, this.opts.now() + wait);
+    this.opts.logger.warn('venue answered REST with a rate limit; waiting', {
+      exchangeId: this.venue.exchangeId,
+      status,
+      retryAfterMs: ms,
+    });
+  }
+
+  /** An error that escaped ccxt's own handling on this venue: count, log, reconnect the venue. */
+  private contain(e: unknown, origin: string, client: CcxtClient | null): void {
+    this.counters.escapes++;
+    this.opts.logger.warn('venue error escaped ccxt; contained', {
+      exchangeId: this.venue.exchangeId,
+      origin,
+      error: messageOf(e),
+    });
+    if (this.stopped) return;
+    const reason = new NetworkError(`${this.venue.exchangeId} ${messageOf(e)}`);
+    if (client !== null) client.onError(reason);
+    else this.closeClients(reason.message);
   }
 
   private down(group: number | null, error: string): void {
     if (this.status.down(group, error)) this.writes.push([this.status.record(this.opts.now())]);
   }
 
-  /** Wrap ccxt's client factory so every ws client reports each book it resolves. */
-  private tapClients(): void {
-    const ex = this.exchange;
-    const create = ex.client.bind(ex);
-    const tapped = new WeakSet<CcxtClient>();
-    ex.client = (url: string): CcxtClient => {
-      const client = create(url);
-      if (!tapped.has(client)) {
-        tapped.add(client);
-        const resolve = client.resolve.bind(client);
-        client.resolve = (result: unknown, hash?: string): unknown => {
-          this.observe(result);
-          return resolve(result, hash);
-        };
-      }
-      return client;
-    };
+  private heardNow(symbols: readonly string[]): void {
+    const t = this.opts.clock();
+    for (const s of symbols) for (const slot of this.feeds.get(s) ?? []) slot.heardAt = t;
   }
 
-  private observe(result: unknown): void {
+  private observe(result: unknown, client: CcxtClient): void {
     if (typeof result !== 'object' || result === null) return;
     const book = result as Partial<CcxtBook>;
-    if (typeof book.symbol !== 'string') return;
-    const slot = this.slots.get(book.symbol);
-    if (slot === undefined || !Array.isArray(book.bids) || !Array.isArray(book.asks)) return;
-    if (book !== slot.seen || book.bids !== slot.bids || book.asks !== slot.asks) {
-      // A new book or side object: tap it so later changes are banded (side-tracker.ts).
-      trackBook(book);
-      slot.seen = book as CcxtBook;
-      slot.bids = book.bids;
-      slot.asks = book.asks;
-      slot.bidBand = touchedBand(book.bids);
-      slot.askBand = touchedBand(book.asks);
-    }
-    slot.receivedAt = this.opts.now();
+    if (typeof book.symbol !== 'string' || !Array.isArray(book.bids) || !Array.isArray(book.asks)) return;
+    const feeds = this.feeds.get(book.symbol);
+    if (feeds === undefined) return;
+    const receivedAt = this.opts.now();
+    const heardAt = this.opts.clock();
+    for (const slot of feeds)
+      if (slot.observe(book as CcxtBook, client, receivedAt, heardAt)) this.markDirty(slot);
+  }
+
+  private markDirty(slot: BookSlot): void {
     if (!slot.pending) {
       slot.pending = true;
       this.dirty.push(slot);
@@ -270,8 +420,8 @@ export class VenueRunner {
     const records: EventRecord[] = [];
     for (const slot of dirty) {
       slot.pending = false;
-      if (this.resyncing || this.stopped) continue;
-      const book = slot.seen!;
+      if (this.stopped || slot.seen === null || slot.withheld !== null) continue;
+      const book = slot.seen;
       const pub = slot.publisher;
       // A new book object means ccxt rebuilt it from a fresh snapshot (re-subscription).
       if (slot.published !== book) pub.resync();
@@ -289,35 +439,114 @@ export class VenueRunner {
       );
       if (out.kind === 'record') {
         records.push(out.record);
+        slot.good = true;
+        slot.resyncSince = null;
+        this.breaker.success();
         if (this.status.groupUp(slot.group)) records.push(this.status.record(receivedAt));
-      } else if (out.kind === 'withheld') {
-        this.resubscribe(`${pub.symbol}: ${out.fault.replace('_', ' ')} book withheld; re-subscribing`);
+      } else if (out.kind === 'unchanged') {
+        slot.good = true;
+        slot.resyncSince = null;
+      } else {
+        this.counters.badBooks++;
+        slot.withhold();
+        this.opts.logger.warn('bad book withheld; resubscribing it', {
+          exchangeId: this.venue.exchangeId,
+          symbol: slot.symbol,
+          fault: out.fault,
+        });
+        this.resyncBook(slot, `${slot.symbol}: ${out.fault.replace('_', ' ')} book withheld`);
       }
     }
     this.writes.push(records);
   }
 
-  private resyncAll(): void {
-    for (const slot of this.slots.values()) slot.publisher.resync();
+  /** Every book silent past its timeout is resubscribed (a venue that acknowledges and goes quiet). */
+  private checkSilence(): void {
+    if (this.stopped || this.breaker.waitMs(this.opts.now()) > 0) return;
+    const t = this.opts.clock();
+    const limit = this.venue.silenceMs;
+    for (const slot of this.slots.values()) {
+      if (slot.isAlias || t - slot.heardAt < limit) continue;
+      if (slot.resyncSince !== null && t - slot.resyncSince < limit) continue;
+      this.counters.stalls++;
+      slot.heardAt = t;
+      this.opts.logger.warn('book silent past its timeout; resubscribing it', {
+        exchangeId: this.venue.exchangeId,
+        symbol: slot.symbol,
+        silenceMs: limit,
+      });
+      // A resync that itself went silent escalates to the connection.
+      this.resyncBook(slot, `${slot.symbol}: silent for ${limit} ms`, slot.resyncSince !== null);
+    }
   }
 
-  /** Drop every connection of the venue the way ccxt does on a keepalive timeout; the loops re-subscribe. */
-  private resubscribe(reason: string): void {
-    if (this.resyncing) return;
-    this.resyncing = true;
-    this.opts.logger.warn('bad book', { exchangeId: this.venue.exchangeId, reason });
-    this.resyncAll();
-    this.down(null, reason);
+  /**
+   * Resynchronise one book by the smallest unit the venue allows: unsubscribe it alone where ccxt
+   * can (its watch loop then subscribes it again and ccxt rebuilds it from a fresh snapshot), else
+   * close the connection that carried it (the loops of the books on it re-subscribe). Never the
+   * whole venue unless the venue runs on one connection.
+   */
+  private resyncBook(slot: BookSlot, reason: string, escalate = false): void {
+    for (const s of this.feeds.get(slot.source) ?? []) s.resync();
+    const target = this.slots.get(slot.source) ?? slot;
+    target.resyncSince = this.opts.clock();
+    const byBook =
+      !escalate && this.venue.rule.resync === 'book' && this.exchange.has.unWatchOrderBook === true;
+    if (byBook) {
+      this.counters.bookResyncs++;
+      const group = this.groups[target.group];
+      const timeout = new Promise<'timeout'>((r) =>
+        setTimeout(() => r('timeout'), this.venue.silenceMs).unref(),
+      );
+      const unwatch = this.exchange.unWatchOrderBook(target.source).then(
+        () => 'done' as const,
+        (e: unknown) => messageOf(e),
+      );
+      void Promise.race([unwatch, timeout]).then((outcome) => {
+        if (this.stopped) return;
+        if (outcome === 'done') {
+          if (group?.multi === true) this.watchAlone(target.source);
+          return;
+        }
+        this.opts.logger.debug?.('unsubscribing one book failed; closing its connection', {
+          exchangeId: this.venue.exchangeId,
+          symbol: target.source,
+          outcome,
+        });
+        this.closeConnection(target, reason);
+      });
+      return;
+    }
+    this.closeConnection(target, reason);
+  }
+
+  private closeConnection(slot: BookSlot, reason: string): void {
+    this.counters.connectionResyncs++;
+    const client = slot.client;
+    if (client === null) {
+      this.closeClients(`${this.venue.exchangeId} ${reason}`);
+      return;
+    }
+    for (const s of this.slots.values())
+      if (s.client === client) {
+        s.resync();
+        if (!s.isAlias) this.stale.add(s.group);
+      }
+    client.onError(new NetworkError(`${this.venue.exchangeId} ${reason}`));
+    void Promise.resolve(client.close()).catch(() => undefined);
+  }
+
+  /** Fail every connection of the venue the way ccxt fails a keepalive timeout; the loops re-subscribe. */
+  private closeClients(reason: string): void {
+    for (const g of this.groups) this.stale.add(g.index);
     for (const client of Object.values(this.exchange.clients ?? {})) {
-      client.onError(new NetworkError(`${this.venue.exchangeId} ${reason}`));
+      client.onError(new NetworkError(reason));
       void Promise.resolve(client.close()).catch(() => undefined);
     }
   }
 
-  /** Backoff sleep that stop() cuts short. */
-  private sleep(attempt: number): Promise<void> {
-    const { initialMs, maxMs } = this.opts.backoff;
-    const ms = Math.min(maxMs, initialMs * 2 ** Math.min(attempt, 20));
+  /** A sleep that stop() cuts short. */
+  private sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const done = (): void => {
         clearTimeout(timer);
@@ -330,6 +559,9 @@ export class VenueRunner {
   }
 }
 
-function message(e: unknown): string {
-  return e instanceof Error ? `${e.constructor.name}: ${e.message}` : String(e);
+/** Every string found in ccxt's `urls.api` (nested objects of URLs). */
+function* urlStrings(value: unknown, depth = 0): Iterable<string> {
+  if (typeof value === 'string') yield value;
+  else if (typeof value === 'object' && value !== null && depth < 4)
+    for (const v of Object.values(value)) yield* urlStrings(v, depth + 1);
 }

@@ -1,0 +1,87 @@
+import type { CcxtClient, CcxtProExchange } from './ccxt-venue';
+
+/** What the taps report to the venue's runner. */
+export interface TapListener {
+  /** A ws client resolved `result` (every venue resolves its live book after applying a change). */
+  resolved(result: unknown, client: CcxtClient): void;
+  /** A send on `client` failed and nobody in ccxt handled it (the socket closed under a queued subscribe). */
+  sendFailed(error: unknown, client: CcxtClient): void;
+  /** A REST answer 429/418: wait `retryAfterMs` (null when the venue named no time). */
+  rateLimited(status: number, retryAfterMs: number | null): void;
+  /** Milliseconds REST calls must still wait (Retry-After not over yet). */
+  restWaitMs(): number;
+}
+
+type RestResponseHook = (
+  status: number,
+  statusText: string,
+  url: string,
+  method: string,
+  headers: Record<string, string> | undefined,
+  body: unknown,
+  ...rest: unknown[]
+) => unknown;
+
+type Fetch = (url: string, method?: string, headers?: unknown, body?: unknown) => Promise<unknown>;
+
+/** Retry-After as milliseconds: delta-seconds or an HTTP date (RFC 9110 10.2.3); null if absent or junk. */
+export function retryAfterMs(value: string | undefined, now: number): number | null {
+  if (value === undefined) return null;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isFinite(at) ? Math.max(0, at - now) : null;
+}
+
+/**
+ * Wrap a ccxt exchange so the runner sees what it needs and nothing escapes unseen:
+ * - every ws client's `resolve` reports the book it resolves (change detection, silence timers);
+ * - every ws client's `send` gets a rejection handler: ccxt's watch() queues subscribe messages
+ *   behind its throttle and drops the promise send() returns, so a socket closing under a queued
+ *   subscribe rejects with nobody listening (Exchange.js watch/watchMultiple,
+ *   `client.throttle(cost).then(() => { client.send(message) })`), which ends a Node process;
+ * - REST answers 429/418 report their Retry-After, and every REST call waits it out first.
+ */
+export function tapExchange(ex: CcxtProExchange, listener: TapListener, now: () => number): void {
+  const create = ex.client.bind(ex);
+  const tapped = new WeakSet<CcxtClient>();
+  ex.client = (url: string): CcxtClient => {
+    const client = create(url);
+    if (!tapped.has(client)) {
+      tapped.add(client);
+      const resolve = client.resolve.bind(client);
+      client.resolve = (result: unknown, hash?: string): unknown => {
+        listener.resolved(result, client);
+        return resolve(result, hash);
+      };
+      const send = client.send.bind(client);
+      client.send = (message: unknown): Promise<unknown> => {
+        let p: Promise<unknown>;
+        try {
+          p = Promise.resolve(send(message));
+        } catch (e) {
+          p = Promise.reject(e instanceof Error ? e : new Error(String(e)));
+        }
+        // Observed here; the caller still gets the same rejection if it listens.
+        p.catch((e: unknown) => listener.sendFailed(e, client));
+        return p;
+      };
+    }
+    return client;
+  };
+  const raw = ex as unknown as { onRestResponse: RestResponseHook; fetch: Fetch };
+  const onRest = raw.onRestResponse.bind(ex);
+  raw.onRestResponse = (status, statusText, url, method, headers, body, ...rest) => {
+    if (status === 429 || status === 418) {
+      const h = headers ?? {};
+      listener.rateLimited(status, retryAfterMs(h['Retry-After'] ?? h['retry-after'], now()));
+    }
+    return onRest(status, statusText, url, method, headers, body, ...rest);
+  };
+  const fetch = raw.fetch.bind(ex);
+  raw.fetch = async (url, method, headers, body) => {
+    const wait = listener.restWaitMs();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    return fetch(url, method, headers, body);
+  };
+}
