@@ -71,9 +71,9 @@ describe('VENUES_CONFIG', () => {
 });
 
 describe('defaults', () => {
-  it('covers every ccxt watchOrderBook class: about sixty spot venues, the rest excluded with a reason', () => {
+  it('covers every ccxt watchOrderBook class: 53 spot venues, the rest excluded with a reason', () => {
     expect([...DEFAULT_VENUES, ...Object.keys(EXCLUDED_VENUES)].sort()).toEqual([...ids].sort());
-    expect(DEFAULT_VENUES.length).toBe(60);
+    expect(DEFAULT_VENUES.length).toBe(53);
     const options = ingestorOptions({ sink });
     expect(options.venues.map((v) => v.exchangeId)).toEqual(DEFAULT_VENUES);
     expect(options.depth).toBe(500);

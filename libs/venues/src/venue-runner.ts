@@ -255,16 +255,7 @@ export class VenueRunner {
         if (kind === 'unsubscribed') continue;
         if (kind === 'gap' || kind === 'checksum') {
           this.counters[kind === 'gap' ? 'gaps' : 'checksumFailures']++;
-          // ccxt dropped the books it gave up on: resubscribe those alone (the others stream on).
-          const dropped = group.symbols.filter((s) => this.exchange.orderbooks?.[s] === undefined);
-          const lost = dropped.length > 0 ? dropped : group.symbols;
-          for (const s of lost) for (const slot of this.feeds.get(s) ?? []) slot.resync();
-          this.opts.logger.debug?.('book integrity failed; resubscribing it', {
-            exchangeId: this.venue.exchangeId,
-            symbols: lost,
-            error: messageOf(e),
-          });
-          if (group.multi && lost.length < group.symbols.length) for (const s of lost) this.watchAlone(s);
+          this.integrityFailed(group, e);
           await this.sleep(this.delay(attempt++));
           continue;
         }
@@ -294,6 +285,34 @@ export class VenueRunner {
       const client = this.slots.get(s)?.client ?? null;
       // Only a book whose connection ccxt dropped: one on a live connection still gets its changes.
       if (client !== null && !live.has(client)) delete books[s];
+    }
+  }
+
+  /**
+   * A sequence gap or checksum mismatch rejected a group's watch: resync only the books it hit.
+   * Books ccxt dropped itself (binance, bitfinex, gate) are subscribed again alone; books ccxt
+   * kept although it named them (cryptocom and htx throw and keep the broken book) are resynced
+   * by the venue's unit. Without either clue every book of the group is resynced.
+   */
+  private integrityFailed(group: SubscriptionGroup, e: unknown): void {
+    const text = e instanceof Error ? e.message : String(e);
+    const books = this.exchange.orderbooks ?? {};
+    const dropped = group.symbols.filter((s) => books[s] === undefined);
+    const named = group.symbols.filter((s) => books[s] !== undefined && text.includes(`${s} :`));
+    const hit = dropped.length + named.length > 0 ? [...dropped, ...named] : group.symbols;
+    this.opts.logger.debug?.('book integrity failed; resynchronising it', {
+      exchangeId: this.venue.exchangeId,
+      symbols: hit,
+      error: messageOf(e),
+    });
+    for (const s of dropped) {
+      for (const slot of this.feeds.get(s) ?? []) slot.resync();
+      if (group.multi && dropped.length < group.symbols.length) this.watchAlone(s);
+    }
+    for (const s of hit) {
+      if (dropped.includes(s)) continue;
+      const slot = this.slots.get(s);
+      if (slot !== undefined) this.resyncBook(slot, `${s}: ${messageOf(e)}`);
     }
   }
 

@@ -183,6 +183,7 @@ export class ChaosVenue implements VenueView {
 
   private send(socket: WebSocket, frame: unknown): void {
     if (socket.readyState !== socket.OPEN) return;
+    if (frame instanceof Uint8Array) return socket.send(frame);
     const text = typeof frame === 'string' ? frame : JSON.stringify(frame);
     if (this.speaker.binary === 'gzip') socket.send(gzipSync(text));
     else if (this.speaker.binary === 'deflate') socket.send(deflateRawSync(text));

@@ -1,3 +1,4 @@
+import * as ccxt from 'ccxt';
 import { marketsOption, spotMarket } from '../offline-markets';
 import type { SpeakerMarket } from './speaker';
 
@@ -33,4 +34,49 @@ export function pairs(
     const mid = id(base, quote);
     return { id: mid, base, quote, extra: extra?.(base, quote, mid) };
   });
+}
+
+/**
+ * ccxt's `urls.api` of venue `id` with every URL pointed at the local server: `wss://host/path`
+ * becomes `<ws>/host/path` and `https://host/path` `<http>/host/path` (placeholders such as
+ * `{hostname}` are kept for ccxt to fill), so nothing the class dials leaves the machine.
+ */
+export function localApiUrls(
+  id: string,
+  local: { readonly http: string; readonly ws: string },
+): Record<string, unknown> {
+  const Pro = (ccxt.pro as unknown as Record<string, new () => { urls: Record<string, unknown> }>)[id];
+  if (Pro === undefined) throw new Error(`no ccxt pro class ${id}`);
+  const map = (v: unknown): unknown => {
+    if (typeof v === 'string') {
+      const m = /^(wss?|https?):\/\/(.*)$/.exec(v);
+      if (m === null) return v;
+      return `${m[1]!.startsWith('ws') ? local.ws : local.http}/${m[2]}`;
+    }
+    if (Array.isArray(v)) return v.map(map);
+    if (typeof v === 'object' && v !== null)
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, map(x)]));
+    return v;
+  };
+  const urls = new Pro().urls;
+  // Most classes keep their URLs under urls.api; a few (bitopro) keep websockets under urls.ws.
+  const out: Record<string, unknown> = { api: map(urls.api) };
+  if (urls.ws !== undefined) out.ws = map(urls.ws);
+  return out;
+}
+
+/** The usual ccxt options of a speaker: every URL local, its markets injected, ccxt's re-dial backoff short. */
+export function localCcxt(
+  id: string,
+  local: { readonly http: string; readonly ws: string },
+  markets: readonly SpeakerMarket[],
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const { options, ...rest } = extra as { options?: Record<string, unknown> };
+  return {
+    urls: localApiUrls(id, local),
+    markets: injectedMarkets(markets),
+    options: { ws: FAST_WS, ...(options ?? {}) },
+    ...rest,
+  };
 }

@@ -23,6 +23,8 @@ export interface VenueView {
   state(id: string): MarketState;
   /** A full book for a REST snapshot or a first ws book, shaped by the venue's fault. */
   firstBook(id: string, first: boolean): ServedBook;
+  /** The local server's websocket base (a venue that hands out its socket URL over REST). */
+  readonly ws: string;
 }
 
 /** One websocket connection to the mock. */

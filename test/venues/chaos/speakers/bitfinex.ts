@@ -1,5 +1,5 @@
 import type { Speaker } from '../speaker';
-import { FAST_WS, injectedMarkets, pairs } from '../markets';
+import { localCcxt, pairs } from '../markets';
 
 /**
  * Bitfinex v2 public socket (ccxt pro/bitfinex.js): `{event:"subscribe",channel:"book",symbol}`
@@ -14,13 +14,7 @@ export function bitfinexSpeaker(): Speaker {
   return {
     id: 'bitfinex',
     markets,
-    ccxt: ({ http, ws }) => ({
-      urls: {
-        api: { ws: { public: `${ws}/ws/2`, private: `${ws}/ws/2` }, v1: http, public: http, private: http },
-      },
-      markets: injectedMarkets(markets),
-      options: { ws: FAST_WS },
-    }),
+    ccxt: (u) => localCcxt('bitfinex', u, markets),
     onConnection: (s) => s.send({ event: 'info', version: 2, platform: { status: 1 } }),
     onFrame: (s, msg) => {
       const m = msg as { event?: string; channel?: string; symbol?: string; flags?: number };
