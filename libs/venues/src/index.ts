@@ -28,3 +28,4 @@ export { backoffDelay, seededRandom } from './backoff';
 export type { Random } from './backoff';
 export { DEFAULT_BREAKER } from './breaker';
 export type { BreakerPolicy } from './breaker';
+export { RULES_TABLE_HEAD, subscribePacingMs, venueRulesRows, venueRulesTable } from './rules-table';

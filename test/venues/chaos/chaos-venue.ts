@@ -44,6 +44,8 @@ export interface ChaosCounts {
 interface LiveSession extends Session {
   readonly socket: WebSocket;
   readonly subscribed: Set<string>;
+  /** Markets this connection got a bad first book for. */
+  readonly bad: Set<string>;
   booksSent: number;
 }
 
@@ -158,10 +160,12 @@ export class ChaosVenue implements VenueView {
       socket,
       path,
       subscribed: new Set(),
+      bad: new Set(),
       booksSent: 0,
       data: {},
       send: (frame) => this.send(socket, frame),
       subscribe: (ids) => this.subscribe(session, ids),
+      book: (id) => this.firstBook(id, session.bad.has(id)),
       venue: this,
     };
     this.sessions.add(session);
@@ -203,6 +207,7 @@ export class ChaosVenue implements VenueView {
       if (this.fault === 'silent') continue;
       const first = this.badBookScope === 'all' || session.booksSent === 0;
       const book = this.firstBook(id, first);
+      if (book !== this.state(id).book) session.bad.add(id);
       session.booksSent++;
       this.counts.booksServed++;
       for (const f of this.speaker.snapshot(session, id, book)) session.send(f);

@@ -37,7 +37,7 @@ export function asterSpeaker(): Speaker {
     },
     snapshot: (_s, id, book) => [frame(id, book)],
     // A partial-depth stream: each push is the whole top of the book.
-    delta: (s, id) => [frame(id, s.venue.state(id).book)],
+    delta: (s, id) => [frame(id, s.book(id))],
   };
 }
 
@@ -136,7 +136,7 @@ export function bingxSpeaker(): Speaker {
       s.subscribe([m.dataType.split('@')[0]!]);
     },
     snapshot: (s, id, book) => [frame(id, book, s.venue.state(id).seq)],
-    delta: (s, id) => [frame(id, s.venue.state(id).book, s.venue.state(id).seq)],
+    delta: (s, id) => [frame(id, s.book(id), s.venue.state(id).seq)],
   };
 }
 

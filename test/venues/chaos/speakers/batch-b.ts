@@ -90,7 +90,7 @@ export function upbitLike(id: 'bithumb' | 'upbit'): Speaker {
     },
     snapshot: (_s, code, book) => [frame(code, { bids: [...book.bids], asks: [...book.asks] }, 'SNAPSHOT')],
     delta: (s, code) => {
-      const b = s.venue.state(code).book;
+      const b = s.book(code);
       return [frame(code, { bids: [...b.bids], asks: [...b.asks] }, 'REALTIME')];
     },
   };
@@ -133,7 +133,7 @@ export function bitoproSpeaker(): Speaker {
     onFrame: () => undefined,
     snapshot: (_s, pair, book) => [frame(pair, { bids: [...book.bids], asks: [...book.asks] })],
     delta: (s, pair) => {
-      const b = s.venue.state(pair).book;
+      const b = s.book(pair);
       return [frame(pair, { bids: [...b.bids], asks: [...b.asks] })];
     },
   };
@@ -164,7 +164,7 @@ export function bitrueSpeaker(): Speaker {
     },
     snapshot: (_s, id, book) => [frame(id, { bids: [...book.bids], asks: [...book.asks] })],
     delta: (s, id) => {
-      const b = s.venue.state(id).book;
+      const b = s.book(id);
       return [frame(id, { bids: [...b.bids], asks: [...b.asks] })];
     },
   };

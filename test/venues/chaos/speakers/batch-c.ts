@@ -176,6 +176,6 @@ export function bullishSpeaker(): Speaker {
       s.subscribe([m.params.symbol]);
     },
     snapshot: (s, mid, book) => [frame(mid, book, s.venue.state(mid).seq)],
-    delta: (s, mid) => [frame(mid, s.venue.state(mid).book, s.venue.state(mid).seq)],
+    delta: (s, mid) => [frame(mid, s.book(mid), s.venue.state(mid).seq)],
   };
 }

@@ -172,7 +172,7 @@ export function coinexSpeaker(): Speaker {
       s.subscribe((m.params?.market_list ?? []).map((x) => x[0]));
     },
     snapshot: (_s, mid, book) => [frame(mid, book)],
-    delta: (s, mid) => [frame(mid, s.venue.state(mid).book)],
+    delta: (s, mid) => [frame(mid, s.book(mid))],
   };
 }
 
@@ -355,6 +355,6 @@ export function deriveSpeaker(): Speaker {
       s.subscribe(list.map((c) => c.split('.')[1]!));
     },
     snapshot: (s, mid, book) => [frame(channelOf(s, mid), mid, book)],
-    delta: (s, mid) => [frame(channelOf(s, mid), mid, s.venue.state(mid).book)],
+    delta: (s, mid) => [frame(channelOf(s, mid), mid, s.book(mid))],
   };
 }

@@ -31,6 +31,7 @@ export function gateSpeaker(id: 'gate' | 'gateeu'): Speaker {
         result: { status: 'success' },
       });
       const pl = m.payload ?? [];
+      if (m.channel === 'spot.obu') for (const p of pl) s.data[p.split('.')[1]!] = p;
       s.subscribe(m.channel === 'spot.obu' ? pl.map((p) => p.split('.')[1]!) : [pl[0]!]);
     },
     snapshot: (s, mid, book) =>
@@ -158,7 +159,7 @@ export function hashkeySpeaker(): Speaker {
       s.subscribe([m.symbol]);
     },
     snapshot: (s, mid, book) => [frame(mid, book, s.venue.state(mid).seq)],
-    delta: (s, mid) => [frame(mid, s.venue.state(mid).book, s.venue.state(mid).seq)],
+    delta: (s, mid) => [frame(mid, s.book(mid), s.venue.state(mid).seq)],
   };
 }
 
@@ -189,7 +190,7 @@ export function hollaexSpeaker(): Speaker {
       );
     },
     snapshot: (_s, mid, book) => [frame(mid, book)],
-    delta: (s, mid) => [frame(mid, s.venue.state(mid).book)],
+    delta: (s, mid) => [frame(mid, s.book(mid))],
   };
 }
 
@@ -217,7 +218,7 @@ export function hyperliquidSpeaker(): Speaker {
       s.subscribe([m.subscription.coin]);
     },
     snapshot: (_s, coin, book) => [frame(coin, book)],
-    delta: (s, coin) => [frame(coin, s.venue.state(coin).book)],
+    delta: (s, coin) => [frame(coin, s.book(coin))],
   };
 }
 
@@ -448,7 +449,7 @@ export function lbankSpeaker(): Speaker {
       s.subscribe([m.pair]);
     },
     snapshot: (_s, mid, book) => [frame(mid, book)],
-    delta: (s, mid) => [frame(mid, s.venue.state(mid).book)],
+    delta: (s, mid) => [frame(mid, s.book(mid))],
   };
 }
 

@@ -225,7 +225,7 @@ export function pacificaSpeaker(): Speaker {
       s.subscribe([m.params.symbol]);
     },
     snapshot: (s, mid, book) => [frame(mid, book, s.venue.state(mid).seq)],
-    delta: (s, mid) => [frame(mid, s.venue.state(mid).book, s.venue.state(mid).seq)],
+    delta: (s, mid) => [frame(mid, s.book(mid), s.venue.state(mid).seq)],
   };
 }
 
@@ -318,7 +318,7 @@ export function toobitSpeaker(): Speaker {
       s.subscribe(m.symbol.split(','));
     },
     snapshot: (_s, mid, book) => [frame(mid, book)],
-    delta: (s, mid) => [frame(mid, s.venue.state(mid).book)],
+    delta: (s, mid) => [frame(mid, s.book(mid))],
   };
 }
 
