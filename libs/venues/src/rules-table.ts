@@ -15,7 +15,7 @@ export function subscribePacingMs(exchangeId: string): number {
   return Math.round(ex.rateLimit * (ex.options.ws?.cost ?? 1) * 10) / 10;
 }
 
-const cell = (v: unknown): string => (v === null || v === undefined ? '-' : String(v));
+const cell = (v: number | null | undefined): string => (v === null || v === undefined ? '-' : String(v));
 
 /** The columns of the venue rules table. */
 export const RULES_TABLE_HEAD: readonly string[] = [
