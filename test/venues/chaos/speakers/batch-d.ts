@@ -55,28 +55,26 @@ export function bybitLike(id: 'bybit' | 'bybiteu' | 'bybitid', count = 6): Speak
   };
 }
 
-/** `count` spot markets as Bybit names them (the default universe's shapes, then more USDT pairs). */
+/**
+ * `count` spot markets of the default asset universe as Bybit names them (its spot list has 21
+ * such markets: the default pairs first, then the other combinations Bybit lists).
+ */
 export function bybitMarkets(count: number) {
-  const more = [
-    'DOGE',
-    'ADA',
-    'DOT',
-    'LTC',
-    'LINK',
-    'AVAX',
-    'TRX',
-    'TON',
-    'BCH',
-    'NEAR',
-    'APT',
-    'ARB',
-    'OP',
-    'SUI',
-    'PEPE',
-    'SHIB',
+  const more: [string, string][] = [
+    ['SOL', 'BTC'],
+    ['XRP', 'BTC'],
+    ['SOL', 'USDC'],
+    ['XRP', 'USDC'],
+    ['USDC', 'USDT'],
+    ['ETH', 'EUR'],
+    ['SOL', 'EUR'],
+    ['XRP', 'EUR'],
+    ['USDT', 'EUR'],
+    ['USDC', 'EUR'],
+    ['USDT', 'USD'],
   ];
   const base = pairs((b, q) => `${b}${q}`);
-  const extra = more.map((b) => ({ id: `${b}USDT`, base: b, quote: 'USDT' }));
+  const extra = more.map(([b, q]) => ({ id: `${b}${q}`, base: b, quote: q }));
   return [...base, ...extra].slice(0, count);
 }
 
