@@ -11,7 +11,7 @@ describe('planSubscriptions', () => {
     const symbols = Array.from({ length: 21 }, (_, i) => `S${String(i).padStart(2, '0')}/USDT`);
     const bybit = planSubscriptions(symbols, venue({ perRequest: 10 }), multi, 20);
     expect(bybit.groups.map((g) => g.symbols.length)).toEqual([10, 10, 1]);
-    expect(bybit.groups.map((g) => g.multi)).toEqual([true, true, false]);
+    expect(bybit.groups.map((g) => g.multi)).toEqual([true, true, true]);
     expect(
       planSubscriptions(symbols, venue({ perRequest: 100 }), multi, 20).groups.map((g) => g.symbols.length),
     ).toEqual([20, 1]);
