@@ -40,8 +40,8 @@ Environment: VENUES_CONFIG (a JSON file choosing venues, symbols, ccxt options a
 default: the default venues). Run it first on a new deployment, with the same environment as the
 ingestor, and read the FAIL and WARN rows before starting the service.
 
-Exit status: 0 every selected venue ok or warn; 1 a selected venue failed (or a failure escaped
-every venue's handling); 2 bad usage or configuration.
+Exit status: 0 every selected venue ok or warn; 1 a selected venue failed; 2 bad usage or
+configuration.
 
 Examples:
   route-service venues check

@@ -12,8 +12,6 @@ export interface VenueResult extends VenueObservation {
 export interface CheckReport {
   readonly seconds: number;
   readonly venues: readonly VenueResult[];
-  /** Failures the process saw that no venue's handling caught (they fail the check). */
-  readonly unattributed: readonly string[];
 }
 
 /**
@@ -45,21 +43,13 @@ export function judge(o: VenueObservation, seconds: number): { verdict: Verdict;
 }
 
 /** The report of observations over `seconds`. */
-export function checkReport(
-  observations: readonly VenueObservation[],
-  seconds: number,
-  unattributed: readonly string[],
-): CheckReport {
-  return {
-    seconds,
-    venues: observations.map((o) => ({ ...o, ...judge(o, seconds) })),
-    unattributed,
-  };
+export function checkReport(observations: readonly VenueObservation[], seconds: number): CheckReport {
+  return { seconds, venues: observations.map((o) => ({ ...o, ...judge(o, seconds) })) };
 }
 
-/** 1 when a selected venue failed or a failure escaped every venue's handling; else 0. */
+/** 1 when a selected venue failed, else 0. */
 export function exitCode(report: CheckReport): number {
-  return report.unattributed.length > 0 || report.venues.some((v) => v.verdict === 'fail') ? 1 : 0;
+  return report.venues.some((v) => v.verdict === 'fail') ? 1 : 0;
 }
 
 /** Longest venue message shown in the table (--json has them whole). */
@@ -104,7 +94,6 @@ export function renderTable(report: CheckReport): string {
     for (const said of v.verdict === 'ok' ? [] : v.errors.slice(-2))
       out.push(`    ${v.exchangeId} said: ${clip(said)}`);
   });
-  for (const e of report.unattributed) out.push(`not attributed to a venue: ${clip(e)}`);
   const count = (verdict: Verdict): number => report.venues.filter((v) => v.verdict === verdict).length;
   out.push(
     '',

@@ -21,8 +21,8 @@ export interface CheckRun {
 
 /**
  * Run the Ingestor itself (same ccxt classes, VENUES_CONFIG, per-venue rules and recovery) into a
- * probe instead of the event log for `seconds`, then report what each venue did. A promise
- * rejection that escapes every venue's handling while the check runs is reported, not fatal.
+ * probe instead of the event log for `seconds`, then report what each venue did. What escapes
+ * a venue's handling meets the ingestor's own last line of defence, as in a deployment.
  */
 export async function runCheck(input: CheckInput): Promise<CheckRun> {
   const now = input.now ?? Date.now;
@@ -32,9 +32,6 @@ export async function runCheck(input: CheckInput): Promise<CheckRun> {
   const only = input.only;
   const venues = only === null ? options.venues : options.venues.filter((v) => only.has(v.exchangeId));
   const ingestor = new Ingestor({ ...options, venues });
-  const escaped = (e: unknown): void =>
-    probe.unattributed(e instanceof Error ? `${e.name}: ${e.message}` : String(e));
-  process.on('unhandledRejection', escaped);
   ingestor.start();
   await window(input.seconds * 1000, input.signal);
   const at = now();
@@ -44,11 +41,8 @@ export async function runCheck(input: CheckInput): Promise<CheckRun> {
     at,
   );
   return {
-    report: checkReport(observed, seconds, probe.unattributedErrors),
-    stop: async () => {
-      await ingestor.stop(2_000).catch(() => undefined);
-      process.off('unhandledRejection', escaped);
-    },
+    report: checkReport(observed, seconds),
+    stop: () => ingestor.stop(2_000).catch(() => undefined),
   };
 }
 

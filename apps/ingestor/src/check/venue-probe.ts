@@ -92,19 +92,9 @@ export class VenueProbe implements RecordSink, IngestorLogger {
     this.line(message, fields);
   }
 
-  /** A failure the process saw outside any venue's handling (an escaped promise rejection). */
-  unattributed(text: string): void {
-    this.keep(this.tally(''), text);
-  }
-
   /** Everything observed, per venue in `order` (venues that never wrote anything included). */
   observations(order: readonly string[], at: number): VenueObservation[] {
     return order.map((exchangeId) => this.observe(exchangeId, this.tally(exchangeId), at));
-  }
-
-  /** Failures not attributed to any venue. */
-  get unattributedErrors(): readonly string[] {
-    return this.tallies.get('')?.errors ?? [];
   }
 
   private observe(exchangeId: string, t: Tally, at: number): VenueObservation {
