@@ -11,12 +11,6 @@ import { foldPhemex, readPhemexBooks, startPhemexMock } from './phemex-mock';
 import { foldPoloniex, readPoloniexBooks, startPoloniexMock } from './poloniex-mock';
 import { books, type CaptureProof, type Proof } from './proof-kit';
 
-/**
- * The venues proven on real recorded traffic beyond the first five (venue-setups.ts): each starts
- * a mock venue serving its capture as recorded and returns the VENUES_CONFIG entry pointing the
- * real ccxt class at it plus the independent folds. docs/venues.md "Proof on real traffic".
- */
-
 /** poloniex book_lv2 (current spot API), BTC/USDT, SOL/USDT and BCH/USDT. */
 async function poloniex(): Promise<Proof> {
   const frames = readPoloniexBooks();
@@ -282,6 +276,11 @@ async function kucoin(): Promise<Proof> {
   };
 }
 
+/**
+ * The venues proven on real recorded traffic beyond binance, okx, bybit and coinbase (venue-setups.ts): each starts
+ * a mock venue serving its capture as recorded and returns the VENUES_CONFIG entry pointing the
+ * real ccxt class at it plus the independent folds. docs/venues.md "Proof on real traffic".
+ */
 export const REAL_TRAFFIC_VENUES: readonly CaptureProof[] = [
   { exchangeId: 'gemini', capture: 'GEMINI.jsonl.gz (2026-08-09), market data v2', start: gemini },
   { exchangeId: 'kucoin', capture: 'KUCOIN.* (2021-04-25)', start: kucoin },

@@ -7,13 +7,6 @@ import { books, type CaptureProof, type Proof } from './proof-kit';
 import { foldUpbit, readUpbitBooks, startUpbitMock } from './upbit-mock';
 
 /**
- * Venues whose capture differs from what the pinned ccxt class speaks: the capture's content is
- * reshaped to today's protocol (each says what) and fed through the real class and the Ingestor,
- * checked against an independent fold of the capture. Parser input, not proof on real traffic
- * (docs/venues.md "Proof on real traffic", translated frames column).
- */
-
-/**
  * gateeu: spot.order_book_update plus REST snapshots, served with Gate.io's 2021 traffic (Gate EU
  * runs the same API; ccxt speaks this channel only for gateeu). watchLimit 100 asks for the
  * recorded snapshot's depth; books compared inside its band. DIS_USDT is left out: its snapshot
@@ -144,6 +137,12 @@ async function bitget(): Promise<Proof> {
   };
 }
 
+/**
+ * Venues whose capture differs from what the pinned ccxt class speaks: the capture's content is
+ * reshaped to today's protocol (each says what) and fed through the real class and the Ingestor,
+ * checked against an independent fold of the capture. Parser input, not proof on real traffic
+ * (docs/venues.md "Proof on real traffic", translated frames column).
+ */
 export const TRANSLATED_VENUES: readonly CaptureProof[] = [
   {
     exchangeId: 'gateeu',
