@@ -97,6 +97,7 @@ describe('the venue rules table', () => {
   it('docs/venues.md lists every rule with its sources, exactly as the table holds them', () => {
     const rows = docTable('## Venue rules');
     expect(rows[0]).toEqual(RULES_TABLE_HEAD);
+    // npm run docs:venues writes the table.
     expect(rows.slice(2)).toEqual(venueRulesRows());
   });
 });

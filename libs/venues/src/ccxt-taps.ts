@@ -10,6 +10,8 @@ export interface TapListener {
   rateLimited(status: number, retryAfterMs: number | null): void;
   /** Milliseconds REST calls must still wait (Retry-After not over yet). */
   restWaitMs(): number;
+  /** ccxt handled `message` from `client` (its books hold the state the message describes). */
+  handled?(message: unknown, client: CcxtClient): void;
 }
 
 type RestResponseHook = (
@@ -35,6 +37,7 @@ export function retryAfterMs(value: string | undefined, now: number): number | n
 
 /**
  * Wrap a ccxt exchange so the runner sees what it needs and nothing escapes unseen:
+ * - every message ccxt handled is shown to the venue's integrity check (integrity.ts), if any;
  * - every ws client's `resolve` reports the book it resolves (change detection, silence timers);
  * - every ws client's `send` gets a rejection handler: ccxt's watch() queues subscribe messages
  *   behind its throttle and drops the promise send() returns, so a socket closing under a queued
@@ -43,6 +46,15 @@ export function retryAfterMs(value: string | undefined, now: number): number | n
  * - REST answers 429/418 report their Retry-After, and every REST call waits it out first.
  */
 export function tapExchange(ex: CcxtProExchange, listener: TapListener, now: () => number): void {
+  if (listener.handled !== undefined) {
+    // Bound into each client when ccxt creates it: replaced before the first client exists.
+    const handle = ex.handleMessage.bind(ex);
+    ex.handleMessage = (client: CcxtClient, message: unknown): unknown => {
+      const out = handle(client, message);
+      listener.handled?.(message, client);
+      return out;
+    };
+  }
   const create = ex.client.bind(ex);
   const tapped = new WeakSet<CcxtClient>();
   ex.client = (url: string): CcxtClient => {

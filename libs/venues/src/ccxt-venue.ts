@@ -9,6 +9,7 @@ export interface CcxtMarket {
   readonly spot?: boolean;
   readonly active?: boolean | null;
   readonly taker?: unknown;
+  readonly precision?: { readonly price?: number; readonly amount?: number };
 }
 
 /** The live, mutable book object ccxt resolves with. */
@@ -38,11 +39,14 @@ export interface CcxtProExchange {
   readonly orderbooks: Record<string, CcxtBook | undefined>;
   readonly urls: Readonly<Record<string, unknown>>;
   client(url: string): CcxtClient;
+  handleMessage(client: CcxtClient, message: unknown): unknown;
+  /** The unified symbol of a market id (the id itself when unknown). */
+  safeSymbol(marketId: string): string;
   loadMarkets(): Promise<unknown>;
   loadHttpProxyAgent(): Promise<unknown>;
   watchOrderBook(symbol: string, limit?: number): Promise<CcxtBook>;
   watchOrderBookForSymbols(symbols: string[], limit?: number): Promise<CcxtBook>;
-  unWatchOrderBook(symbol: string): Promise<unknown>;
+  unWatchOrderBook(symbol: string, params?: Record<string, unknown>): Promise<unknown>;
   close(): Promise<unknown>;
 }
 

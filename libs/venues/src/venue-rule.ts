@@ -19,6 +19,12 @@ export interface VenueRule {
   readonly updateMs: number;
   /** Smallest unit a bad book is resynchronised by (ccxt can unsubscribe the book alone, or not). */
   readonly resync: ResyncUnit;
+  /**
+   * How one book is resynced when `resync` is `book`: ccxt's unWatchOrderBook then a new
+   * subscription (default), or `drop`: ccxt's own gap reaction, the book and its subscription
+   * dropped and the book subscribed alone (Binance: its unsubscribe names another connection).
+   */
+  readonly bookResync?: 'unwatch' | 'drop';
   /** What ccxt's ChecksumError means on this venue. */
   readonly checksumError: ChecksumMeaning;
   /** ccxt options that turn on integrity checks ccxt has but leaves off (kraken's checksum). */

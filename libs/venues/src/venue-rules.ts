@@ -33,6 +33,7 @@ const binanceFamily = (rest: VenueRule['rest'], sources: readonly string[]): Ven
     watchLimit: 1000,
     updateMs: 100,
     resync: 'book',
+    bookResync: 'drop',
     checksumError: 'gap',
     rest,
     sources: [
@@ -79,8 +80,8 @@ export const VENUE_RULES: Readonly<Record<string, VenueRule>> = Object.freeze({
     perConnection: 200,
     watchLimit: 20,
     updateMs: 250,
-    resync: 'book',
     sources: [
+      'ccxt has unWatchOrderBook for this class, not exercised offline against its protocol: a bad book is resynced with its connection',
       'ccxt pro/aster.js watchOrderBookForSymbols: partial depth stream <symbol>@depth{5,10,20}; each push is the whole top 20',
       'Aster spot streams follow Binance: 200 streams per connection',
     ],
@@ -112,8 +113,8 @@ export const VENUE_RULES: Readonly<Record<string, VenueRule>> = Object.freeze({
   bingx: rule({
     watchLimit: null,
     updateMs: 300,
-    resync: 'book',
     sources: [
+      'ccxt has unWatchOrderBook for this class, not exercised offline against its protocol: a bad book is resynced with its connection',
       ONE_PER_MESSAGE,
       'ccxt pro/bingx.js watchOrderBook: <symbol>@depth100 (options.watchOrderBook.depth: 5, 10, 20, 50, 100), each push the whole top 100',
     ],
@@ -122,10 +123,10 @@ export const VENUE_RULES: Readonly<Record<string, VenueRule>> = Object.freeze({
     perConnection: 30,
     watchLimit: 100,
     updateMs: 100,
-    resync: 'book',
     sources: [
       'Bitfinex WebSocket docs: at most 30 subscriptions to public channels per connection',
       'ccxt pro/bitfinex.js watchOrderBook: len 25 or 100; the CRC32 of the top 25 (conf flag 131072) is checked by ccxt',
+      'ccxt pro/bitfinex.js declares unWatchOrderBook but throws NotSupported for it: a bad book is resynced with its connection',
     ],
   }),
   bitget: rule({
@@ -178,8 +179,8 @@ export const VENUE_RULES: Readonly<Record<string, VenueRule>> = Object.freeze({
   bitvavo: rule({
     perRequest: 20,
     updateMs: 100,
-    resync: 'book',
     sources: [
+      'ccxt has unWatchOrderBook for this class, not exercised offline against its protocol: a bad book is resynced with its connection',
       'ccxt pro/bitvavo.js watchOrderBookForSymbols: one "book" channel for many markets, the book by a getBook action on the socket',
     ],
   }),
@@ -246,8 +247,11 @@ export const VENUE_RULES: Readonly<Record<string, VenueRule>> = Object.freeze({
   }),
   deepcoin: rule({
     updateMs: 200,
-    resync: 'book',
-    sources: [ONE_PER_MESSAGE, 'ccxt pro/deepcoin.js: PMO pushes on TopicID 25, "f" the whole book'],
+    sources: [
+      'ccxt has unWatchOrderBook for this class, not exercised offline against its protocol: a bad book is resynced with its connection',
+      ONE_PER_MESSAGE,
+      'ccxt pro/deepcoin.js: PMO pushes on TopicID 25, "f" the whole book',
+    ],
   }),
   deribit: rule({
     perRequest: 20,
@@ -310,8 +314,8 @@ export const VENUE_RULES: Readonly<Record<string, VenueRule>> = Object.freeze({
   ]),
   hyperliquid: rule({
     updateMs: 500,
-    resync: 'book',
     sources: [
+      'ccxt has unWatchOrderBook for this class, not exercised offline against its protocol: a bad book is resynced with its connection',
       ONE_PER_MESSAGE,
       'ccxt pro/hyperliquid.js: l2Book, each push the whole book (20 levels a side)',
     ],
@@ -356,8 +360,8 @@ export const VENUE_RULES: Readonly<Record<string, VenueRule>> = Object.freeze({
   }),
   lighter: rule({
     updateMs: 100,
-    resync: 'book',
     sources: [
+      'ccxt has unWatchOrderBook for this class, not exercised offline against its protocol: a bad book is resynced with its connection',
       ONE_PER_MESSAGE,
       'ccxt pro/lighter.js: order_book/<market index>, subscribed snapshot then updates',
     ],
@@ -368,20 +372,20 @@ export const VENUE_RULES: Readonly<Record<string, VenueRule>> = Object.freeze({
   }),
   mexc: rule({
     updateMs: 100,
-    resync: 'book',
     rest: { weightPerMinute: 3_000, snapshotWeight: 1 },
     sources: [
       ONE_PER_MESSAGE,
       'ccxt pro/mexc.js: spot@public.aggre.depth.v3.api.pb@100ms@<symbol> (protobuf) and the book over REST GET /api/v3/depth',
       'MEXC spot REST: 500 weight per 10 s per endpoint and IP',
+      'ccxt pro/mexc.js unWatchOrderBook sends its unsubscribe a turn later (spawn) and settles at once, so a subscription made right after it is unsubscribed by it: a bad book is resynced with its connection',
     ],
   }),
   myokx: okxFamily,
   nado: rule({
     perRequest: 20,
     updateMs: 100,
-    resync: 'book',
     sources: [
+      'ccxt has unWatchOrderBook for this class, not exercised offline against its protocol: a bad book is resynced with its connection',
       'ccxt pro/nado.js watchOrderBookForSymbols: the book over REST, then book_depth changes chained by last_max_timestamp',
     ],
   }),
@@ -413,8 +417,11 @@ export const VENUE_RULES: Readonly<Record<string, VenueRule>> = Object.freeze({
   }),
   pacifica: rule({
     updateMs: 500,
-    resync: 'book',
-    sources: [ONE_PER_MESSAGE, 'ccxt pro/pacifica.js: book source, each push the whole book'],
+    sources: [
+      'ccxt has unWatchOrderBook for this class, not exercised offline against its protocol: a bad book is resynced with its connection',
+      ONE_PER_MESSAGE,
+      'ccxt pro/pacifica.js: book source, each push the whole book',
+    ],
   }),
   phemex: rule({
     updateMs: 100,
@@ -447,8 +454,10 @@ export const VENUE_RULES: Readonly<Record<string, VenueRule>> = Object.freeze({
   weex: rule({
     perRequest: 20,
     updateMs: 200,
-    resync: 'book',
-    sources: ['ccxt pro/weex.js watchOrderBookForSymbols: <symbol>@depth200, depthSnapshot then depth'],
+    sources: [
+      'ccxt has unWatchOrderBook for this class, not exercised offline against its protocol: a bad book is resynced with its connection',
+      'ccxt pro/weex.js watchOrderBookForSymbols: <symbol>@depth200, depthSnapshot then depth',
+    ],
   }),
   whitebit: rule({
     watchLimit: 100,

@@ -3,12 +3,14 @@ import { PARKED_PREFIX } from '@app/logging';
 import { DDoSProtection, NetworkError, RateLimitExceeded } from 'ccxt';
 import { backoffDelay } from './backoff';
 import { BookPublisher } from './book-publisher';
+import { BookResync, type ResyncContext } from './book-resync';
 import { BookSlot } from './book-slot';
 import { CircuitBreaker } from './breaker';
 import { tapExchange } from './ccxt-taps';
 import { createVenue, type CcxtBook, type CcxtClient, type CcxtProExchange } from './ccxt-venue';
 import { escapeGuard } from './escape-guard';
 import { failureKind, messageOf, type FailureKind } from './failure-kind';
+import { INTEGRITY_CHECKS, type IntegrityCheck, type IntegrityView } from './integrity';
 import { chooseTakerFee } from './fees';
 import { selectSymbols } from './select-symbols';
 import type { IngestorOptions, VenueSettings } from './options';
@@ -47,6 +49,10 @@ export class VenueRunner {
   private readonly wakers = new Set<() => void>();
   private stallTimer: NodeJS.Timeout | null = null;
   private unregister: (() => void) | null = null;
+  /** The ingestor's own integrity check of the venue (integrity.ts), unless VENUES_CONFIG turned it off. */
+  private integrity: IntegrityCheck | null = null;
+  private integrityView: IntegrityView | null = null;
+  private resync!: BookResync;
 
   constructor(
     private readonly venue: VenueSettings,
@@ -65,6 +71,12 @@ export class VenueRunner {
     this.exchange = exchange;
     this.status = new VenueStatus(this.venue.exchangeId, certified, 1);
     this.breaker = new CircuitBreaker(this.opts.breaker, this.opts.random);
+    this.resync = new BookResync(this.resyncContext());
+    const makeCheck = this.venue.checksum ? INTEGRITY_CHECKS[this.venue.exchangeId] : undefined;
+    if (makeCheck !== undefined) {
+      this.integrity = makeCheck();
+      this.integrityView = integrityView(exchange);
+    }
     tapExchange(
       exchange,
       {
@@ -72,6 +84,8 @@ export class VenueRunner {
         sendFailed: (e, client) => this.contain(e, `send on ${client.url}`, client),
         rateLimited: (status, ms) => this.rateLimited(status, ms),
         restWaitMs: () => Math.max(0, this.restUntil - this.opts.now()),
+        handled:
+          this.integrity === null ? undefined : (message, client) => this.checkIntegrity(message, client),
       },
       this.opts.now,
     );
@@ -243,7 +257,7 @@ export class VenueRunner {
         // The silence timer counts from the (re)subscription until the first book arrives.
         this.heardNow(group.symbols);
         // Its connection went: ccxt rebuilds these books from the venue's fresh snapshots.
-        this.forget(group.symbols);
+        this.resync.forget(group.symbols);
       }
       try {
         if (group.multi) await this.exchange.watchOrderBookForSymbols(group.symbols, limit);
@@ -252,10 +266,13 @@ export class VenueRunner {
       } catch (e) {
         if (this.stopped) return;
         const kind = failureKind(e, this.venue.rule.checksumError);
-        if (kind === 'unsubscribed') continue;
+        if (kind === 'unsubscribed') {
+          for (const s of group.symbols) if (this.resync.unwatching.has(s)) this.resync.watchAlone(s);
+          continue;
+        }
         if (kind === 'gap' || kind === 'checksum') {
           this.counters[kind === 'gap' ? 'gaps' : 'checksumFailures']++;
-          this.integrityFailed(group, e);
+          this.resync.integrityFailed(group, e);
           await this.sleep(this.delay(attempt++));
           continue;
         }
@@ -270,61 +287,6 @@ export class VenueRunner {
         await this.sleep(this.delay(attempt++));
       }
     }
-  }
-
-  /**
-   * Drop ccxt's books of `symbols` after their connection went: several ccxt venues (bitfinex)
-   * build a book only when none exists, so a re-subscription's snapshot would be applied as a
-   * change to the old one. Without it ccxt starts each from the venue's fresh snapshot.
-   */
-  private forget(symbols: readonly string[]): void {
-    const books = this.exchange.orderbooks;
-    if (books === undefined) return;
-    const live = new Set(Object.values(this.exchange.clients ?? {}));
-    for (const s of symbols) {
-      const client = this.slots.get(s)?.client ?? null;
-      // Only a book whose connection ccxt dropped: one on a live connection still gets its changes.
-      if (client !== null && !live.has(client)) delete books[s];
-    }
-  }
-
-  /**
-   * A sequence gap or checksum mismatch rejected a group's watch: resync only the books it hit.
-   * Books ccxt dropped itself (binance, bitfinex, gate) are subscribed again alone; books ccxt
-   * kept although it named them (cryptocom and htx throw and keep the broken book) are resynced
-   * by the venue's unit. Without either clue every book of the group is resynced.
-   */
-  private integrityFailed(group: SubscriptionGroup, e: unknown): void {
-    const text = e instanceof Error ? e.message : String(e);
-    const books = this.exchange.orderbooks ?? {};
-    const dropped = group.symbols.filter((s) => books[s] === undefined);
-    const named = group.symbols.filter((s) => books[s] !== undefined && text.includes(`${s} :`));
-    const hit = dropped.length + named.length > 0 ? [...dropped, ...named] : group.symbols;
-    this.opts.logger.debug?.('book integrity failed; resynchronising it', {
-      exchangeId: this.venue.exchangeId,
-      symbols: hit,
-      error: messageOf(e),
-    });
-    for (const s of dropped) {
-      for (const slot of this.feeds.get(s) ?? []) slot.resync();
-      if (group.multi && dropped.length < group.symbols.length) this.watchAlone(s);
-    }
-    for (const s of hit) {
-      if (dropped.includes(s)) continue;
-      const slot = this.slots.get(s);
-      if (slot !== undefined) this.resyncBook(slot, `${s}: ${messageOf(e)}`);
-    }
-  }
-
-  /** Subscribe one book of a multi-symbol group by itself (ccxt subscribes only what is missing). */
-  private watchAlone(symbol: string): void {
-    this.exchange.watchOrderBookForSymbols([symbol], this.venue.watchLimit).catch((e: unknown) => {
-      this.opts.logger.debug?.('single-book resubscription failed', {
-        exchangeId: this.venue.exchangeId,
-        symbol,
-        error: messageOf(e),
-      });
-    });
   }
 
   /** The pause before retry `attempt`: full jitter, never shorter than a pending Retry-After. */
@@ -366,7 +328,7 @@ export class VenueRunner {
         error,
       });
       this.down(null, text);
-      this.closeClients(`${this.venue.exchangeId} parked`);
+      this.resync.allConnections(`${this.venue.exchangeId} parked`);
       return;
     }
     this.down(group, error);
@@ -394,7 +356,7 @@ export class VenueRunner {
     if (this.stopped) return;
     const reason = new NetworkError(`${this.venue.exchangeId} ${messageOf(e)}`);
     if (client !== null) client.onError(reason);
-    else this.closeClients(reason.message);
+    else this.resync.allConnections(reason.message);
   }
 
   private down(group: number | null, error: string): void {
@@ -473,10 +435,35 @@ export class VenueRunner {
           symbol: slot.symbol,
           fault: out.fault,
         });
-        this.resyncBook(slot, `${slot.symbol}: ${out.fault.replace('_', ' ')} book withheld`);
+        this.resync.book(slot, `${slot.symbol}: ${out.fault.replace('_', ' ')} book withheld`);
       }
     }
     this.writes.push(records);
+  }
+
+  /**
+   * The venue's integrity check on a message ccxt just handled. A fault withholds the book before
+   * the publish this message scheduled runs (publishing is a microtask after ccxt's resolve), then
+   * resyncs it: one book, or for a connection-wide sequence every book the connection carried.
+   */
+  private checkIntegrity(message: unknown, client: CcxtClient): void {
+    if (this.stopped) return;
+    const fault = this.integrity!.after(message, client, this.integrityView!);
+    if (fault === null) return;
+    this.counters[fault.kind === 'gap' ? 'gaps' : 'checksumFailures']++;
+    const hit =
+      fault.symbol === null
+        ? [...this.slots.values()].filter((s) => !s.isAlias && s.client === client)
+        : [this.slots.get(fault.symbol)].filter((s): s is BookSlot => s !== undefined);
+    this.opts.logger.warn(`${fault.kind === 'gap' ? 'sequence gap' : 'checksum mismatch'}; resynchronising`, {
+      exchangeId: this.venue.exchangeId,
+      symbols: hit.map((s) => s.symbol),
+      error: fault.detail,
+    });
+    for (const slot of hit) for (const s of this.feeds.get(slot.source) ?? []) s.withhold();
+    if (fault.symbol === null && hit[0] !== undefined)
+      this.resync.connection(hit[0], `sequence gap: ${fault.detail}`);
+    else for (const slot of hit) this.resync.book(slot, `${slot.symbol}: ${fault.kind} (${fault.detail})`);
   }
 
   /** Every book silent past its timeout is resubscribed (a venue that acknowledges and goes quiet). */
@@ -485,8 +472,11 @@ export class VenueRunner {
     const t = this.opts.clock();
     const limit = this.venue.silenceMs;
     for (const slot of this.slots.values()) {
-      if (slot.isAlias || t - slot.heardAt < limit) continue;
-      if (slot.resyncSince !== null && t - slot.resyncSince < limit) continue;
+      // A book not yet rebuilt since its (re)subscription gets twice as long: venues that load
+      // books over REST fetch them one after another behind ccxt's pacing.
+      const allowed = slot.good ? limit : 2 * limit;
+      if (slot.isAlias || t - slot.heardAt < allowed) continue;
+      if (slot.resyncSince !== null && t - slot.resyncSince < allowed) continue;
       this.counters.stalls++;
       slot.heardAt = t;
       this.opts.logger.warn('book silent past its timeout; resubscribing it', {
@@ -495,73 +485,23 @@ export class VenueRunner {
         silenceMs: limit,
       });
       // A resync that itself went silent escalates to the connection.
-      this.resyncBook(slot, `${slot.symbol}: silent for ${limit} ms`, slot.resyncSince !== null);
+      this.resync.book(slot, `${slot.symbol}: silent for ${limit} ms`, slot.resyncSince !== null);
     }
   }
 
-  /**
-   * Resynchronise one book by the smallest unit the venue allows: unsubscribe it alone where ccxt
-   * can (its watch loop then subscribes it again and ccxt rebuilds it from a fresh snapshot), else
-   * close the connection that carried it (the loops of the books on it re-subscribe). Never the
-   * whole venue unless the venue runs on one connection.
-   */
-  private resyncBook(slot: BookSlot, reason: string, escalate = false): void {
-    for (const s of this.feeds.get(slot.source) ?? []) s.resync();
-    const target = this.slots.get(slot.source) ?? slot;
-    target.resyncSince = this.opts.clock();
-    const byBook =
-      !escalate && this.venue.rule.resync === 'book' && this.exchange.has.unWatchOrderBook === true;
-    if (byBook) {
-      this.counters.bookResyncs++;
-      const group = this.groups[target.group];
-      const timeout = new Promise<'timeout'>((r) =>
-        setTimeout(() => r('timeout'), this.venue.silenceMs).unref(),
-      );
-      const unwatch = this.exchange.unWatchOrderBook(target.source).then(
-        () => 'done' as const,
-        (e: unknown) => messageOf(e),
-      );
-      void Promise.race([unwatch, timeout]).then((outcome) => {
-        if (this.stopped) return;
-        if (outcome === 'done') {
-          if (group?.multi === true) this.watchAlone(target.source);
-          return;
-        }
-        this.opts.logger.debug?.('unsubscribing one book failed; closing its connection', {
-          exchangeId: this.venue.exchangeId,
-          symbol: target.source,
-          outcome,
-        });
-        this.closeConnection(target, reason);
-      });
-      return;
-    }
-    this.closeConnection(target, reason);
-  }
-
-  private closeConnection(slot: BookSlot, reason: string): void {
-    this.counters.connectionResyncs++;
-    const client = slot.client;
-    if (client === null) {
-      this.closeClients(`${this.venue.exchangeId} ${reason}`);
-      return;
-    }
-    for (const s of this.slots.values())
-      if (s.client === client) {
-        s.resync();
-        if (!s.isAlias) this.stale.add(s.group);
-      }
-    client.onError(new NetworkError(`${this.venue.exchangeId} ${reason}`));
-    void Promise.resolve(client.close()).catch(() => undefined);
-  }
-
-  /** Fail every connection of the venue the way ccxt fails a keepalive timeout; the loops re-subscribe. */
-  private closeClients(reason: string): void {
-    for (const g of this.groups) this.stale.add(g.index);
-    for (const client of Object.values(this.exchange.clients ?? {})) {
-      client.onError(new NetworkError(reason));
-      void Promise.resolve(client.close()).catch(() => undefined);
-    }
+  /** What the resync helper reads and changes of this runner. */
+  private resyncContext(): ResyncContext {
+    return {
+      exchange: this.exchange,
+      venue: this.venue,
+      opts: this.opts,
+      counters: this.counters,
+      slots: this.slots,
+      feeds: this.feeds,
+      groups: () => this.groups,
+      stale: this.stale,
+      stopped: () => this.stopped,
+    };
   }
 
   /** A sleep that stop() cuts short. */
@@ -576,6 +516,25 @@ export class VenueRunner {
       this.wakers.add(done);
     });
   }
+}
+
+/** What integrity checks read of the exchange. */
+function integrityView(ex: CcxtProExchange): IntegrityView {
+  const places = (tick: number | undefined): number =>
+    tick === undefined || !(tick > 0) || tick >= 1 ? 0 : Math.round(-Math.log10(tick));
+  return {
+    get orderbooks() {
+      return ex.orderbooks ?? {};
+    },
+    symbolOf: (id) => {
+      const symbol = ex.safeSymbol(id);
+      return ex.markets?.[symbol] === undefined ? undefined : symbol;
+    },
+    decimalsOf: (symbol) => {
+      const p = ex.markets?.[symbol]?.precision;
+      return p === undefined ? undefined : { price: places(p.price), amount: places(p.amount) };
+    },
+  };
 }
 
 /** Every string found in ccxt's `urls.api` (nested objects of URLs). */

@@ -60,6 +60,8 @@ export class ChaosVenue implements VenueView {
   badBookScope: 'first-on-connection' | 'all' = 'first-on-connection';
   /** Only books of these market ids get the bad first book (null: any). */
   badBookMarkets: ReadonlySet<string> | null = null;
+  /** Markets whose next change is sent crossed (a corrupt frame, not the venue's true book). */
+  readonly corruptNext = new Set<string>();
   /** Seconds a 429 asks the client to wait. */
   retryAfterSec = 1;
   readonly counts: ChaosCounts = {
@@ -72,6 +74,8 @@ export class ChaosVenue implements VenueView {
   };
   readonly markets = new Map<string, MarketState>();
   readonly received: string[] = [];
+  /** When each REST request arrived (performance.now()) and what it was answered. */
+  readonly restLog: { readonly at: number; readonly status: number }[] = [];
   private readonly sessions = new Set<LiveSession>();
   private readonly server = createServer((req, res) => this.onRest(req, res));
   private readonly wss = new WebSocketServer({ noServer: true });
@@ -165,6 +169,9 @@ export class ChaosVenue implements VenueView {
       data: {},
       send: (frame) => this.send(socket, frame),
       subscribe: (ids) => this.subscribe(session, ids),
+      unsubscribe: (ids) => {
+        for (const id of ids) session.subscribed.delete(id);
+      },
       book: (id) => this.firstBook(id, session.bad.has(id)),
       venue: this,
     };
@@ -223,11 +230,39 @@ export class ChaosVenue implements VenueView {
   private tick(): void {
     if (this.fault === 'silent') return;
     for (const state of this.markets.values()) {
+      const id = state.market.id;
+      if (this.corruptNext.delete(id)) {
+        this.sendCrossed(state);
+        continue;
+      }
       const change = changeOf(state);
       state.seq++;
       for (const s of this.sessions) {
-        if (!s.subscribed.has(state.market.id) || s.booksSent === 0) continue;
-        for (const f of this.speaker.delta(s, state.market.id, change)) s.send(f);
+        if (!s.subscribed.has(id) || s.booksSent === 0) continue;
+        for (const f of this.speaker.delta(s, id, change)) s.send(f);
+      }
+    }
+  }
+
+  /**
+   * One corrupt change on every live subscription of `state`'s market: a bid above the best ask.
+   * Whole-book venues get the whole book with it. The venue's true book is left as it was.
+   */
+  private sendCrossed(state: MarketState): void {
+    const id = state.market.id;
+    const cross: [number, number] = [state.book.asks[0]![0] * 1.01, 1];
+    const corrupt = { bids: [cross, ...state.book.bids], asks: state.book.asks };
+    state.seq++;
+    for (const s of this.sessions) {
+      if (!s.subscribed.has(id) || s.booksSent === 0) continue;
+      const session = s as { book: (x: string) => ServedBook };
+      const book = session.book;
+      // A whole-book speaker reads the session's book: give it the corrupt one for this frame.
+      session.book = (x) => (x === id ? corrupt : book(x));
+      try {
+        for (const f of this.speaker.delta(s, id, { bids: [cross], asks: [] })) s.send(f);
+      } finally {
+        session.book = book;
       }
     }
   }
@@ -236,6 +271,7 @@ export class ChaosVenue implements VenueView {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     this.counts.restCalls++;
     const reply = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
+      this.restLog.push({ at: performance.now(), status });
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(typeof body === 'string' ? body : JSON.stringify(body));
     };

@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
+import { parseRecord, type BookRecord } from '@app/events';
+import { EmbeddedLog } from '@app/log';
 import { tempDir, waitFor } from '@test/support';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -118,6 +120,29 @@ export class IngestorProcess {
       }
     }
     return out;
+  }
+
+  /** Every book record the ingestor wrote so far, read back from its embedded log (read-only). */
+  async bookRecords(): Promise<BookRecord[]> {
+    const log = new EmbeddedLog({ dataDir: join(this.dir.path, 'data'), readOnly: true });
+    try {
+      const out: BookRecord[] = [];
+      const partitions = await log.partitions('books');
+      for (let p = 0; p < partitions; p++) {
+        for (let offset = 0; ;) {
+          const batch = await log.read('books', p, offset, 10_000);
+          if (batch.length === 0) break;
+          for (const e of batch) {
+            const parsed = parseRecord(JSON.parse(e.value));
+            if (parsed.ok && parsed.record.type === 'book') out.push(parsed.record);
+          }
+          offset = batch.at(-1)!.offset + 1;
+        }
+      }
+      return out;
+    } finally {
+      await log.close();
+    }
   }
 
   /** SIGTERM and wait for the exit (the ingestor stops its venues and closes the log). */

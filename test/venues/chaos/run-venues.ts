@@ -22,10 +22,11 @@ export async function startRun(
   speakers: readonly Speaker[],
   prepare: (venue: ChaosVenue) => void = () => undefined,
   defaults: Record<string, unknown> = FAST_DEFAULTS,
+  updateEveryMs = 250,
 ): Promise<ChaosRun> {
   const venues = new Map<string, ChaosVenue>();
   for (const s of speakers) {
-    const v = new ChaosVenue(s);
+    const v = new ChaosVenue(s, updateEveryMs);
     prepare(v);
     venues.set(s.id, await v.start());
   }

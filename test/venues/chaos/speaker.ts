@@ -37,6 +37,8 @@ export interface Session {
   send(frame: unknown): void;
   /** The client subscribed to these market ids: the server serves them according to its fault. */
   subscribe(ids: readonly string[]): void;
+  /** The client unsubscribed these market ids: nothing more is sent for them on this connection. */
+  unsubscribe(ids: readonly string[]): void;
   /**
    * The whole book this connection is served for `id` now: the venue's, or the bad first book it
    * got while the fault lasts (a venue that pushes whole books keeps pushing the bad one).

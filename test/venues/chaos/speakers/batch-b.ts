@@ -184,6 +184,10 @@ export function bitstampSpeaker(): Speaker {
       const m = obj(msg) as { event?: string; data?: { channel?: string } };
       if (m.event === 'bts:heartbeat')
         return s.send({ event: 'bts:heartbeat', channel: '', data: { status: 'success' } });
+      if (m.event === 'bts:unsubscribe' && m.data?.channel !== undefined) {
+        s.unsubscribe([m.data.channel.replace('diff_order_book_', '')]);
+        return s.send({ event: 'bts:unsubscription_succeeded', channel: m.data.channel, data: {} });
+      }
       if (m.event !== 'bts:subscribe' || m.data?.channel === undefined) return;
       s.send({ event: 'bts:subscription_succeeded', channel: m.data.channel, data: {} });
       s.subscribe([m.data.channel.replace('diff_order_book_', '')]);

@@ -20,7 +20,11 @@ export function htxLike(id: 'htx' | 'bittrade'): Speaker {
     binary: 'gzip',
     ccxt: (u) => localCcxt(id, u, markets),
     onFrame: (s, msg) => {
-      const m = obj(msg) as { sub?: string; req?: string; id?: string };
+      const m = obj(msg) as { sub?: string; req?: string; unsub?: string; id?: string };
+      if (m.unsub !== undefined) {
+        s.unsubscribe([m.unsub.split('.')[1]!]);
+        return s.send({ id: m.id, status: 'ok', unsubbed: m.unsub, ts: Date.now() });
+      }
       if (m.sub !== undefined) {
         s.send({ id: m.id, status: 'ok', subbed: m.sub, ts: Date.now() });
         s.subscribe([m.sub.split('.')[1]!]);

@@ -35,6 +35,10 @@ export function bybitLike(id: 'bybit' | 'bybiteu' | 'bybitid', count = 6): Speak
       const m = obj(msg) as { op?: string; req_id?: string; args?: string[] };
       if (m.op === 'ping')
         return s.send({ success: true, ret_msg: 'pong', conn_id: 'mock', req_id: m.req_id, op: 'ping' });
+      if (m.op === 'unsubscribe') {
+        s.unsubscribe((m.args ?? []).map((t) => t.split('.')[2]!));
+        return s.send({ success: true, ret_msg: '', conn_id: 'mock', req_id: m.req_id, op: 'unsubscribe' });
+      }
       if (m.op !== 'subscribe') return;
       const args = m.args ?? [];
       if (args.length > BYBIT_SPOT_ARGS_PER_REQUEST) {

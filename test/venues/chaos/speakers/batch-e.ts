@@ -22,6 +22,18 @@ export function gateSpeaker(id: 'gate' | 'gateeu'): Speaker {
       const m = obj(msg) as { id?: number; channel?: string; event?: string; payload?: string[] };
       if (m.channel === 'spot.ping')
         return s.send({ time: Math.floor(Date.now() / 1000), channel: 'spot.pong', event: '', result: null });
+      if (m.event === 'unsubscribe') {
+        const pl = m.payload ?? [];
+        s.unsubscribe(m.channel === 'spot.obu' ? pl.map((p) => p.split('.')[1]!) : [pl[0]!]);
+        return s.send({
+          time: Math.floor(Date.now() / 1000),
+          id: m.id,
+          channel: m.channel,
+          event: 'unsubscribe',
+          payload: pl,
+          result: { status: 'success' },
+        });
+      }
       if (m.event !== 'subscribe') return;
       s.send({
         time: Math.floor(Date.now() / 1000),
@@ -367,6 +379,10 @@ export function kucoinSpeaker(): Speaker {
     onFrame: (s, msg) => {
       const m = obj(msg) as { id?: string; type?: string; topic?: string };
       if (m.type === 'ping') return s.send({ id: m.id, type: 'pong', timestamp: Date.now() * 1000 });
+      if (m.type === 'unsubscribe' && m.topic !== undefined) {
+        s.unsubscribe((m.topic.split(':')[1] ?? '').split(','));
+        return s.send({ id: m.id, type: 'ack' });
+      }
       if (m.type !== 'subscribe' || m.topic === undefined) return;
       s.send({ id: m.id, type: 'ack' });
       const [channel, ids] = m.topic.split(':');

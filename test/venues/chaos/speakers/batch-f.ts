@@ -37,6 +37,10 @@ export function mexcSpeaker(): Speaker {
     onFrame: (s, msg) => {
       const m = obj(msg) as { method?: string; params?: string[] };
       if (m.method === 'ping' || m.method === 'PING') return s.send({ id: 0, code: 0, msg: 'PONG' });
+      if (m.method === 'UNSUBSCRIPTION') {
+        s.unsubscribe((m.params ?? []).map((p) => p.split('@').pop()!));
+        return s.send({ id: 0, code: 0, msg: (m.params ?? []).join(',') });
+      }
       if (m.method !== 'SUBSCRIPTION') return;
       for (const p of m.params ?? []) s.send({ id: 0, code: 0, msg: p });
       s.subscribe((m.params ?? []).map((p) => p.split('@').pop()!));
@@ -390,6 +394,10 @@ export function xtSpeaker(): Speaker {
     onFrame: (s, msg, text) => {
       if (text === 'ping') return s.send('pong');
       const m = obj(msg) as { method?: string; id?: string; params?: string[] };
+      if (m.method === 'unsubscribe') {
+        s.unsubscribe((m.params ?? []).map((p) => p.split('@')[1]!));
+        return s.send({ id: m.id, code: 0, msg: 'SUCCESS' });
+      }
       if (m.method !== 'subscribe') return;
       s.send({ id: m.id, code: 0, msg: 'SUCCESS' });
       s.subscribe((m.params ?? []).filter((p) => p.startsWith('depth_update@')).map((p) => p.split('@')[1]!));
@@ -487,6 +495,11 @@ export function okxLike(id: 'okx' | 'myokx' | 'okxus'): Speaker {
     onFrame: (s, msg, text) => {
       if (text === 'ping') return s.send('pong');
       const m = obj(msg) as { op?: string; args?: { channel: string; instId: string }[] };
+      if (m.op === 'unsubscribe') {
+        s.unsubscribe((m.args ?? []).map((a) => a.instId));
+        for (const arg of m.args ?? []) s.send({ event: 'unsubscribe', arg, connId: 'mock' });
+        return;
+      }
       if (m.op !== 'subscribe') return;
       for (const arg of m.args ?? []) s.send({ event: 'subscribe', arg, connId: 'mock' });
       s.subscribe((m.args ?? []).filter((a) => a.channel === 'books').map((a) => a.instId));

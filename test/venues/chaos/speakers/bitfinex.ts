@@ -17,8 +17,13 @@ export function bitfinexSpeaker(): Speaker {
     ccxt: (u) => localCcxt('bitfinex', u, markets),
     onConnection: (s) => s.send({ event: 'info', version: 2, platform: { status: 1 } }),
     onFrame: (s, msg) => {
-      const m = msg as { event?: string; channel?: string; symbol?: string; flags?: number };
+      const m = msg as { event?: string; channel?: string; symbol?: string; flags?: number; chanId?: number };
       if (m.event === 'conf') return s.send({ event: 'conf', status: 'OK', flags: m.flags });
+      if (m.event === 'unsubscribe') {
+        const sym = Object.keys(s.data).find((k) => s.data[k] === Number(m.chanId));
+        if (sym !== undefined) s.unsubscribe([sym]);
+        return s.send({ event: 'unsubscribed', status: 'OK', chanId: Number(m.chanId) });
+      }
       if (m.event !== 'subscribe' || m.channel !== 'book' || m.symbol === undefined) return;
       const chanId = nextChan++;
       s.data[m.symbol] = chanId;
