@@ -13,7 +13,7 @@ import type { EventRecord } from '@app/events';
 import { booksAt } from '@app/feed';
 import { EmbeddedLog, logSink } from '@app/log';
 import { bookRecords, listingRecords, type StreamSpec } from '@app/synth';
-import { quantile } from './bench-row';
+import { quantile, type BenchRow } from './bench-row';
 import { prng } from './market-gen';
 
 type Row = (metric: string, value: number, unit: string) => void;
@@ -78,4 +78,11 @@ export async function benchAsOfHour(row: Row): Promise<void> {
     await log.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** `npm run bench -- longevity-asof`: the asOf part of `longevity` alone. */
+export async function benchLongevityAsOf(): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  await benchAsOfHour((metric, value, unit) => rows.push({ scenario: 'longevity', metric, value, unit }));
+  return rows;
 }

@@ -16,6 +16,7 @@ import { benchHostile } from './hostile';
 import { benchIngestor } from './ingestor';
 import { benchLog } from './log';
 import { benchLongevity } from './longevity';
+import { benchLongevityAsOf } from './longevity-asof';
 import { benchReplay } from './replay';
 import { benchSoak } from './soak';
 import { benchSolve } from './solve';
@@ -43,6 +44,7 @@ const SCENARIOS: Scenario[] = [
   { name: 'tools', run: () => benchTools() },
   { name: 'hostile', run: () => benchHostile() },
   { name: 'longevity', run: () => benchLongevity() },
+  { name: 'longevity-asof', run: () => benchLongevityAsOf() },
   { name: 'soak', run: () => benchSoak() },
 ];
 
