@@ -47,18 +47,28 @@ async function main(): Promise<void> {
     logger.error(problem);
     process.exit(2);
   }
-  const stop = config.replay === null ? startLive(config, sink, logger) : startReplay(config, log, logger);
-  const shutdown = (): void => {
-    logger.info('stopping ingestor');
+  let stopping = false;
+  const exit = (code: 0 | 1): void => {
+    if (stopping) return;
+    stopping = true;
     stop()
       .then(() => log.close())
       .then(
-        () => process.exit(0),
+        () => process.exit(code),
         (e: unknown) => {
           logger.error('stop failed', { error: String(e) });
           process.exit(1);
         },
       );
+  };
+  // A recording fed to its end (not --loop) ends the process: the log (a Kafka client's sockets
+  // and timers) is closed first, so scripts that feed a recording see it exit, 0 when every line
+  // was read (1 when reading the recording failed).
+  const stop =
+    config.replay === null ? startLive(config, sink, logger) : startReplay(config, log, logger, exit);
+  const shutdown = (): void => {
+    logger.info('stopping ingestor');
+    exit(0);
   };
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
@@ -129,7 +139,12 @@ function startLive(config: IngestorConfig, sink: RecordSink, logger: ServiceLogg
   };
 }
 
-function startReplay(config: IngestorConfig, log: EventLog, logger: ServiceLogger): () => Promise<void> {
+function startReplay(
+  config: IngestorConfig,
+  log: EventLog,
+  logger: ServiceLogger,
+  finished: (code: 0 | 1) => void,
+): () => Promise<void> {
   const replay = config.replay!;
   const abort = new AbortController();
   let lastPass = -1;
@@ -164,9 +179,15 @@ function startReplay(config: IngestorConfig, log: EventLog, logger: ServiceLogge
       }),
     )
     .then(
-      (summary) => logger.info('replay finished', { ...summary }),
-      // Only reading the recording can end it (a file gone); say so, and keep the process for a clean stop.
-      (e: unknown) => logger.error('replay stopped', { error: e instanceof Error ? e.message : String(e) }),
+      (summary) => {
+        logger.info('replay finished', { ...summary });
+        if (!abort.signal.aborted) finished(0);
+      },
+      // Only reading the recording can end it (a file gone): say so and exit 1.
+      (e: unknown) => {
+        logger.error('replay stopped', { error: e instanceof Error ? e.message : String(e) });
+        if (!abort.signal.aborted) finished(1);
+      },
     );
   return async () => {
     abort.abort();
