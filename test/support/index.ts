@@ -7,3 +7,5 @@ export { waitFor } from './wait-for';
 export { tempDir } from './temp-dir';
 export { bookRecords, listingRecords, seeded, toEntries, type StreamSpec } from '@app/synth';
 export { CHROMIUM, launchChromium } from './browser';
+export { cutFold, stateHashes, versionedFold } from './versioned-fold';
+export { messyLog } from './messy-log';

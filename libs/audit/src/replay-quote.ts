@@ -49,7 +49,7 @@ export interface ReplayInput {
  * replay (quote, explain, compare) solves exactly this input.
  */
 export async function replayInput(log: EventLog, record: QuoteRecord): Promise<ReplayInput> {
-  // asOf is not a solver input (the recorded clock is that instant) but the per-book cut of the
+  // asOf is not a solver input (the recorded clock is that instant) but the versioned read of the
   // log below the recorded positions (docs/replay.md "The books at an instant").
   const { asOf, ...request } = record.request;
   const symbols = new Set(watchSymbols(request));

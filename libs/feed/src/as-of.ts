@@ -67,8 +67,8 @@ export type BooksAt =
   | { readonly ok: false; readonly error: string };
 
 /**
- * The one "books at instant t" of the API (docs/api.md "asOf"), a per-book cut: for each book,
- * the fold in log order of its records below `upTo` with receivedAt <= asOf (rebuildBooks with
+ * The one "books at instant t" of the API (docs/api.md "asOf"), a versioned read: each book its
+ * state after its record below `upTo` with the greatest receivedAt <= asOf (rebuildBooks with
  * asOf), whatever order receivedAt has along the log. Refused in the future of the service clock
  * `now` and before the oldest state the log holds. `positions` is `upTo`: with the request's
  * asOf it is what a journal record needs to rebuild the same books.

@@ -1,26 +1,55 @@
-import { parseRecordLine, type TopicName } from '@app/events';
-import { nextTurn, type EventLog } from '@app/log';
+import { parseRecordLine, type EventRecord, type TopicName } from '@app/events';
+import { nextTurn, type EventLog, type LogEntry } from '@app/log';
 
 /** Offsets per block of the time index: block i covers offsets [i*BLOCK, (i+1)*BLOCK). */
 export const TIME_BLOCK = 256;
 const READ_CHUNK = 4096;
 
+/** Where one fold key's records lie in a partition (the time index's per-key summary). */
+export interface KeyTimes {
+  /** Offset of the key's first record. */
+  first: number;
+  /** The key's record with the greatest receivedAt (ties: the later offset). */
+  bestAt: number;
+  bestOffset: number;
+}
+
 /**
- * receivedAt bounds of one partition, per block of TIME_BLOCK offsets. receivedAt need not grow
- * along a partition (several ingestors with skewed clocks, a clock step, an older recording
- * appended later), so a block keeps both its min and its max: a reader skips every block whose
- * min is after the instant it wants, and the running max (`maxSoFar`, monotone) gives by binary
- * search the offset below which every record is at or before the instant.
+ * The fold key of a record as the time index and the versioned reads name it: a book by its log
+ * key (`exchangeId|symbol`), a market `market|exchangeId|symbol`, a venue `venue|exchangeId`
+ * (market and venue records share the venues topic, keyed there by exchangeId).
+ */
+export function foldKeyOf(r: EventRecord): string {
+  switch (r.type) {
+    case 'book':
+      return `${r.exchangeId}|${r.symbol}`;
+    case 'market':
+      return `market|${r.exchangeId}|${r.symbol}`;
+    case 'venue':
+      return `venue|${r.exchangeId}`;
+  }
+}
+
+/**
+ * receivedAt bounds of one partition, per block of TIME_BLOCK offsets, and per fold key where its
+ * records lie. receivedAt need not grow along a partition (several ingestors with skewed clocks, a
+ * clock step, an older recording appended later), so a block keeps both its min and its max: a
+ * reader skips every block whose min is after the instant it wants (the suffix minima give by
+ * binary search the offset after which no record is at or before it), and the prefix maxima tell
+ * when no block below an offset can hold a later-stamped record.
  */
 export class PartitionTimes {
   /** Per block: least and greatest receivedAt of its well-formed entries (Infinity/-Infinity when none). */
   readonly min: number[] = [];
   readonly max: number[] = [];
+  /** Per fold key: its first record and its greatest-stamped record. */
+  readonly keys = new Map<string, KeyTimes>();
   /** Offsets below this are indexed. */
   end = 0;
   /** First offset the log still held when indexing began (> 0 once retention removed older ones). */
   first: number | null = null;
   private suffixMin: number[] | null = null;
+  private prefixMax: number[] | null = null;
 
   /** Least receivedAt of the partition (Infinity when it holds no record). */
   get least(): number {
@@ -50,8 +79,15 @@ export class PartitionTimes {
     return b >= this.min.length || this.min[b]! <= t;
   }
 
+  /** Greatest receivedAt in blocks 0..b (-Infinity for b < 0; Infinity past the indexed blocks). */
+  maxUpTo(b: number): number {
+    if (b < 0) return -Infinity;
+    const m = (this.prefixMax ??= prefixMaxima(this.max));
+    return b < m.length ? m[b]! : Infinity;
+  }
+
   /** @internal */
-  note(offset: number, at: number): void {
+  note(offset: number, at: number, key: string): void {
     const b = Math.floor(offset / TIME_BLOCK);
     while (this.min.length <= b) {
       this.min.push(Infinity);
@@ -60,7 +96,21 @@ export class PartitionTimes {
     if (at < this.min[b]!) this.min[b] = at;
     if (at > this.max[b]!) this.max[b] = at;
     this.suffixMin = null;
+    this.prefixMax = null;
+    const k = this.keys.get(key);
+    if (k === undefined) this.keys.set(key, { first: offset, bestAt: at, bestOffset: offset });
+    else if (at > k.bestAt || (at === k.bestAt && offset > k.bestOffset)) {
+      k.bestAt = at;
+      k.bestOffset = offset;
+    }
   }
+}
+
+function prefixMaxima(max: readonly number[]): number[] {
+  const out = new Array<number>(max.length);
+  let m = -Infinity;
+  for (let i = 0; i < max.length; i++) out[i] = m = Math.max(m, max[i]!);
+  return out;
 }
 
 function suffixMinima(min: readonly number[]): number[] {
@@ -108,14 +158,26 @@ export class TimeIndex {
       p.first ??= entries[0]!.offset;
       for (const e of entries) {
         if (e.offset >= upTo) break;
-        const at = receivedAtOf(e.value);
-        if (at !== null) p.note(e.offset, at);
+        const timed = topic === 'books' ? bookTimes(e) : recordTimes(e);
+        if (timed !== null) p.note(e.offset, timed.at, timed.key);
       }
       from = Math.min(upTo, entries[entries.length - 1]!.offset + 1);
     }
     p.end = Math.max(p.end, upTo);
     return p;
   }
+}
+
+/** A books entry's time and fold key (its log key) without parsing it when its text allows. */
+function bookTimes(e: LogEntry): { at: number; key: string } | null {
+  const at = receivedAtOf(e.value);
+  return at === null ? null : { at, key: e.key };
+}
+
+/** A venues entry's time and fold key: parsed (a small topic; the key needs the record's type). */
+function recordTimes(e: LogEntry): { at: number; key: string } | null {
+  const parsed = parseRecordLine(e.value);
+  return parsed.ok ? { at: parsed.record.receivedAt, key: foldKeyOf(parsed.record) } : null;
 }
 
 const RECEIVED_AT = /"receivedAt"\s*:\s*(-?\d+)(?=\s*[,}])/g;
