@@ -112,6 +112,7 @@ function startLive(config: IngestorConfig, sink: RecordSink, logger: ServiceLogg
       venuesConfig,
       logger: quiet,
       bufferBytes: config.writeBufferBytes,
+      listingRepublishMs: config.listingRepublishMs,
     }),
   );
   ingestor.start();
