@@ -1,27 +1,22 @@
-import { BookCache } from '@app/books';
-import { byCodeUnit, type EventRecord } from '@app/events';
+import { BookCache, withoutListings } from '@app/books';
+import type { EventRecord } from '@app/events';
 import type { JournalPositions } from '@app/journal';
 import { partitionFor, TurnBudget, type EventLog } from '@app/log';
 import { decodeEntry, readRange } from './fold';
 import { refuseBeforeHorizon } from './horizon';
-import { timeIndexOf, type KeyTimes, type TimeIndex } from './time-index';
-import { versionedScan } from './versioned-scan';
-
-export interface RebuildStats {
-  /** Entries read from the books topic (all partitions). */
-  readonly bookEntriesRead: number;
-  /** Book records folded (entries of the needed books). */
-  readonly bookRecordsFolded: number;
-  readonly venueRecordsFolded: number;
-  /** Books rebuilt. */
-  readonly books: number;
-}
+import { lostListings, VenuesTracker } from './lost-listings';
+import { rebuildAt } from './rebuild-at';
+import { repairLost } from './repair-lost';
+import type { Rebuilt } from './rebuilt';
+import { timeIndexOf, type TimeIndex } from './time-index';
 
 /** Backward reads start small (the snapshots needed are usually recent) and double up to MAX_CHUNK. */
 const FIRST_CHUNK = 256;
 const MAX_CHUNK = 8192;
 /** Entries read backwards in one partition before the rebuild index is asked for a lower bound. */
 const INDEX_AFTER = 50_000;
+
+export type { RebuildStats, Rebuilt } from './rebuilt';
 
 export interface RebuildOptions {
   /**
@@ -35,6 +30,11 @@ export interface RebuildOptions {
    * the log, built on first use by reading each partition once).
    */
   readonly timeIndex?: TimeIndex;
+  /**
+   * A replay's second try: give the listings whose market or venue record was lost to damage
+   * below the positions the first copies written after it (`repairLost`), instead of withholding them.
+   */
+  readonly repairLost?: boolean;
 }
 
 /**
@@ -53,14 +53,33 @@ export async function rebuildBooks(
   positions: JournalPositions,
   symbols: ReadonlySet<string>,
   options: RebuildOptions = {},
-): Promise<{ cache: BookCache; stats: RebuildStats }> {
+): Promise<Rebuilt> {
   await refuseBeforeHorizon(log, positions);
   if (options.asOf !== undefined)
-    return rebuildAt(log, positions, symbols, options.asOf, options.timeIndex ?? timeIndexOf(log));
+    return rebuildAt(
+      log,
+      positions,
+      symbols,
+      options.asOf,
+      options.timeIndex ?? timeIndexOf(log),
+      options.repairLost === true,
+    );
   const cache = new BookCache();
   // The API rebuilds past books between requests: give way every few ms (parsing large snapshots).
   const turn = new TurnBudget();
-  const venueRecordsFolded = await foldVenues(log, positions, cache, turn);
+  const venues = await foldVenues(log, positions, cache, turn);
+  const nVenues = positions.venues.length;
+  // Before the books are chosen: a repaired market lists its venue again.
+  const repairs =
+    options.repairLost === true
+      ? await repairLost(
+          log,
+          nVenues,
+          venues.tracker.gaps,
+          venues.tracker.candidates(symbols, nVenues),
+          cache,
+        )
+      : [];
   const n = await log.partitions('books');
   if (positions.books.length !== n)
     throw new Error(`the record's books position has ${positions.books.length} partitions, the log has ${n}`);
@@ -132,92 +151,46 @@ export async function rebuildBooks(
       }
     }
   }
-  return { cache, stats: { bookEntriesRead: read, bookRecordsFolded: folded, venueRecordsFolded, books } };
+  const withheld = lostListings(cache, nVenues, venues.tracker.gaps, venues.tracker);
+  for (const r of repairs) withheld.delete(r.listing);
+  return {
+    cache,
+    view: withoutListings(cache, withheld),
+    withheld,
+    gaps: venues.tracker.gaps,
+    repairs,
+    stats: { bookEntriesRead: read, bookRecordsFolded: folded, venueRecordsFolded: venues.folded, books },
+  };
 }
 
-/** Fold every market and venue record below the recorded venues positions (a small topic). */
+/**
+ * Fold every market and venue record below the recorded venues positions (a small topic), noting
+ * where each lies and the offsets never read (lost to damage).
+ */
 async function foldVenues(
   log: EventLog,
   positions: JournalPositions,
   cache: BookCache,
   turn: TurnBudget,
-): Promise<number> {
+): Promise<{ folded: number; tracker: VenuesTracker }> {
+  const tracker = new VenuesTracker();
   const n = await log.partitions('venues');
   if (positions.venues.length !== n)
     throw new Error(
       `the record's venues position has ${positions.venues.length} partitions, the log has ${n}`,
     );
   let folded = 0;
-  for (let p = 0; p < n; p++)
+  for (let p = 0; p < n; p++) {
     for await (const entries of readRange(log, 'venues', p, 0, positions.venues[p]!))
       for (const e of entries) {
         if (turn.due()) await turn.next();
         const decoded = decodeEntry(e);
+        tracker.entry(p, e.offset, decoded.ok ? decoded.record : null);
         if (!decoded.ok) continue;
         cache.apply(decoded.record);
         folded++;
       }
-  return folded;
-}
-
-/** The symbol of a fold key (`exchangeId|symbol`, `market|exchangeId|symbol`), or null for a venue's. */
-function symbolOf(key: string): string | null {
-  if (key.startsWith('venue|')) return null;
-  const from = key.startsWith('market|') ? key.indexOf('|', 7) : key.indexOf('|');
-  return key.slice(from + 1);
-}
-
-/**
- * The versioned read at `asOf` below `positions`: every venue, and every market and book of
- * `symbols`, each as it was after its greatest-stamped record at or before asOf.
- */
-async function rebuildAt(
-  log: EventLog,
-  positions: JournalPositions,
-  symbols: ReadonlySet<string>,
-  asOf: number,
-  index: TimeIndex,
-): Promise<{ cache: BookCache; stats: RebuildStats }> {
-  const cache = new BookCache();
-  const turn = new TurnBudget();
-  const counts = { books: 0, venues: 0 };
-  let read = 0;
-  let books = 0;
-  for (const topic of ['venues', 'books'] as const) {
-    const ends = positions[topic];
-    const n = await log.partitions(topic);
-    if (ends.length !== n)
-      throw new Error(`the record's ${topic} position has ${ends.length} partitions, the log has ${n}`);
-    for (let p = 0; p < n; p++) {
-      const upTo = ends[p]!;
-      if (upTo === 0) continue;
-      const times = await index.partition(topic, p, upTo);
-      const keys = new Map<string, KeyTimes>();
-      for (const [key, kt] of times.keys) {
-        const symbol = symbolOf(key);
-        if (symbol === null || symbols.has(symbol)) keys.set(key, kt);
-      }
-      const got = await versionedScan(log, topic, p, upTo, asOf, times, keys, turn);
-      if (topic === 'books') {
-        read += got.entriesRead;
-        books += got.records.size;
-      }
-      // Keys in sorted order: the cache's contents do not depend on it, its build order then neither.
-      for (const key of [...got.records.keys()].sort(byCodeUnit))
-        for (const r of got.records.get(key)!) {
-          if (turn.due()) await turn.next();
-          cache.apply(r);
-          counts[topic]++;
-        }
-    }
+    tracker.end(p, positions.venues[p]!);
   }
-  return {
-    cache,
-    stats: {
-      bookEntriesRead: read,
-      bookRecordsFolded: counts.books,
-      venueRecordsFolded: counts.venues,
-      books,
-    },
-  };
+  return { folded, tracker };
 }

@@ -1,5 +1,6 @@
 import { parseRecordLine, type EventRecord, type TopicName } from '@app/events';
 import { nextTurn, type EventLog, type LogEntry } from '@app/log';
+import type { VenuesGap } from './lost-listings';
 
 /** Offsets per block of the time index: block i covers offsets [i*BLOCK, (i+1)*BLOCK). */
 export const TIME_BLOCK = 256;
@@ -44,6 +45,11 @@ export class PartitionTimes {
   readonly max: number[] = [];
   /** Per fold key: its first record and its greatest-stamped record. */
   readonly keys = new Map<string, KeyTimes>();
+  /** Venues topic: offsets never read (lost to damage) and the time of the entry before each. */
+  private readonly holes: VenuesGap[] = [];
+  /** Venues topic: the last entry read (its offset and time). */
+  private lastEntry = -1;
+  private lastAt = -Infinity;
   /** Offsets below this are indexed. */
   end = 0;
   /** First offset the log still held when indexing began (> 0 once retention removed older ones). */
@@ -84,6 +90,27 @@ export class PartitionTimes {
     if (b < 0) return -Infinity;
     const m = (this.prefixMax ??= prefixMaxima(this.max));
     return b < m.length ? m[b]! : Infinity;
+  }
+
+  /**
+   * The gaps below `upTo` of a venues partition (docs/operations-log.md "A lost market or venue
+   * record"), the entries not yet read at its end included.
+   */
+  venuesGaps(partition: number, upTo: number): VenuesGap[] {
+    const out: VenuesGap[] = [];
+    for (const g of this.holes)
+      if (g.from < upTo) out.push({ partition, from: g.from, to: Math.min(g.to, upTo), after: g.after });
+    if (upTo > this.lastEntry + 1)
+      out.push({ partition, from: this.lastEntry + 1, to: upTo, after: this.lastAt });
+    return out;
+  }
+
+  /** @internal An entry of the venues topic read at `offset` (valid or not: it fills its place). */
+  venuesEntry(offset: number, at: number | null): void {
+    if (offset > this.lastEntry + 1)
+      this.holes.push({ partition: -1, from: this.lastEntry + 1, to: offset, after: this.lastAt });
+    this.lastEntry = offset;
+    if (at !== null) this.lastAt = at;
   }
 
   /** @internal */
@@ -160,6 +187,7 @@ export class TimeIndex {
         if (e.offset >= upTo) break;
         const timed = topic === 'books' ? bookTimes(e) : recordTimes(e);
         if (timed !== null) p.note(e.offset, timed.at, timed.key);
+        if (topic === 'venues') p.venuesEntry(e.offset, timed?.at ?? null);
       }
       from = Math.min(upTo, entries[entries.length - 1]!.offset + 1);
     }

@@ -16,7 +16,7 @@ const FIRST_WINDOW_MS = 2_000;
 /** Blocks read in one call when folding back from a target (grows from 1 up to this). */
 const MAX_RUN_BLOCKS = 32;
 
-interface Version {
+export interface Version {
   readonly at: number;
   readonly offset: number;
 }
@@ -117,7 +117,12 @@ export async function versionedScan(
   times: PartitionTimes,
   keys: ReadonlyMap<string, KeyTimes>,
   turn: TurnBudget,
-): Promise<{ records: Map<string, EventRecord[]>; entriesRead: number }> {
+): Promise<{
+  records: Map<string, EventRecord[]>;
+  /** Per key read, where its record at t lies (its receivedAt and offset). */
+  targets: Map<string, Version>;
+  entriesRead: number;
+}> {
   const blocks = new Blocks(log, topic, partition, upTo);
   const scans = new Map<string, KeyScan>();
   for (const [key, kt] of keys)
@@ -127,7 +132,9 @@ export async function versionedScan(
     await findTargets(blocks, times, t, upTo, pending, turn);
     pending = await foldBack(blocks, pending, records, turn);
   }
-  return { records, entriesRead: blocks.entriesRead };
+  const targets = new Map<string, Version>();
+  for (const key of records.keys()) targets.set(key, scans.get(key)!.target!);
+  return { records, targets, entriesRead: blocks.entriesRead };
 }
 
 /** Set each key's target: its greatest-stamped record at or before t below upTo (none: dropped). */
