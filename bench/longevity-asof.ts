@@ -86,6 +86,40 @@ export async function benchAsOfHour(row: Row): Promise<void> {
     row('asOf on a 1 h log: book entries read per call, p50', quantile(read, 0.5), 'count');
     row('asOf on a 1 h log: book entries read per call, p99', quantile(read, 0.99), 'count');
     row('asOf on a 1 h log: book records folded per call, p50', quantile(folded, 0.5), 'count');
+    const plain: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const t = performance.now();
+      await rebuildBooks(log, upTo, symbols);
+      plain.push(performance.now() - t);
+    }
+    row('rebuild without asOf (replay quote): p50', quantile(plain, 0.5), 'ms');
+    // A day of the ingestor's listing republish (every 10 min: 144 copies of the 350 market and
+    // venue records), stamped across the hour: what asOf and replay pay for a grown venues topic.
+    const listings = listingRecords(spec);
+    const copies: EventRecord[] = [];
+    for (let k = 0; k < 144; k++)
+      for (const r of listings)
+        copies.push({ ...r, receivedAt: start + Math.floor(((k + 0.5) * HOUR) / 144) });
+    await sink.write(copies);
+    row('venues topic after a day of republish: records', listings.length + copies.length, 'count');
+    const grown = { books: upTo.books, venues: await log.highWatermarks('venues') };
+    const withCopies: number[] = [];
+    for (let i = 0; i < 100; i++) {
+      const t = performance.now();
+      const r = await booksAt(log, grown, at(), end, symbols);
+      withCopies.push(performance.now() - t);
+      if (!r.ok) throw new Error(r.error);
+    }
+    row('asOf, venues topic a day of republish: p50', quantile(withCopies, 0.5), 'ms');
+    row('asOf, venues topic a day of republish: p99', quantile(withCopies, 0.99), 'ms');
+    // replay quote of a live quote: the rebuild without asOf folds the venues topic whole.
+    const replays: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const t = performance.now();
+      await rebuildBooks(log, grown, symbols);
+      replays.push(performance.now() - t);
+    }
+    row('rebuild without asOf (replay quote), venues a day of republish: p50', quantile(replays, 0.5), 'ms');
   } finally {
     await log.close();
     rmSync(dataDir, { recursive: true, force: true });

@@ -5,7 +5,7 @@ import { TurnBudget, type EventLog } from '@app/log';
 import { lostListings, type RecordAt, type VenuesGap } from './lost-listings';
 import type { Rebuilt } from './rebuilt';
 import { repairLost } from './repair-lost';
-import type { KeyTimes, TimeIndex } from './time-index';
+import { reconnectCountAt, type KeyTimes, type TimeIndex } from './time-index';
 import { versionedScan } from './versioned-scan';
 
 /** The symbol of a fold key (`exchangeId|symbol`, `market|exchangeId|symbol`), or null for a venue's. */
@@ -61,7 +61,13 @@ export async function rebuildAt(
       for (const key of [...got.records.keys()].sort(byCodeUnit))
         for (const r of got.records.get(key)!) {
           if (turn.due()) await turn.next();
-          cache.apply(r);
+          // The state after a venue record keeps the last reconnectCount at or before it.
+          if (r.type === 'venue' && r.reconnectCount === undefined)
+            cache.apply({
+              ...r,
+              reconnectCount: reconnectCountAt(keys.get(key)!, got.targets.get(key)!.offset),
+            });
+          else cache.apply(r);
           counts[topic]++;
         }
     }

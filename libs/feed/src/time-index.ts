@@ -13,6 +13,11 @@ export interface KeyTimes {
   /** The key's record with the greatest receivedAt (ties: the later offset). */
   bestAt: number;
   bestOffset: number;
+  /**
+   * A venue's reconnectCount where it changes along the log (a venue record may omit it; the
+   * fold keeps the last one): the versioned read takes it from here instead of folding back.
+   */
+  counts?: { readonly offset: number; readonly value: number }[];
 }
 
 /**
@@ -114,7 +119,7 @@ export class PartitionTimes {
   }
 
   /** @internal */
-  note(offset: number, at: number, key: string): void {
+  note(offset: number, at: number, key: string, reconnectCount?: number): void {
     const b = Math.floor(offset / TIME_BLOCK);
     while (this.min.length <= b) {
       this.min.push(Infinity);
@@ -124,12 +129,14 @@ export class PartitionTimes {
     if (at > this.max[b]!) this.max[b] = at;
     this.suffixMin = null;
     this.prefixMax = null;
-    const k = this.keys.get(key);
-    if (k === undefined) this.keys.set(key, { first: offset, bestAt: at, bestOffset: offset });
+    let k = this.keys.get(key);
+    if (k === undefined) this.keys.set(key, (k = { first: offset, bestAt: at, bestOffset: offset }));
     else if (at > k.bestAt || (at === k.bestAt && offset > k.bestOffset)) {
       k.bestAt = at;
       k.bestOffset = offset;
     }
+    if (reconnectCount !== undefined && k.counts?.at(-1)?.value !== reconnectCount)
+      (k.counts ??= []).push({ offset, value: reconnectCount });
   }
 }
 
@@ -186,7 +193,7 @@ export class TimeIndex {
       for (const e of entries) {
         if (e.offset >= upTo) break;
         const timed = topic === 'books' ? bookTimes(e) : recordTimes(e);
-        if (timed !== null) p.note(e.offset, timed.at, timed.key);
+        if (timed !== null) p.note(e.offset, timed.at, timed.key, timed.reconnectCount);
         if (topic === 'venues') p.venuesEntry(e.offset, timed?.at ?? null);
       }
       from = Math.min(upTo, entries[entries.length - 1]!.offset + 1);
@@ -197,15 +204,31 @@ export class TimeIndex {
 }
 
 /** A books entry's time and fold key (its log key) without parsing it when its text allows. */
-function bookTimes(e: LogEntry): { at: number; key: string } | null {
+function bookTimes(e: LogEntry): { at: number; key: string; reconnectCount?: number } | null {
   const at = receivedAtOf(e.value);
   return at === null ? null : { at, key: e.key };
 }
 
 /** A venues entry's time and fold key: parsed (a small topic; the key needs the record's type). */
-function recordTimes(e: LogEntry): { at: number; key: string } | null {
+function recordTimes(e: LogEntry): { at: number; key: string; reconnectCount?: number } | null {
   const parsed = parseRecordLine(e.value);
-  return parsed.ok ? { at: parsed.record.receivedAt, key: foldKeyOf(parsed.record) } : null;
+  if (!parsed.ok) return null;
+  const r = parsed.record;
+  const at = r.receivedAt;
+  const key = foldKeyOf(r);
+  return r.type === 'venue' && r.reconnectCount !== undefined
+    ? { at, key, reconnectCount: r.reconnectCount }
+    : { at, key };
+}
+
+/** A venue's reconnectCount after its record at `offset` (the last one given at or before it). */
+export function reconnectCountAt(kt: KeyTimes, offset: number): number {
+  let value = 0;
+  for (const c of kt.counts ?? []) {
+    if (c.offset > offset) break;
+    value = c.value;
+  }
+  return value;
 }
 
 const RECEIVED_AT = /"receivedAt"\s*:\s*(-?\d+)(?=\s*[,}])/g;

@@ -104,7 +104,8 @@ interface KeyScan {
  * `keys` with a record below `upTo` stamped at or before `t`, the record with the greatest
  * receivedAt (ties: the later position) and the records of the key from its latest base at or
  * before that record up to it, in log order: folding them gives the state after that record.
- * Keys with no such record are left out. The time index bounds what is read: a key whose
+ * Keys with no such record are left out; a venue's is its record alone (its reconnectCount, when
+ * it omits one, is the caller's to take from the index). The time index bounds what is read: a key whose
  * greatest-stamped record qualifies is found at once; the others are searched in time windows
  * back from t, reading only the blocks whose receivedAt range meets the window.
  */
@@ -239,7 +240,8 @@ async function foldBack(
         continue;
       }
       a.recs.push(r);
-      if (isBase(r)) {
+      // A venue record is taken alone: the caller gives it its reconnectCount from the index.
+      if (isBase(r) || r.type === 'venue') {
         out.set(key!, a.recs.reverse());
         active.delete(key!);
       }
