@@ -4,7 +4,9 @@
  * snapshot every 20 records of a book: one every 30 s, as the ingestor's default), its bytes on disk per record, then booksAt (the function
  * GET /route?asOf= and /orderbook?asOf= call) at 300 random instants of that hour for a
  * two-symbol route: the first call (which builds the time index by reading the log once) apart,
- * then p50 and p99.
+ * then p50 and p99, and what one call reads. Then (issue 21) the same after a day of the
+ * ingestor's listing republish is appended to the venues topic, and the rebuild without asOf that
+ * `replay quote` runs, before and after it.
  */
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
