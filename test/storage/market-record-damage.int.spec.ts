@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findQuote, replayQuote } from '@app/audit';
+import { InstantFold, logSources } from '@app/feed';
 import type { EventRecord, Level } from '@app/events';
 import { EmbeddedLog, logSink, partitionFor } from '@app/log';
 import { ListingRepublisher, RecordWriter } from '@app/venues';
@@ -187,6 +188,15 @@ describe('a damaged market record', () => {
         if (served === before)
           expect(replay.notes.join('\n')).toMatch(/lost to damage .* replayed with the copy/);
       }
+      // A backtest's forward fold keeps EXA out the same way until the copy's instant.
+      const fold = new InstantFold(await logSources(reader, () => undefined));
+      const routed = async (t: number): Promise<string[]> => {
+        await fold.advanceTo(t);
+        return fold.routable(t).venuesListing('BTC/USDT').slice();
+      };
+      expect(await routed(T + 600)).toEqual([EXB]);
+      expect(await routed(T + 4_500)).toEqual([EXB]);
+      expect(await routed(T + 5_000)).toEqual([EXA, EXB].sort());
       const cli = await runReplayCli(['quote', before.headers.get('x-request-id')!, '--data-dir', dataDir], {
         openLog: () => reader,
       });

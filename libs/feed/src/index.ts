@@ -19,7 +19,7 @@ export { decodeEntry, foldEntries, readRange } from './fold';
 export type { DecodedEntry, OnApplied, OnSkipped, SkippedEntry } from './fold';
 export { InstantFold } from './instant-fold';
 export { fileSource, logSources } from './record-sources';
-export type { RecordSource } from './record-sources';
+export type { RecordSource, VenuesLoss } from './record-sources';
 export { sleep } from './sleep';
 export { horizonText, logHorizon, refuseBeforeHorizon } from './horizon';
 export type { LogHorizon } from './horizon';

@@ -1,5 +1,6 @@
-import { BookCache } from '@app/books';
+import { BookCache, withoutListings, type MarketsView } from '@app/books';
 import type { EventRecord } from '@app/events';
+import { lostListings, type RecordAt } from './lost-listings';
 import type { RecordSource } from './record-sources';
 import { isBase } from './versioned-scan';
 
@@ -8,9 +9,10 @@ interface Chain {
   recs: EventRecord[];
   /** Position (counted per key from its first record) of recs[0]. */
   start: number;
-  /** Position of the record whose state the cache holds (-1: none yet) and its receivedAt. */
+  /** Position of the record whose state the cache holds (-1: none yet), its receivedAt, the record. */
   cur: number;
   curAt: number;
+  curRecord: EventRecord | null;
   /** Positions of the records read but stamped after the latest instant (held back). */
   held: number[];
   /** Least receivedAt among `held` (Infinity: none). */
@@ -54,6 +56,35 @@ export class InstantFold {
     this.heads = sources.map((source) => ({ source, done: false }));
   }
 
+  /**
+   * What the solver may read at instant `t` (the latest advanced to): the cache without the
+   * markets whose market or venue record at t may be an entry the log lost to damage (the
+   * versioned rule of docs/operations-log.md "A lost market or venue record"); the cache itself
+   * when the sources lost nothing.
+   */
+  routable(t: number): MarketsView {
+    const losses = this.heads.flatMap((h) => (h.source.lost === undefined ? [] : [h.source.lost]));
+    const gaps = losses.flatMap((l) => l.gaps);
+    if (gaps.length === 0) return this.cache;
+    const at = (key: string): RecordAt | undefined => {
+      const r = this.chains.get(key)?.curRecord ?? null;
+      if (r === null) return undefined;
+      for (const l of losses) {
+        const offset = l.offsetOf(r);
+        if (offset !== undefined) return { offset, at: r.receivedAt };
+      }
+      return undefined;
+    };
+    const withheld = lostListings(
+      this.cache,
+      losses.length,
+      gaps,
+      { market: (ex, symbol) => at(`market|${ex}|${symbol}`), venue: (ex) => at(`v|${ex}`) },
+      t,
+    );
+    return withoutListings(this.cache, withheld);
+  }
+
   /** Records at or before the latest instant folded so far (each counted once). */
   get folded(): number {
     return this.applied;
@@ -92,6 +123,7 @@ export class InstantFold {
         start: 0,
         cur: -1,
         curAt: -Infinity,
+        curRecord: null,
         held: [],
         heldMin: Infinity,
         fresh: -1,
@@ -172,7 +204,8 @@ export class InstantFold {
     }
     for (let p = from; p <= x; p++) this.cache.apply(chain.recs[p - chain.start]!);
     chain.cur = x;
-    chain.curAt = chain.recs[x - chain.start]!.receivedAt;
+    chain.curRecord = chain.recs[x - chain.start]!;
+    chain.curAt = chain.curRecord.receivedAt;
   }
 
   /** Drop the records no later instant can need: before the latest base and every held one's base. */

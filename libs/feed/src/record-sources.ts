@@ -2,6 +2,7 @@ import type { EventRecord, TopicName } from '@app/events';
 import { RECORD_TOPICS } from '@app/events';
 import type { EventLog } from '@app/log';
 import { decodeEntry, type OnSkipped } from './fold';
+import type { VenuesGap } from './lost-listings';
 import { RecordingReader, replayFiles, type SkippedLine } from './replay-files';
 import { timeIndexOf, type PartitionTimes } from './time-index';
 
@@ -13,6 +14,15 @@ export interface RecordSource {
    * in receivedAt order). Records after `until` may come back too: the fold holds them back.
    */
   take(max: number, until: number): Promise<EventRecord[] | null>;
+  /** A venues partition of a log: the entries it never received (lost to damage) so far. */
+  readonly lost?: VenuesLoss;
+}
+
+/** What a venues partition source knows of entries it never received (docs/operations-log.md). */
+export interface VenuesLoss {
+  readonly gaps: readonly VenuesGap[];
+  /** The offset a market or venue record it gave was read at. */
+  offsetOf(record: EventRecord): number | undefined;
 }
 
 /**
@@ -41,7 +51,21 @@ function partitionSource(
 ): RecordSource {
   let next = 0;
   let times: PartitionTimes | null = null;
+  // The venues topic: offsets never read are listing records lost to damage (lost-listings.ts).
+  const gaps: VenuesGap[] = [];
+  const offsets = new WeakMap<EventRecord, number>();
+  let lastAt = -Infinity;
+  let expected = 0;
+  const lost: VenuesLoss = { gaps, offsetOf: (r) => offsets.get(r) };
+  const seen = (offset: number, record: EventRecord | null): void => {
+    if (offset > expected) gaps.push({ partition, from: expected, to: offset, after: lastAt });
+    expected = offset + 1;
+    if (record === null) return;
+    lastAt = record.receivedAt;
+    offsets.set(record, offset);
+  };
   return {
+    ...(topic === 'venues' ? { lost } : {}),
     async take(max: number, until: number): Promise<EventRecord[] | null> {
       times ??= await timeIndexOf(log).partition(topic, partition, end);
       for (;;) {
@@ -50,11 +74,15 @@ function partitionSource(
         const limit = Math.min(end, times.readableEnd(until));
         if (next >= limit) return [];
         const entries = await log.read(topic, partition, next, Math.min(max, limit - next));
-        if (entries.length === 0) return null;
+        if (entries.length === 0) {
+          if (topic === 'venues') seen(end, null);
+          return null;
+        }
         const records: EventRecord[] = [];
         for (const entry of entries) {
           if (entry.offset >= end) break;
           const decoded = decodeEntry(entry);
+          if (topic === 'venues') seen(entry.offset, decoded.ok ? decoded.record : null);
           if (decoded.ok) records.push(decoded.record);
           else onSkipped(decoded.skipped);
         }
