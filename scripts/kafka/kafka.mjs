@@ -7,6 +7,8 @@
 //   node scripts/kafka/kafka.mjs stop    # clean stop (SIGTERM, then SIGKILL after a timeout); data kept
 //   node scripts/kafka/kafka.mjs reset   # stop, then wipe the data directory
 //   node scripts/kafka/kafka.mjs status
+//   node scripts/kafka/kafka.mjs jars    # fetch the jars (once); last line: KAFKA_JARS=<dir>
+//                                        # (scripts/docker/images.sh builds its Kafka image from them)
 //
 // Environment: KAFKA_DATA_DIR (default <repo>/.kafka), KAFKA_PORT (9092), KAFKA_CONTROLLER_PORT
 // (port + 1), KAFKA_CACHE_DIR (~/.cache/route-service/kafka-3.9.1), KAFKA_START_TIMEOUT_MS (90000),
@@ -316,6 +318,10 @@ switch (command) {
   case 'reset':
     await reset();
     break;
+  case 'jars':
+    ensureJars();
+    console.log(`KAFKA_JARS=${jarDir}`);
+    break;
   case 'status': {
     const pid = readPid();
     const up = pid !== null && alive(pid) && (await portOpen());
@@ -324,5 +330,5 @@ switch (command) {
     break;
   }
   default:
-    fail(`usage: kafka.mjs start|stop|reset|status (got '${command ?? ''}')`);
+    fail(`usage: kafka.mjs start|stop|reset|status|jars (got '${command ?? ''}')`);
 }

@@ -3,15 +3,19 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { getContainerRuntimeClient } from 'testcontainers';
-import { dockerReachable, startContainerBroker } from './container-broker';
+import { dockerReachable, removeRunContainers, startContainerBroker } from './container-broker';
 
 /**
  * The one entry point integration tests use to get a real Kafka broker (README "Tests"):
  *   1. KAFKA_BROKERS when set (a broker the caller runs, e.g. `docker compose up kafka`);
- *   2. else, when a Docker engine answers, the official image through testcontainers
- *      (./container-broker.ts), started once per test run and stopped at its end;
+ *   2. else, when a Docker engine answers, a broker container through testcontainers
+ *      (./container-broker.ts: the local image of scripts/docker/images.sh, else the official
+ *      apache/kafka image), started once per test run and stopped at its end;
  *   3. else the jar broker of scripts/kafka (`npm run kafka:start`) on a test port and a tmpfs
  *      data dir, started once per test run and stopped by ./global-setup.ts at the end.
+ * ROUTE_TEST_KAFKA=jar (or ROUTE_TEST_NO_DOCKER=true) picks the jar broker even when Docker
+ * answers; ROUTE_TEST_KAFKA=container fails instead of falling back when Docker does not answer.
+ * The test log names the path taken: the container's image and id, or the jar broker.
  */
 const run = promisify(execFile);
 const repo = resolve(__dirname, '..', '..');
@@ -47,12 +51,13 @@ async function startShared(): Promise<string> {
     }
   }
   try {
-    if (await dockerReachable()) return await sharedContainer();
+    if (await useContainers()) return await sharedContainer();
     const wasRunning = await kafkaScript('status', dataDir, SHARED_PORT).then(
       () => true,
       () => false,
     );
     const brokers = await kafkaScript('start', dataDir, SHARED_PORT);
+    console.info(`[kafka] jar broker (scripts/kafka) on ${brokers}${wasRunning ? ', already running' : ''}`);
     const runId = process.env.ROUTE_TEST_RUN_ID;
     if (!wasRunning && runId !== undefined) writeFileSync(join(dataDir, 'started-by-run'), runId);
     return brokers;
@@ -68,11 +73,15 @@ async function sharedContainer(): Promise<string> {
     const [id, brokers] = readFileSync(marker, 'utf8').split('\n');
     const runtime = await getContainerRuntimeClient();
     const info = await runtime.container.inspect(runtime.container.getById(id ?? '')).catch(() => null);
-    if (info?.State.Running === true && brokers !== undefined) return brokers;
+    if (info?.State.Running === true && brokers !== undefined) {
+      console.info(
+        `[kafka] testcontainers broker: image ${info.Config.Image}, container ${info.Id.slice(0, 12)}, ${brokers} (shared, running)`,
+      );
+      return brokers;
+    }
   }
-  // Stopped explicitly at the end of the run (not by the reaper, which would stop it with the
+  // Stopped explicitly at the end of the run (not by a reaper, which would stop it with the
   // worker process that happened to start it).
-  process.env.TESTCONTAINERS_RYUK_DISABLED = 'true';
   const broker = await startContainerBroker(SHARED_PORT);
   writeFileSync(
     marker,
@@ -83,6 +92,14 @@ async function sharedContainer(): Promise<string> {
 
 /** Stop the shared broker if this test run started it (called by the global teardown). */
 export async function stopSharedIfOurs(runId: string): Promise<void> {
+  try {
+    await stopShared(runId);
+  } finally {
+    await removeRunContainers(runId);
+  }
+}
+
+async function stopShared(runId: string): Promise<void> {
   const container = `${sharedDataDir()}.container`;
   if (existsSync(container)) {
     const [id, , startedBy] = readFileSync(container, 'utf8').split('\n');
@@ -121,7 +138,7 @@ export async function ownedBroker(name: string, slot: number): Promise<OwnedBrok
   if (!Number.isInteger(slot) || slot < 1 || slot > 9)
     throw new RangeError(`broker slot must be 1..9, got ${slot}`);
   const port = SHARED_PORT + 10 * slot;
-  if (await dockerReachable()) return startContainerBroker(port);
+  if (await useContainers()) return startContainerBroker(port);
   const dataDir = join(shmRoot, `route-service-test-${name}-${port}`);
   await kafkaScript('reset', dataDir, port);
   const brokers = await kafkaScript('start', dataDir, port);
@@ -144,6 +161,16 @@ export async function ownedBroker(name: string, slot: number): Promise<OwnedBrok
     },
     dispose: async () => void (await kafkaScript('reset', dataDir, port)),
   };
+}
+
+/** Whether brokers run as containers (see the top of this file). */
+async function useContainers(): Promise<boolean> {
+  if (await dockerReachable()) return true;
+  if (process.env.ROUTE_TEST_KAFKA === 'container')
+    throw new Error(
+      'ROUTE_TEST_KAFKA=container but no Docker engine answers (DOCKER_HOST, scripts/docker/dockerd.sh)',
+    );
+  return false;
 }
 
 /** Run scripts/kafka/kafka.mjs; for start, returns the brokers from its last line. */
