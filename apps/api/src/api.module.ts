@@ -3,6 +3,7 @@ import type { ServerConfig } from '@app/config';
 import { EventLog } from '@app/log';
 import { Clock } from './clock';
 import { BookFeed } from '@app/feed';
+import { ReadyController } from './health/ready.controller';
 import { ServiceStatus } from './health/service-status';
 import { RequestGate } from './http/request-gate';
 import { QuoteJournal } from '@app/audit';
@@ -32,7 +33,7 @@ export class ApiModule {
   static forRoot(deps: ApiDeps): DynamicModule {
     return {
       module: ApiModule,
-      controllers: [ExplainController, RouteController, MarketController],
+      controllers: [ExplainController, RouteController, MarketController, ReadyController],
       providers: [
         { provide: SERVER_CONFIG, useValue: deps.config },
         { provide: BookFeed, useValue: deps.feed },

@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Logger, type LoggerService, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -33,7 +34,20 @@ export interface ApiServer {
   /** /health's judgement with the venue detail behind it (console summary). */
   readonly status: ServiceStatus;
   streamStats(): StreamStats;
+  /** What a stop has in hand now: open streams, requests in flight, journal records not yet in the log. */
+  pending(): PendingWork;
+  /**
+   * Graceful stop: /ready turns 503, streams close with 1001, the listener closes and in-flight
+   * requests finish, then the journal's batched records are appended and the journal closed.
+   */
   close(): Promise<void>;
+}
+
+/** The work a stop waits for (docs/deploy.md "Shutdown"). */
+export interface PendingWork {
+  readonly streams: number;
+  readonly requests: number;
+  readonly journalRecords: number;
 }
 
 export interface ApiServerOptions extends Omit<ApiDeps, 'journal'> {
@@ -77,6 +91,13 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   });
   http.wire(app);
   const fastify = app.getHttpAdapter().getInstance();
+  // Requests between their first byte and their answer's end (or the connection's loss).
+  let requests = 0;
+  const httpServer: Server = app.getHttpServer();
+  httpServer.on('request', (_req, res) => {
+    requests++;
+    res.once('close', () => requests--);
+  });
   const hub = app.get(StreamHub);
   const status = app.get(ServiceStatus);
   const gate = app.get(RequestGate);
@@ -109,7 +130,10 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     metrics,
     status,
     streamStats: () => hub.stats(),
+    pending: () => ({ streams: hub.stats().subscribers, requests, journalRecords: journal.queued }),
     close: async () => {
+      status.markStopping();
+      await hub.goAway();
       await app.close();
       // After the server stopped answering: everything it served is appended before the log closes.
       await journal.close();

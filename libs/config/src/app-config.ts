@@ -3,7 +3,13 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { ConfigError } from './config-error';
 import { readHttpLimits, type HttpLimits } from './http-limits';
-import { readConsole, readMetrics, type ConsoleConfig, type MetricsConfig } from './observability';
+import {
+  readConsole,
+  readMetrics,
+  readShutdownTimeout,
+  type ConsoleConfig,
+  type MetricsConfig,
+} from './observability';
 import { parseArgv } from './parse-argv';
 import { FLAGS_OF, SWITCHES, type AppName } from './options';
 import { Reader } from './read-values';
@@ -67,6 +73,8 @@ export interface ApiConfig {
   readonly nowMs: number | null;
   readonly console: ConsoleConfig;
   readonly metrics: MetricsConfig | null;
+  /** SHUTDOWN_TIMEOUT_MS: the deadline of a graceful stop. */
+  readonly shutdownTimeoutMs: number;
 }
 
 /** `npm start`: ingestor (live) or replay feeder, plus the API, in one process. */
@@ -82,6 +90,8 @@ export interface StartConfig {
   readonly writeBufferBytes: number;
   readonly console: ConsoleConfig;
   readonly metrics: MetricsConfig | null;
+  /** SHUTDOWN_TIMEOUT_MS: the deadline of a graceful stop. */
+  readonly shutdownTimeoutMs: number;
 }
 
 /** `apps/ingestor`: live venues into the log. */
@@ -94,6 +104,8 @@ export interface IngestorConfig {
   /** WRITE_BUFFER_BYTES: records the ingestor holds while the log refuses writes. */
   readonly writeBufferBytes: number;
   readonly console: ConsoleConfig;
+  /** SHUTDOWN_TIMEOUT_MS: the deadline of a graceful stop. */
+  readonly shutdownTimeoutMs: number;
 }
 
 export type { AppName };
@@ -130,6 +142,7 @@ export function loadConfig<A extends AppName>(
     app === 'start' && r.flag('replay') !== undefined ? './.data-replay' : './.data',
   );
   const consoleConfig = readConsole(r);
+  const shutdownTimeoutMs = readShutdownTimeout(r);
   let config: ApiConfig | StartConfig | IngestorConfig;
   if (app === 'ingestor') {
     const replay = readReplay(r, cwd);
@@ -140,6 +153,7 @@ export function loadConfig<A extends AppName>(
       venuesConfig: readVenuesConfig(r, cwd),
       writeBufferBytes: readWriteBuffer(r),
       console: consoleConfig,
+      shutdownTimeoutMs,
     };
   } else {
     const server = readServer(r);
@@ -148,7 +162,7 @@ export function loadConfig<A extends AppName>(
     const metrics = readMetrics(r);
     config =
       app === 'api'
-        ? { app: 'api', server, log, nowMs: pinned, console: consoleConfig, metrics }
+        ? { app: 'api', server, log, nowMs: pinned, console: consoleConfig, metrics, shutdownTimeoutMs }
         : {
             app: 'start',
             server,
@@ -159,6 +173,7 @@ export function loadConfig<A extends AppName>(
             writeBufferBytes: readWriteBuffer(r),
             console: consoleConfig,
             metrics,
+            shutdownTimeoutMs,
           };
   }
   if (r.issues.length > 0) throw new ConfigError(r.issues);

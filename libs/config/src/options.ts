@@ -240,6 +240,13 @@ export const ENV_HELP: readonly EnvHelp[] = [
     apps: LOG,
   },
   {
+    name: 'SHUTDOWN_TIMEOUT_MS',
+    defaultText: '8000',
+    description:
+      'a stop (SIGTERM) may take this long; then the process exits, counting what it could not finish',
+    apps: LOG,
+  },
+  {
     name: 'METRICS_PORT',
     defaultText: 'unset',
     description:

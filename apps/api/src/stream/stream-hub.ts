@@ -53,6 +53,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
   private knownSymbols = new Set<string>();
   private unsubscribe: (() => void) | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
+  private goingAway = false;
   private solves = 0;
   /** Frames of subscribers that have left, so the totals never go down. */
   private closedSent = 0;
@@ -105,8 +106,30 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
     };
   }
 
+  /**
+   * Shutdown: close every stream with 1001 (going away) and refuse new ones the same way; resolves
+   * once every socket is closed (a client that does not answer the close frame is cut after the
+   * close timeout). Returns how many streams were open.
+   */
+  async goAway(): Promise<number> {
+    this.goingAway = true;
+    const open = [...this.subs];
+    await Promise.all(
+      open.map(
+        (sub) =>
+          new Promise<void>((done) => {
+            if (sub.ws.readyState === sub.ws.CLOSED) return done();
+            sub.ws.once('close', () => done());
+            sub.ws.close(1001, 'server shutting down');
+          }),
+      ),
+    );
+    return open.length;
+  }
+
   /** A socket passed the IPv4 rule and the rate limit: check the cap and the request, then subscribe. */
   open(ws: WebSocket, req: IncomingMessage): void {
+    if (this.goingAway) return ws.close(1001, 'server shutting down');
     const address =
       this.gate.addressOf(req.socket.remoteAddress, req.headers['x-forwarded-for']) ?? 'unknown';
     const held = this.perAddress.get(address) ?? 0;
