@@ -48,12 +48,25 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const stop = config.replay === null ? startLive(config, sink, logger) : startReplay(config, log, logger);
-  const shutdown = (): void => {
-    logger.info('stopping ingestor');
+  // A stop (records in hand written, the log closed) has SHUTDOWN_TIMEOUT_MS: a broker that does
+  // not answer must not outlive the orchestrator's grace period (docs/deploy.md "Shutdown").
+  const shutdown = (signal: NodeJS.Signals): void => {
+    logger.info('stopping ingestor', { signal, deadlineMs: config.shutdownTimeoutMs });
+    const startedAt = performance.now();
+    const deadline = setTimeout(() => {
+      logger.error('stop deadline passed: exiting with records unwritten', {
+        deadlineMs: config.shutdownTimeoutMs,
+      });
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
     stop()
       .then(() => log.close())
       .then(
-        () => process.exit(0),
+        () => {
+          clearTimeout(deadline);
+          logger.info('stopped', { ms: Math.round(performance.now() - startedAt) });
+          process.exit(0);
+        },
         (e: unknown) => {
           logger.error('stop failed', { error: String(e) });
           process.exit(1);
@@ -129,12 +142,33 @@ function startLive(config: IngestorConfig, sink: RecordSink, logger: ServiceLogg
   };
 }
 
+/**
+ * Where a looping replay starts: after the newest record already in the log (time keeps moving),
+ * and never before now: an API on the wall clock (its own process, docker-compose.yml) then sees
+ * fresh books from the first pass, not the recording's day. A log that cannot answer yet (a Kafka
+ * topic just created, its partition leaders not elected) is asked again every second.
+ */
+async function loopStart(log: EventLog, signal: AbortSignal, logger: ServiceLogger): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return Math.max((await newestReceivedAt(log)) ?? 0, Date.now());
+    } catch (e) {
+      if (signal.aborted) throw e;
+      if (attempt % 10 === 1)
+        logger.warn('event log not readable yet; the replay waits for it', {
+          attempt,
+          error: e instanceof Error ? e.message : String(e),
+        });
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+}
+
 function startReplay(config: IngestorConfig, log: EventLog, logger: ServiceLogger): () => Promise<void> {
   const replay = config.replay!;
   const abort = new AbortController();
   let lastPass = -1;
-  // A looping replay continues after the newest record already in the log (time keeps moving).
-  const done = (replay.loop ? newestReceivedAt(log) : Promise.resolve(null))
+  const done = (replay.loop ? loopStart(log, abort.signal, logger) : Promise.resolve(null))
     .then((after) =>
       feedReplay({
         path: replay.path,
