@@ -28,6 +28,10 @@ export const LOCAL_KAFKA_IMAGE = 'route-service/kafka:3.9.1';
 /** Label on every broker container of a test run (the global teardown removes what is left). */
 export const RUN_LABEL = 'route-service.test-run';
 const STARTED = 'Kafka Server started';
+// The brokers are reached on 127.0.0.1 in either network mode. Said before testcontainers is
+// first asked, it also skips finding the host through the default bridge network, which an engine
+// started with --bridge=none does not have (it would report no working runtime).
+process.env.TESTCONTAINERS_HOST_OVERRIDE ??= '127.0.0.1';
 
 /** Whether testcontainers finds a container runtime (Docker or a compatible engine). */
 export async function dockerReachable(): Promise<boolean> {
@@ -68,10 +72,17 @@ export async function startContainerBroker(port: number): Promise<ContainerBroke
   process.env.TESTCONTAINERS_RYUK_DISABLED = 'true';
   const runtime = await getContainerRuntimeClient();
   const image = await kafkaImage(runtime);
-  if (!image.local)
+  if (!image.local) {
     console.info(
-      `[kafka] no local ${LOCAL_KAFKA_IMAGE} (scripts/docker/images.sh kafka): pulling ${image.name}`,
+      `[kafka] ${image.name} is not in the engine (the local image: scripts/docker/images.sh kafka); pulling it`,
     );
+    await runtime.image.pull(ImageName.fromString(image.name)).catch((e: unknown) => {
+      throw new Error(
+        `no Kafka test image: ${image.name} could not be pulled (${e instanceof Error ? e.message : String(e)}); ` +
+          `build the local one with scripts/docker/images.sh kafka, or run on the jar broker (ROUTE_TEST_KAFKA=jar)`,
+      );
+    });
+  }
   const networks = await runtime.container.dockerode.listNetworks({ filters: { name: ['bridge'] } });
   const hostNetwork = !networks.some((n) => n.Name === 'bridge');
   const controller = hostNetwork ? `127.0.0.1:${port + 1}` : 'localhost:9093';
