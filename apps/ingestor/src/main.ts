@@ -32,6 +32,7 @@ async function main(): Promise<void> {
     kafkaBrokers: config.log.kafkaBrokers,
     dataDir: config.log.dataDir,
     topicPrefix: config.log.topicPrefix,
+    replication: config.log.replication,
     clientId: 'route-ingestor',
     // A recording's receivedAt are the recording's, not today's: only the size bound applies to it.
     retention:

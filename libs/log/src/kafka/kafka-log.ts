@@ -24,7 +24,10 @@ export interface KafkaLogOptions {
   /** Partition counts used when a topic is created (an existing topic keeps its own). */
   readonly partitions?: Partial<Record<TopicName, number>>;
   readonly clientId?: string;
+  /** Replicas of each topic this adapter creates (default 1: a single broker). */
   readonly replicationFactor?: number;
+  /** min.insync.replicas of the topics it creates: acks=-1 appends need this many replicas (default 1). */
+  readonly minInsyncReplicas?: number;
   /** Retries of a follow's consumer before it gives up and `follow` throws (default 5). */
   readonly readerRetries?: number;
   /** kafkajs's own log output; off by default (errors surface through this adapter). */
@@ -288,9 +291,16 @@ export class KafkaLog extends EventLog {
         },
       ]).filter((t) => !existing.has(t.topic));
       if (wanted.length > 0) {
+        const minInsync = [
+          { name: 'min.insync.replicas', value: String(this.options.minInsyncReplicas ?? 1) },
+        ];
         await admin.createTopics({
           waitForLeaders: true,
-          topics: wanted.map((t) => ({ ...t, replicationFactor: this.options.replicationFactor ?? 1 })),
+          topics: wanted.map((t) => ({
+            ...t,
+            configEntries: [...t.configEntries, ...minInsync],
+            replicationFactor: this.options.replicationFactor ?? 1,
+          })),
         });
       }
     })().catch(async (e: unknown) => {
