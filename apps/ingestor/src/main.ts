@@ -12,9 +12,10 @@ import { createLogger, quietRepeats, type ServiceLogger } from '@app/logging';
 import { feedReplay, newestReceivedAt } from '@app/feed';
 import { watchOrderBookIds } from '@app/venues';
 import { Ingestor } from '@app/venues';
-import { ingestorOptions } from '@app/venues';
+import { ingestorOptions, type IngestorOptions } from '@app/venues';
 import { loadVenuesConfig, VenuesConfigError } from '@app/venues';
 import { VenueTally } from './venue-tally';
+import { VenueShards } from './venue-shards';
 
 /** The first summary comes this soon after start (venues have had time to connect or fail). */
 const FIRST_SUMMARY_MS = 10_000;
@@ -97,15 +98,13 @@ function startLive(config: IngestorConfig, sink: RecordSink, logger: ServiceLogg
   const every = config.console.summaryEveryMs;
   // A venue that stays down retries for weeks: one line per failure kind per summary period.
   const quiet = quietRepeats(logger.child({ component: 'Ingestor' }), Math.max(60_000, every));
-  const ingestor = new Ingestor(
-    ingestorOptions({
-      sink: tally.tap(sink),
-      venuesConfig,
-      logger: quiet,
-      bufferBytes: config.writeBufferBytes,
-    }),
-  );
-  ingestor.start();
+  const options = ingestorOptions({
+    sink: tally.tap(sink),
+    venuesConfig,
+    logger: quiet,
+    bufferBytes: config.writeBufferBytes,
+  });
+  const running = config.shards === null ? wholeIngestor(options) : shardedIngestor(config, options, logger);
   const timers: NodeJS.Timeout[] = [];
   if (every > 0) {
     const summarize = (): void => {
@@ -126,8 +125,38 @@ function startLive(config: IngestorConfig, sink: RecordSink, logger: ServiceLogg
   }
   return async () => {
     for (const t of timers) clearTimeout(t);
-    await ingestor.stop();
+    await running.stop();
   };
+}
+
+/** Every configured venue in this process. */
+function wholeIngestor(options: IngestorOptions): { stop(): Promise<void> } {
+  const ingestor = new Ingestor(options);
+  ingestor.start();
+  return ingestor;
+}
+
+/** INGESTOR_GROUP: this process runs the venues the group gives it (venue-shards.ts). */
+function shardedIngestor(
+  config: IngestorConfig,
+  options: IngestorOptions,
+  logger: ServiceLogger,
+): { stop(): Promise<void> } {
+  const shards = new VenueShards({
+    shards: config.shards!,
+    brokers: config.log.kafkaBrokers ?? [],
+    topicPrefix: config.log.topicPrefix ?? '',
+    replicationFactor: config.log.replication?.factor ?? 1,
+    options,
+    logger: logger.child({ component: 'IngestorGroup' }),
+    ingestor: (o) => new Ingestor(o),
+  });
+  // A broker not reachable yet is retried by the group itself; only a bad setting ends the process.
+  shards.start().catch((e: unknown) => {
+    logger.error('ingestor group failed', { error: e instanceof Error ? e.message : String(e) });
+    process.exit(1);
+  });
+  return shards;
 }
 
 function startReplay(config: IngestorConfig, log: EventLog, logger: ServiceLogger): () => Promise<void> {

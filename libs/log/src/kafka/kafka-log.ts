@@ -294,14 +294,23 @@ export class KafkaLog extends EventLog {
         const minInsync = [
           { name: 'min.insync.replicas', value: String(this.options.minInsyncReplicas ?? 1) },
         ];
-        await admin.createTopics({
-          waitForLeaders: true,
-          topics: wanted.map((t) => ({
-            ...t,
-            configEntries: [...t.configEntries, ...minInsync],
-            replicationFactor: this.options.replicationFactor ?? 1,
-          })),
-        });
+        const topics = wanted.map((t) => ({
+          ...t,
+          configEntries: [...t.configEntries, ...minInsync],
+          replicationFactor: this.options.replicationFactor ?? 1,
+        }));
+        // On a cluster, a broker asked right after the creation may not know the topics yet
+        // (UNKNOWN_TOPIC_OR_PARTITION while it catches up with the controller): ask again.
+        for (let attempt = 0; ; attempt++) {
+          try {
+            await admin.createTopics({ waitForLeaders: true, topics });
+            await admin.fetchTopicMetadata({ topics: topics.map((t) => t.topic) });
+            break;
+          } catch (e) {
+            if (attempt >= 20 || !message(e).includes('does not host this topic-partition')) throw e;
+            await new Promise((r) => setTimeout(r, 250));
+          }
+        }
       }
     })().catch(async (e: unknown) => {
       await this.resetAdmin();
