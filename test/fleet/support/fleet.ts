@@ -49,16 +49,14 @@ export async function startFleet(slot: number, apiEnv: Record<string, string> = 
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const [cluster, redis, ...venues] = await Promise.all([
-      ownedCluster('fleet', slot, 3),
-      startRedis(),
-      ...FLEET_VENUES.map((_, i) => new SyntheticBinance(i + 1).start()),
+    // Each part is stopped at the end even if another failed to start.
+    const owned = <T>(start: Promise<T>, stopIt: (t: T) => Promise<void>): Promise<T> =>
+      start.then((t) => (stops.push(() => stopIt(t)), t));
+    const [cluster, redis, ...venues] = await settled([
+      owned(ownedCluster('fleet', slot, 3), (c) => c.dispose()),
+      owned(startRedis(), (r) => r.stop()),
+      ...FLEET_VENUES.map((_, i) => owned(new SyntheticBinance(i + 1).start(), (v) => v.close())),
     ]);
-    stops.push(
-      () => cluster.dispose(),
-      () => redis.stop(),
-      ...venues.map((v) => () => v.close()),
-    );
     const venuesConfig = join(dir, 'venues.json');
     writeFileSync(
       venuesConfig,
@@ -136,4 +134,14 @@ export async function startFleet(slot: number, apiEnv: Record<string, string> = 
     await stop();
     throw e;
   }
+}
+
+/** Promise.all that waits for every part, so each one started is known (and stopped) before a failure is thrown. */
+async function settled<T extends readonly unknown[]>(parts: T): Promise<{ [K in keyof T]: Awaited<T[K]> }> {
+  const results = await Promise.allSettled(parts);
+  const failed = results.find((r) => r.status === 'rejected');
+  if (failed !== undefined) throw (failed).reason;
+  return results.map((r) => (r as PromiseFulfilledResult<unknown>).value) as {
+    [K in keyof T]: Awaited<T[K]>;
+  };
 }
