@@ -117,7 +117,12 @@ export class VenueShards {
             ),
     };
     const budget = Math.max(1 << 20, Math.floor(this.o.options.bufferBytes / this.shards.length));
-    const ingestor = this.o.ingestor({ ...this.o.options, venues: s.venues, sink: gated, bufferBytes: budget });
+    const ingestor = this.o.ingestor({
+      ...this.o.options,
+      venues: s.venues,
+      sink: gated,
+      bufferBytes: budget,
+    });
     s.ingestor = ingestor;
     ingestor.start();
   }

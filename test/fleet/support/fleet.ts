@@ -140,7 +140,7 @@ export async function startFleet(slot: number, apiEnv: Record<string, string> = 
 async function settled<T extends readonly unknown[]>(parts: T): Promise<{ [K in keyof T]: Awaited<T[K]> }> {
   const results = await Promise.allSettled(parts);
   const failed = results.find((r) => r.status === 'rejected');
-  if (failed !== undefined) throw (failed).reason;
+  if (failed !== undefined) throw failed.reason;
   return results.map((r) => (r as PromiseFulfilledResult<unknown>).value) as {
     [K in keyof T]: Awaited<T[K]>;
   };
