@@ -69,18 +69,30 @@ function owners(): Map<string, string[]> {
   return out;
 }
 
-/** `count` requests from one address at once through the load balancer; again if the burst straddled a window. */
-async function burst(from: () => string, count: number) {
+/** Fail-open lines the replicas have logged so far (a Redis call slower than 250 ms, say on a loaded machine). */
+const failOpens = (): number =>
+  fleet.apis.reduce(
+    (n, p) => n + p.lines().filter((l) => String(l.message).includes('Redis is not answering')).length,
+    0,
+  );
+
+/**
+ * `count` requests from one address at once through the load balancer; again (a fresh address) if
+ * the burst straddled a window or, with `shared`, if a replica failed open meanwhile: the exactness
+ * claimed is that of the shared limit while Redis answers in time.
+ */
+async function burst(from: () => string, count: number, shared = false) {
   for (let attempt = 0; ; attempt++) {
     const address = from();
+    const before = failOpens();
     const t0 = performance.now();
     const out = await Promise.all(
       Array.from({ length: count }, () => get(fleet.haproxy.url, '/health', address)),
     );
-    if (performance.now() - t0 < 700 || attempt >= 3) return out;
+    const clean = performance.now() - t0 < 700 && (!shared || failOpens() === before);
+    if (clean || attempt >= 5) return out;
   }
 }
-
 /** `n` client addresses of their own (127.2.k.x) for a load. */
 let nextLoad = 0;
 const loadAddresses = (n: number): string[] => {
@@ -144,7 +156,7 @@ describe('the fleet', () => {
   });
 
   it('the rate limit is exact across the two replicas: 5 per window in total, headers on every answer', async () => {
-    const out = await burst(address, 12);
+    const out = await burst(address, 12, true);
     const passed = out.filter((r) => r.status !== 429);
     expect(passed).toHaveLength(5);
     expect(out.filter((r) => r.status >= 500)).toEqual([]);
@@ -208,7 +220,7 @@ describe('the fleet', () => {
     await waitFor(
       'shared limits again',
       async () => {
-        const again = await burst(address, 12);
+        const again = await burst(address, 12, true);
         return again.filter((r) => r.status !== 429).length === 5;
       },
       30_000,
@@ -362,7 +374,12 @@ describe('the fleet', () => {
       'quotes from the live replica',
       () => load.answers.filter((a) => a.at > killedAt + 3000 && a.status === 200).length >= 10,
       30_000,
-    );
+    ).catch((e: Error) => {
+      const after = load.answers
+        .filter((a) => a.at > killedAt)
+        .map((a) => `${a.status} ${a.servedBy ?? '-'} ${a.body.slice(0, 80)}`);
+      throw new Error(`${e.message}; answers after the kill: ${JSON.stringify(after.slice(-6))}`);
+    });
     const answers = await load.stop();
     answered.push(...answers);
     for (const s of [...streams, ...back]) s.ws.close();

@@ -19,12 +19,16 @@ export interface VenueShardsOptions {
   readonly ingestor: (options: IngestorOptions) => Ingestor;
 }
 
+/** The gate of one running Ingestor: records pass only while it is open. */
+interface Gate {
+  open: boolean;
+}
+
 interface Shard {
   readonly slot: number;
   readonly venues: readonly VenueSettings[];
-  /** Records pass only while this ingestor owns the slot. */
-  open: boolean;
-  ingestor: Ingestor | null;
+  /** The slot's running Ingestor and its own gate (a halted one's gate never opens again). */
+  running: { readonly ingestor: Ingestor; readonly gate: Gate } | null;
 }
 
 /**
@@ -54,8 +58,7 @@ export class VenueShards {
     this.shards = [...bySlot.entries()].map(([slot, list]) => ({
       slot,
       venues: list,
-      open: false,
-      ingestor: null,
+      running: null,
     }));
     this.group = new ShardGroup({
       brokers: o.brokers,
@@ -85,7 +88,7 @@ export class VenueShards {
   }
 
   private revoke(why: string): void {
-    for (const s of this.shards) s.open = false;
+    for (const s of this.shards) if (s.running !== null) s.running.gate.open = false;
     if (this.owned.size > 0) this.o.logger.warn('venues paused: ownership in question', { why });
   }
 
@@ -94,20 +97,21 @@ export class VenueShards {
     const mine: string[] = [];
     for (const s of this.shards) {
       if (!slots.has(s.slot)) {
-        if (s.ingestor !== null) void this.halt(s);
+        if (s.running !== null) void this.halt(s);
         continue;
       }
       mine.push(...s.venues.map((v) => v.exchangeId));
-      s.open = true;
-      if (s.ingestor === null) this.launch(s);
+      if (s.running === null) this.launch(s);
+      else s.running.gate.open = true;
     }
     this.o.logger.info('venues assigned', { group: this.o.shards.group, venues: mine.sort() });
   }
 
   private launch(s: Shard): void {
+    const gate: Gate = { open: true };
     const gated: RecordSink = {
       write: (records) =>
-        s.open
+        gate.open
           ? this.o.options.sink.write(records)
           : Promise.reject(
               new LogError(
@@ -123,15 +127,19 @@ export class VenueShards {
       sink: gated,
       bufferBytes: budget,
     });
-    s.ingestor = ingestor;
+    s.running = { ingestor, gate };
     ingestor.start();
   }
 
-  /** Stop a slot's venues; what its gate still holds is dropped (the new owner starts with snapshots). */
+  /**
+   * Stop a slot's venues. Its gate closes for good: what its writer still holds is dropped, even if
+   * the slot comes back here before the stop completes (a new Ingestor starts it afresh then).
+   */
   private async halt(s: Shard): Promise<void> {
-    s.open = false;
-    const ingestor = s.ingestor;
-    s.ingestor = null;
-    await ingestor?.stop(0);
+    const running = s.running;
+    s.running = null;
+    if (running === null) return;
+    running.gate.open = false;
+    await running.ingestor.stop(0);
   }
 }
