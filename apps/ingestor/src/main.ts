@@ -49,7 +49,8 @@ async function main(): Promise<void> {
     logger.error(problem);
     process.exit(2);
   }
-  const stop = config.replay === null ? startLive(config, sink, logger) : startReplay(config, log, logger);
+  const stop =
+    config.replay === null ? startLive(config, log, sink, logger) : startReplay(config, log, logger);
   const shutdown = (): void => {
     logger.info('stopping ingestor');
     stop()
@@ -83,7 +84,12 @@ async function checkLog(log: EventLog, logger: ServiceLogger): Promise<void> {
   }
 }
 
-function startLive(config: IngestorConfig, sink: RecordSink, logger: ServiceLogger): () => Promise<void> {
+function startLive(
+  config: IngestorConfig,
+  log: EventLog,
+  sink: RecordSink,
+  logger: ServiceLogger,
+): () => Promise<void> {
   let venuesConfig = null;
   if (config.venuesConfig !== null) {
     try {
@@ -104,7 +110,10 @@ function startLive(config: IngestorConfig, sink: RecordSink, logger: ServiceLogg
     logger: quiet,
     bufferBytes: config.writeBufferBytes,
   });
-  const running = config.shards === null ? wholeIngestor(options) : shardedIngestor(config, options, logger);
+  const running =
+    config.shards === null
+      ? wholeIngestor(options)
+      : shardedIngestor(config, options, log, (s) => tally.tap(s), logger);
   const timers: NodeJS.Timeout[] = [];
   if (every > 0) {
     const summarize = (): void => {
@@ -140,9 +149,13 @@ function wholeIngestor(options: IngestorOptions): { stop(): Promise<void> } {
 function shardedIngestor(
   config: IngestorConfig,
   options: IngestorOptions,
+  log: EventLog,
+  tap: (sink: RecordSink) => RecordSink,
   logger: ServiceLogger,
 ): { stop(): Promise<void> } {
   const shards = new VenueShards({
+    log,
+    tap,
     shards: config.shards!,
     brokers: config.log.kafkaBrokers ?? [],
     topicPrefix: config.log.topicPrefix ?? '',

@@ -1,10 +1,16 @@
 import type { ShardConfig } from '@app/config';
-import { LogError, ShardGroup, type RecordSink } from '@app/log';
+import { LogError, logSink, ShardGroup, type EventLog, type RecordSink } from '@app/log';
 import type { ServiceLogger } from '@app/logging';
 import type { Ingestor, IngestorOptions, VenueSettings } from '@app/venues';
 
 /** Slots of the shard group: venue i (by exchangeId) is slot i mod SLOTS. */
 export const SHARD_SLOTS = 64;
+/**
+ * A slot that arrives starts its venues this much later, so writes its previous owner had sent
+ * before it gave the slot up (each append is gated, but one already on the wire is not) land
+ * first: the book's new run never interleaves with the end of the old one.
+ */
+export const HANDOVER_MS = 1_000;
 
 /** What the shards need from the process: its log, its options, how to build an ingestor. */
 export interface VenueShardsOptions {
@@ -12,11 +18,15 @@ export interface VenueShardsOptions {
   readonly brokers: readonly string[];
   readonly topicPrefix: string;
   readonly replicationFactor: number;
-  /** The ingestor's options for every configured venue (the sink is the process's). */
+  /** The ingestor's options for every configured venue. */
   readonly options: IngestorOptions;
+  /** The log the venues' records go to (each slot writes through a gate in front of it). */
+  readonly log: EventLog;
   readonly logger: ServiceLogger;
   /** Build the ingestor of some venues writing into `sink` (the process's Ingestor class). */
   readonly ingestor: (options: IngestorOptions) => Ingestor;
+  /** What the process wraps its sinks in (the console tally). */
+  readonly tap: (sink: RecordSink) => RecordSink;
 }
 
 /** The gate of one running Ingestor: records pass only while it is open. */
@@ -109,26 +119,31 @@ export class VenueShards {
 
   private launch(s: Shard): void {
     const gate: Gate = { open: true };
-    const gated: RecordSink = {
-      write: (records) =>
-        gate.open
-          ? this.o.options.sink.write(records)
-          : Promise.reject(
-              new LogError(
-                'unavailable',
-                `this ingestor does not own ${s.venues.map((v) => v.exchangeId).join(', ')} now (ingestor group)`,
-              ),
-            ),
-    };
+    const names = s.venues.map((v) => v.exchangeId).join(', ');
+    // The gate is checked at every append (logSink appends per topic), as late as it can be.
+    const gatedLog = new Proxy(this.o.log, {
+      get: (target, key, receiver) =>
+        key === 'append'
+          ? (...args: Parameters<EventLog['append']>) =>
+              gate.open
+                ? target.append(...args)
+                : Promise.reject(
+                    new LogError('unavailable', `this ingestor does not own ${names} now (ingestor group)`),
+                  )
+          : (Reflect.get(target, key, receiver) as unknown),
+    });
     const budget = Math.max(1 << 20, Math.floor(this.o.options.bufferBytes / this.shards.length));
     const ingestor = this.o.ingestor({
       ...this.o.options,
       venues: s.venues,
-      sink: gated,
+      sink: this.o.tap(logSink(gatedLog)),
       bufferBytes: budget,
     });
     s.running = { ingestor, gate };
-    ingestor.start();
+    const timer = setTimeout(() => {
+      if (s.running?.ingestor === ingestor) ingestor.start();
+    }, HANDOVER_MS);
+    timer.unref();
   }
 
   /**
