@@ -313,7 +313,10 @@ describe('the fleet', () => {
     );
     // The new owner's first records: each orphaned book starts afresh, a snapshot of sequence 1.
     const firstSnapshot = (venue: string): number | undefined =>
-      books.seen.find((r) => r.at > killedAt && r.key.startsWith(`${venue}|`) && isFresh(r.value))?.at;
+      books
+        .records()
+        .filter((r) => r.at > killedAt && r.key.startsWith(`${venue}|`) && isFresh(r.value))
+        .reduce<number | undefined>((min, r) => (min === undefined || r.at < min ? r.at : min), undefined);
     await waitFor(
       'the orphaned venues published again',
       () => orphans.every((v) => firstSnapshot(v) !== undefined),

@@ -57,7 +57,10 @@ export class TopicWatch {
     return this;
   }
 
-  /** Distinct records by position (a consumer that rejoined after a broker loss may see some twice). */
+  /**
+   * Distinct records by position, each with the time it first arrived (a consumer that rejoins
+   * after a broker loss reads the topic again from the start).
+   */
   records(): Seen[] {
     const byPosition = new Map<string, Seen>();
     for (const s of this.seen) {
