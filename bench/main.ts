@@ -11,6 +11,7 @@ import { benchApi } from './api';
 import { benchApiExplain } from './api-explain';
 import type { BenchRow } from './bench-row';
 import { benchExplain } from './explain';
+import { benchFleet } from './fleet';
 import { benchFold } from './fold';
 import { benchHostile } from './hostile';
 import { benchIngestor } from './ingestor';
@@ -44,6 +45,7 @@ const SCENARIOS: Scenario[] = [
   { name: 'hostile', run: () => benchHostile() },
   { name: 'longevity', run: () => benchLongevity() },
   { name: 'soak', run: () => benchSoak() },
+  { name: 'fleet', run: () => benchFleet() },
 ];
 
 async function main(): Promise<void> {

@@ -173,19 +173,80 @@ async function useContainers(): Promise<boolean> {
   return false;
 }
 
-/** Run scripts/kafka/kafka.mjs; for start, returns the brokers from its last line. */
-export async function kafkaScript(
-  command: 'start' | 'stop' | 'reset' | 'status',
-  dataDir: string,
-  port: number,
-): Promise<string> {
-  const env = {
+/** A KRaft cluster a test may break: every node a broker and a controller voter. */
+export interface OwnedCluster {
+  /** Every node's `127.0.0.1:<port>`, comma-separated (KAFKA_BROKERS). */
+  readonly brokers: string;
+  /** Node id (1..n) to its broker port. */
+  readonly ports: ReadonlyMap<number, number>;
+  /** SIGKILL one node (no clean shutdown); `start` brings it back on its data. */
+  kill(node: number): Promise<void>;
+  /** Start every node that is not running. */
+  start(): Promise<void>;
+  /** Stop and wipe. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * Failure detection compressed for tests on a busy 2-core machine (Kafka's defaults: heartbeats
+ * every 2 s, a silent broker fenced after 9 s, a silent follower out of the ISR after 30 s, group
+ * sessions of at least 6 s), and small thread pools: three brokers share the machine.
+ */
+export const FAST_FAILOVER_PROPS = [
+  'broker.heartbeat.interval.ms=500',
+  'broker.session.timeout.ms=4000',
+  'replica.lag.time.max.ms=4000',
+  'group.min.session.timeout.ms=1000',
+  'num.network.threads=2',
+  'num.io.threads=2',
+  'background.threads=2',
+  'log.cleaner.threads=1',
+].join(',');
+
+/**
+ * A cluster of `nodes` jar brokers (scripts/kafka with KAFKA_NODES) on the ports of `slot` (as
+ * ownedBroker: TEST_KAFKA_PORT + 10 * slot, node i on + 2(i-1) and its controller on the next),
+ * small heaps, fast failover. Jars only: the container path runs one broker.
+ */
+export async function ownedCluster(name: string, slot: number, nodes = 3): Promise<OwnedCluster> {
+  if (!Number.isInteger(slot) || slot < 1 || slot > 9)
+    throw new RangeError(`broker slot must be 1..9, got ${slot}`);
+  if (nodes < 1 || nodes > 5) throw new RangeError(`a test cluster has 1 to 5 nodes, got ${nodes}`);
+  const port = SHARED_PORT + 10 * slot;
+  const dataDir = join(shmRoot, `route-service-test-${name}-${port}`);
+  const extra = { KAFKA_NODES: String(nodes), KAFKA_HEAP: '256m', KAFKA_PROPS: FAST_FAILOVER_PROPS };
+  await kafkaScript('reset', dataDir, port, extra);
+  const brokers = await kafkaScript('start', dataDir, port, extra);
+  const ports = new Map(Array.from({ length: nodes }, (_, i) => [i + 1, port + 2 * i] as const));
+  return {
+    brokers,
+    ports,
+    kill: async (node) =>
+      void (await run('node', [script, 'kill', String(node)], { env: scriptEnv(dataDir, port, extra) })),
+    start: async () => void (await kafkaScript('start', dataDir, port, extra)),
+    dispose: async () => void (await kafkaScript('reset', dataDir, port, extra)),
+  };
+}
+
+function scriptEnv(dataDir: string, port: number, extra: Record<string, string>): NodeJS.ProcessEnv {
+  return {
     ...process.env,
     KAFKA_DATA_DIR: dataDir,
     KAFKA_PORT: String(port),
     KAFKA_CONTROLLER_PORT: String(port + 1),
     KAFKA_NUM_PARTITIONS: '4',
+    ...extra,
   };
+}
+
+/** Run scripts/kafka/kafka.mjs; for start, returns the brokers from its last line. */
+export async function kafkaScript(
+  command: 'start' | 'stop' | 'reset' | 'status',
+  dataDir: string,
+  port: number,
+  extra: Record<string, string> = {},
+): Promise<string> {
+  const env = scriptEnv(dataDir, port, extra);
   const { stdout } = await run('node', [script, command], {
     env,
     timeout: 240_000,

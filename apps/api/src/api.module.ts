@@ -6,6 +6,7 @@ import { BookFeed } from '@app/feed';
 import { ReadyController } from './health/ready.controller';
 import { ServiceStatus } from './health/service-status';
 import { RequestGate } from './http/request-gate';
+import { Limits } from './limits/limits';
 import { QuoteJournal } from '@app/audit';
 import { MarketController } from './market/market.controller';
 import { MarketService } from './market/market.service';
@@ -26,6 +27,8 @@ export interface ApiDeps {
   readonly clock: Clock;
   readonly log: EventLog;
   readonly journal: QuoteJournal;
+  /** The rate limit and the stream cap (in this process, or shared through Redis). */
+  readonly limits: Limits;
 }
 
 @Module({})
@@ -40,6 +43,7 @@ export class ApiModule {
         { provide: Clock, useValue: deps.clock },
         { provide: EventLog, useValue: deps.log },
         { provide: QuoteJournal, useValue: deps.journal },
+        { provide: Limits, useValue: deps.limits },
         RequestGate,
         RouteService,
         MarketService,

@@ -15,6 +15,8 @@ import { RequestGate } from './http/request-gate';
 import { ApiMetrics } from './metrics/api-metrics';
 import { installRouteTiming } from './metrics/route-timing';
 import { StreamHub, type StreamStats } from './stream/stream-hub';
+import type { Limits } from './limits/limits';
+import { limitsFor } from './limits/limits-for';
 
 /** POST /route body cap (clarifications 9). */
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -50,7 +52,9 @@ export interface PendingWork {
   readonly journalRecords: number;
 }
 
-export interface ApiServerOptions extends Omit<ApiDeps, 'journal'> {
+export interface ApiServerOptions extends Omit<ApiDeps, 'journal' | 'limits'> {
+  /** Default: from the config (shared through Redis with REDIS_URL, else in this process). */
+  readonly limits?: Limits;
   /** Nest's logger: the service logger (NestLogger), false for none, or Nest's console at these levels. */
   readonly logger?: false | LogLevel[] | LoggerService;
   /** Keep the journal's requestId index here (JournalIndexer); none when omitted. */
@@ -74,7 +78,9 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     flushMs: options.log instanceof EmbeddedLog ? 0 : 20,
     onError: (e) => journalLogger.error(`append failed, retrying: ${e.message}`),
   });
-  const { journalIndexDir, ...rest } = options;
+  const { journalIndexDir, limits: given, ...rest } = options;
+  const limits = given ?? limitsFor(options.config);
+  await limits.start();
   const indexer =
     journalIndexDir === undefined
       ? null
@@ -83,7 +89,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
             `requestId index not updated (replay reads the rest of the journal): ${e.message}`,
           ),
         );
-  const deps: ApiDeps = { ...rest, journal };
+  const deps: ApiDeps = { ...rest, journal, limits };
   const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(deps), http.adapter, {
     logger: options.logger ?? ['error', 'warn'],
     // Bodies are parsed by installJsonBodyParser (strict JSON), not Nest's default parsers.
@@ -107,6 +113,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     journal,
     stream: () => hub.stats(),
     refusals: () => gate.refusals,
+    limits: () => limits.stats(),
     status: () => status.report(),
   });
   hub.onPush = (ms) => metrics.observePush(ms);
@@ -138,6 +145,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       // After the server stopped answering: everything it served is appended before the log closes.
       await journal.close();
       await indexer?.stop();
+      await limits.close();
     },
   };
 }

@@ -28,6 +28,7 @@ export async function openFeed(
     dataDir: config.dataDir,
     topicPrefix: config.topicPrefix,
     retention: config.retention,
+    replication: config.replication,
     onRetention: (results) => logger.log(retentionLine(results)),
   });
   await refuseShortRetention(log);

@@ -6,6 +6,7 @@ import { watchSymbols, type RouteRequest } from '@app/routing';
 import type { WebSocket } from 'ws';
 import { BookFeed } from '@app/feed';
 import { RequestGate } from '../http/request-gate';
+import { Limits, type StreamSlot } from '../limits/limits';
 import { QuoteJournal } from '@app/audit';
 import { parseRouteQuery, type RouteParams } from '@app/request';
 import { queryOf } from '../route/route.controller';
@@ -48,7 +49,8 @@ const now = (): number => performance.now();
 export class StreamHub implements OnModuleInit, OnModuleDestroy {
   private readonly groups = new Map<string, Group>();
   private readonly watchers = new Map<string, Set<Group>>();
-  private readonly perAddress = new Map<string, number>();
+  /** Each open subscriber's place under its address's stream cap. */
+  private readonly slots = new Map<Subscriber, StreamSlot>();
   private readonly subs = new Set<Subscriber>();
   private knownSymbols = new Set<string>();
   private unsubscribe: (() => void) | null = null;
@@ -69,6 +71,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
     @Inject(RequestGate) private readonly gate: RequestGate,
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
     @Inject(QuoteJournal) private readonly journal: QuoteJournal,
+    @Inject(Limits) private readonly limits: Limits,
   ) {}
 
   onModuleInit(): void {
@@ -132,8 +135,21 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
     if (this.goingAway) return ws.close(1001, 'server shutting down');
     const address =
       this.gate.addressOf(req.socket.remoteAddress, req.headers['x-forwarded-for']) ?? 'unknown';
-    const held = this.perAddress.get(address) ?? 0;
-    if (held >= this.config.streamMaxPerIp) {
+    const taken = this.limits.streams.take(address);
+    if (!(taken instanceof Promise)) return this.admit(ws, req, address, taken);
+    // Shared cap (Redis): the socket may close while the slot is asked for.
+    taken.then(
+      (slot) => {
+        if (ws.readyState === ws.OPEN) return this.admit(ws, req, address, slot);
+        slot?.release();
+      },
+      (e: unknown) => this.logger.error(`stream slot: ${String(e)}`),
+    );
+  }
+
+  /** The cap's answer is in: refuse, or check the request and subscribe. */
+  private admit(ws: WebSocket, req: IncomingMessage, address: string, slot: StreamSlot | null): void {
+    if (slot === null) {
       return this.refuse(
         ws,
         `connection limit reached: at most ${this.config.streamMaxPerIp} concurrent streams per IP`,
@@ -142,10 +158,14 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
       );
     }
     const parsed = parseRouteQuery(queryOf(req.url ?? ''), 'stream');
-    if (!parsed.ok) return this.refuse(ws, parsed.error, 1008, 'invalid request');
+    if (!parsed.ok) {
+      slot.release();
+      return this.refuse(ws, parsed.error, 1008, 'invalid request');
+    }
     const solved = this.solve(parsed.params);
     const reason = solved.result.unroutableReason;
     const result = solved.result;
+    if (reason === 'no_market' || reason === 'exact_out_multi_hop_unsupported') slot.release();
     if (reason === 'no_market')
       return this.refuse(
         ws,
@@ -162,9 +182,9 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
       );
     }
 
-    this.perAddress.set(address, held + 1);
     const group = this.join(parsed.params);
     const sub = new Subscriber(ws, address, group.key, now, this.deliver);
+    this.slots.set(sub, slot);
     group.subs.add(sub);
     this.subs.add(sub);
     ws.on('pong', () => {
@@ -258,9 +278,8 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
       this.closedSent += sub.framesSent;
       this.closedDropped += sub.framesDropped;
     }
-    const held = (this.perAddress.get(sub.address) ?? 1) - 1;
-    if (held > 0) this.perAddress.set(sub.address, held);
-    else this.perAddress.delete(sub.address);
+    this.slots.get(sub)?.release();
+    this.slots.delete(sub);
     const group = this.groups.get(sub.groupKey);
     if (group === undefined) return;
     group.subs.delete(sub);
