@@ -19,6 +19,8 @@ export interface RequestFigures {
   readonly max: number;
   readonly rps: number;
   readonly failed: number;
+  /** Requests sent in all, the half-second warm-up's included. */
+  readonly sent: number;
 }
 
 /** The POST /route body of the same request as the GET bench's query. */
@@ -92,6 +94,7 @@ export async function drive(
     max: q(1),
     rps: Math.round(latencies.length / seconds),
     failed,
+    sent: n,
   };
 }
 

@@ -3,13 +3,18 @@
  * 1. In process: each entry point's parser (GET query, POST body, stream URL, backtest schedule
  *    entry, stored journal request) on a well-formed request and on a malformed one: microseconds
  *    per call (median and p99 of 200 batches of 50 calls) and bytes allocated per call.
- * 2. Over HTTP (the `api` bench's server: 60 venues x 1,000 levels): GET /route with the same query
- *    each time (the parse cache answers), with a new query each time (every one parsed and
- *    validated) and POST /route, from a client process of its own timing each answer
- *    (bench/request-client.ts, 4 connections, 5 s each), in two alternating rounds (best of two).
+ * 2. Over HTTP (the `api` bench's server, 60 venues x 1,000 levels, in a process of its own:
+ *    bench/api-server.ts): GET /route with the same query each time (the parse cache answers),
+ *    with a new query each time (every one parsed and validated) and POST /route, from a client
+ *    process of its own timing each answer (bench/request-client.ts, 4 connections, 5 s each), in
+ *    three alternating rounds (the median round by p99); and the server's CPU time per request
+ *    (from /proc, so other processes' load on the shared machine does not count; median round).
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import {
   parseRouteBody,
@@ -18,7 +23,6 @@ import {
   routeRequest,
   validateStoredRequest,
 } from '@app/request';
-import { startBenchServer } from './api';
 import { ROUTE } from './api-rest';
 import { bytesPerCall, quantile, type BenchRow } from './bench-row';
 import type { RequestFigures, RequestMode } from './request-client';
@@ -88,30 +92,49 @@ export async function benchRequest(): Promise<BenchRow[]> {
     row(`${c.name}: per call p99`, t.p99, 'us');
     row(`${c.name}: allocated`, bytesPerCall(c.run), 'bytes');
   }
-  const server = await startBenchServer();
+  const server = spawn(process.execPath, ['--max-semi-space-size=64', join(__dirname, 'api-server.js')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
-    const best = new Map<RequestMode, RequestFigures>();
-    for (let round = 0; round < 2; round++)
+    const [line] = (await once(createInterface({ input: server.stdout }), 'line')) as [string];
+    const { url } = JSON.parse(line) as { url: string };
+    const rounds = new Map<RequestMode, RequestFigures[]>();
+    const cpu = new Map<RequestMode, number[]>();
+    for (let round = 0; round < 3; round++)
       for (const mode of ['repeat', 'vary', 'post'] as const) {
-        const f = await clientProcess(server.url, mode);
+        const cpu0 = cpuSeconds(server.pid!);
+        const f = await clientProcess(url, mode);
         if (f.failed > 0) throw new Error(`request bench: ${f.failed} failed ${mode} requests`);
-        const prev = best.get(mode);
-        if (prev === undefined || f.p99 < prev.p99) best.set(mode, f);
+        rounds.set(mode, [...(rounds.get(mode) ?? []), f]);
+        cpu.set(mode, [...(cpu.get(mode) ?? []), ((cpuSeconds(server.pid!) - cpu0) * 1e6) / f.sent]);
       }
     const label: Record<RequestMode, string> = {
       repeat: 'GET /route, same query (parse cache)',
       vary: 'GET /route, new query each time',
       post: 'POST /route',
     };
-    for (const [mode, f] of best) {
+    for (const [mode, figures] of rounds) {
+      const f = [...figures].sort((a, b) => a.p99 - b.p99)[1]!;
       row(`${label[mode]}: p50`, f.p50, 'ms');
       row(`${label[mode]}: p99`, f.p99, 'ms');
       row(`${label[mode]}: throughput`, f.rps, 'req/s');
+      row(`${label[mode]}: server CPU per request`, quantile(cpu.get(mode)!, 0.5), 'us');
     }
   } finally {
-    await server.close();
+    server.kill('SIGTERM');
+    await once(server, 'exit');
   }
   return rows;
+}
+
+const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/** CPU time (user + system) process `pid` has used, from /proc/<pid>/stat. */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 }
 
 async function clientProcess(url: string, mode: RequestMode): Promise<RequestFigures> {
