@@ -18,6 +18,7 @@ import { benchIngestor } from './ingestor';
 import { benchLog } from './log';
 import { benchLongevity } from './longevity';
 import { benchReplay } from './replay';
+import { benchRequest } from './request';
 import { benchSoak } from './soak';
 import { benchSolve } from './solve';
 import { benchTools } from './tools';
@@ -41,6 +42,7 @@ const SCENARIOS: Scenario[] = [
   { name: 'ingestor', run: () => benchIngestor() },
   { name: 'api', run: () => benchApi() },
   { name: 'api-explain', run: () => benchApiExplain() },
+  { name: 'request', run: () => benchRequest() },
   { name: 'tools', run: () => benchTools() },
   { name: 'hostile', run: () => benchHostile() },
   { name: 'longevity', run: () => benchLongevity() },

@@ -86,7 +86,7 @@ export const STREAM_CLOSES: readonly { code: number; reason: string; errorFrame:
   },
 ];
 
-/** The connection's query parameters: the route parameter table in stream mode. */
+/** The connection's query parameters: the route-request DTO's, in stream mode. */
 function queryBinding(): JsonObject {
   const params = routeQueryParameters('stream');
   const properties: Record<string, unknown> = {};

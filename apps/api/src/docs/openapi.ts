@@ -320,7 +320,7 @@ function bodyExamples(): JsonObject {
   };
 }
 
-/** The OpenAPI 3.1 document, built from the parameter table, the response schemas and the operation table. */
+/** The OpenAPI 3.1 document, built from the route-request DTO, the response schemas and the operation table. */
 export function buildOpenApiDocument(): JsonObject {
   const paths = operations();
   // The gate's statuses, declared once, join every operation; an operation's own answer of the
