@@ -2,7 +2,7 @@ import type { MarketsView } from '@app/books';
 import type { HopCtx, VenueCtx } from './hop-context';
 import { leg, type HopOutcome } from './hop';
 import type { HopProof, LegProof, LevelProof, VenueProof } from './proof';
-import { byLegOrder } from './strategies';
+import { byLegOrder } from './fill-value';
 import type { Strategy } from './types';
 import type { Fill } from './walk';
 import type { LevelTake } from './walk-tape';
@@ -10,7 +10,7 @@ import type { LevelTake } from './walk-tape';
 // A hop of the proof: the venues the hop could use, and for each leg the levels its walk took
 // (recorded by the walk itself) with the fee and staleness arithmetic the result shows.
 
-const STOPS = ['level_exhausted', 'amount_met', 'cap_reached'] as const;
+const STOPS = ['level_exhausted', 'amount_met', 'cap_reached', 'max_reached', 'whole_step'] as const;
 
 /** The proof of one solved hop; `fullyFillable` is what the result reports for it. */
 export function hopProof(
@@ -77,25 +77,18 @@ function legProof(
   steps: ReadonlyMap<LevelTake, number>,
 ): LegProof {
   const venue = fill.venue;
-  let runningBase = 0;
-  let runningCost = 0;
-  // Summed exactly as the walk summed them (fill.base += base; fill.cost += base * price).
-  const levels = takes.map((t): LevelProof => {
-    const cost = t.base * t.price;
-    runningBase += t.base;
-    runningCost += cost;
-    return {
-      step: steps.get(t) ?? -1,
-      level: t.level,
-      price: t.price,
-      available: t.available,
-      base: t.base,
-      cost,
-      runningBase,
-      runningCost,
-      stop: STOPS[t.stop],
-    };
-  });
+  // Running totals as the walk computed them (walk-tape.ts).
+  const levels = takes.map((t): LevelProof => ({
+    step: steps.get(t) ?? -1,
+    level: t.level,
+    price: t.price,
+    available: t.available,
+    base: t.base,
+    cost: t.base * t.price,
+    runningBase: t.runningBase,
+    runningCost: t.runningCost,
+    stop: STOPS[t.stop],
+  }));
   const l = leg(fill, ctx.side, false);
   const buy = ctx.side === 'buy';
   return {

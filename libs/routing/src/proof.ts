@@ -23,8 +23,11 @@ export interface LevelProof {
   runningBase: number;
   /** The leg's raw cost after this take (the last one is the leg's cost). */
   runningCost: number;
-  /** What ended the take. */
-  stop: 'level_exhausted' | 'amount_met' | 'cap_reached';
+  /**
+   * What ended the take; with venue rules also `max_reached` (the leg's maxAmount) and
+   * `whole_step` (the level's rest waits for a whole step, docs/semantics.md section 13).
+   */
+  stop: 'level_exhausted' | 'amount_met' | 'cap_reached' | 'max_reached' | 'whole_step';
 }
 
 /** One leg: the levels it consumed and the fee and staleness arithmetic on top. */

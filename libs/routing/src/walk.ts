@@ -53,6 +53,11 @@ export function recordWalks(into: WalkTape | null): void {
   tape = into;
 }
 
+/** The tape being recorded, if any: the rule-aware walks (walk-rules.ts) append to it too. */
+export function recordingTape(): WalkTape | null {
+  return tape;
+}
+
 /**
  * Base units of one level that a walk takes, given what is left of the pinned amount and of the
  * venue's funding cap (in the hop's input asset); the reason lands in `takeBy` (no allocation on

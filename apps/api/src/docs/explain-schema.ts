@@ -44,7 +44,10 @@ export const LevelProofSchema = Type.Object(
     cost: num('price * base.'),
     runningBase: num("The leg's base after this take."),
     runningCost: num("The leg's raw cost after this take."),
-    stop: stringEnum(['level_exhausted', 'amount_met', 'cap_reached'] as const, 'What ended the take.'),
+    stop: stringEnum(
+      ['level_exhausted', 'amount_met', 'cap_reached', 'max_reached', 'whole_step'] as const,
+      "What ended the take (max_reached and whole_step come from the venue's order rules).",
+    ),
   },
   closed('LevelProof', 'One level a leg consumed.'),
 );
