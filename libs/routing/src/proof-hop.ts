@@ -1,10 +1,11 @@
 import type { MarketsView } from '@app/books';
 import type { HopCtx, VenueCtx } from './hop-context';
 import { leg, type HopOutcome } from './hop';
-import type { HopProof, LegProof, LevelProof, VenueProof } from './proof';
+import type { HopProof, LegProof, LevelProof, RulesProof, VenueProof } from './proof';
 import { byLegOrder } from './fill-value';
 import type { Strategy } from './types';
 import type { Fill } from './walk';
+import { isRuledFill } from './walk-rules';
 import type { LevelTake } from './walk-tape';
 
 // A hop of the proof: the venues the hop could use, and for each leg the levels its walk took
@@ -44,7 +45,13 @@ export function hopProof(
     fullyFillable,
     venues: ctx.venues.map((v) => venueProof(v, ctx, books, o, used.has(v.exchangeId))),
     legs: fills.map((f) => legProof(f, ctx, books, o, takes.get(f) ?? [], steps)),
+    fillSearch: o.walk.searched === true,
   };
+}
+
+function rulesProof(venue: VenueCtx): RulesProof | null {
+  const r = venue.rules?.market;
+  return r === undefined ? null : { ...r };
 }
 
 /** Order of every take of the hop's final fills within the hop: a take's rank by recording order. */
@@ -109,6 +116,9 @@ function legProof(
     rankingPrice: l.averagePrice * venue.rankMul,
     cap: capOf(o, venue),
     capLimited: fill.capLimited,
+    rules: rulesProof(venue),
+    steps: isRuledFill(fill) && venue.rules !== null && venue.rules.stepUnits > 0 ? fill.steps : null,
+    shapedBy: isRuledFill(fill) ? fill.rule : null,
   };
 }
 
@@ -135,6 +145,8 @@ function venueProof(
     bestPrice: side !== null && side.count > 0 ? side.price(0) : null,
     cap: capOf(o, venue),
     used,
+    rules: rulesProof(venue),
+    droppedBecause: o.walk.dropped?.get(venue) ?? null,
   };
 }
 

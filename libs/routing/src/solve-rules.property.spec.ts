@@ -27,7 +27,21 @@ interface Seen {
   dustRoutes: number;
   maxCut: number;
   bridged: number;
+  shapedByMax: number;
+  shapedByStep: number;
+  dropped: number;
+  searched: number;
 }
+const noneSeen = (): Seen => ({
+  legs: 0,
+  dustRoutes: 0,
+  maxCut: 0,
+  bridged: 0,
+  shapedByMax: 0,
+  shapedByStep: 0,
+  dropped: 0,
+  searched: 0,
+});
 
 function checkScenario(seed: number, seen: Seen): void {
   const { specs, request } = ruledScenario(seed);
@@ -37,6 +51,7 @@ function checkScenario(seed: number, seen: Seen): void {
   expect(JSON.stringify(result)).toBe(JSON.stringify(solve(input)));
   checkAmounts(result);
   const shown = proof.decision.hopsFrom === null ? [] : proof.candidates[proof.decision.hopsFrom]!.hops;
+  for (const c of proof.candidates) for (const hop of c.hops) checkProofHop(hop, seen);
   result.hops.forEach((hop, h) => {
     const costs = new Map(shown[h]!.legs.map((l) => [l.exchangeId, l.cost]));
     for (const leg of hop.legs) {
@@ -74,6 +89,34 @@ function checkScenario(seed: number, seen: Seen): void {
     seen.dustRoutes++;
     checkDust(result, specs, rules);
   }
+}
+
+type HopProof = ReturnType<typeof solveWithProof>['proof']['candidates'][number]['hops'][number];
+
+/** The proof of a hop under rules: per-level rows of each leg, the walk's own running sums. */
+function checkProofHop(hop: HopProof, seen: Seen): void {
+  const steps = hop.legs.flatMap((l) => l.levels.map((v) => v.step)).sort((a, b) => a - b);
+  expect(steps).toEqual(steps.map((_, i) => i));
+  for (const leg of hop.legs) {
+    leg.levels.forEach((v, i) => {
+      expect(v.level).toBe(i);
+      if (i < leg.levels.length - 1) expect([v.stop, v.base]).toEqual(['level_exhausted', v.available]);
+      expect(v.base).toBeLessThanOrEqual(v.available * (1 + 1e-12));
+    });
+    expect(leg.levels.at(-1)!.runningBase).toBe(leg.amount);
+    expect(leg.levels.at(-1)!.runningCost).toBe(leg.cost);
+    if (leg.steps !== null) expect(leg.rules?.amountStep).not.toBeNull();
+    if (leg.shapedBy === 'max') seen.shapedByMax++;
+    if (leg.shapedBy === 'step') seen.shapedByStep++;
+  }
+  const used = new Set(hop.legs.map((l) => l.exchangeId));
+  for (const v of hop.venues) {
+    if (v.droppedBecause !== null) {
+      seen.dropped++;
+      if (!hop.fillSearch) expect(used.has(v.exchangeId)).toBe(false);
+    }
+  }
+  if (hop.fillSearch) seen.searched++;
 }
 
 const close = (a: number, b: number, rel: number) =>
@@ -120,17 +163,22 @@ function checkDust(r: RouteResult, specs: BookSpec[], rules: Map<string, Rules |
 
 describe('executable legs over generated books with rules (docs/semantics.md section 13)', () => {
   it('400 fixed scenarios: every leg and quote obeys its market, amounts are the sums of their legs', () => {
-    const seen: Seen = { legs: 0, dustRoutes: 0, maxCut: 0, bridged: 0 };
+    const seen = noneSeen();
     for (let seed = 1; seed <= 400; seed++) checkScenario(seed, seen);
     // The set exercises what it claims: many legs, bridges, legs cut at a maximum, dust.
     expect(seen.legs).toBeGreaterThan(300);
     expect(seen.bridged).toBeGreaterThan(20);
     expect(seen.maxCut).toBeGreaterThan(10);
     expect(seen.dustRoutes).toBeGreaterThan(10);
+    // ... and a proof that names the rule: steps, maximums, venues dropped, the fill search.
+    expect(seen.shapedByStep).toBeGreaterThan(100);
+    expect(seen.shapedByMax).toBeGreaterThan(10);
+    expect(seen.dropped).toBeGreaterThan(20);
+    expect(seen.searched).toBeGreaterThan(0);
   });
 
   it('random scenarios (fast-check)', () => {
-    const seen: Seen = { legs: 0, dustRoutes: 0, maxCut: 0, bridged: 0 };
+    const seen = noneSeen();
     fc.assert(
       fc.property(fc.integer({ min: 401, max: 2 ** 31 - 1 }), (seed) => checkScenario(seed, seen)),
       { numRuns: 300 },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { solve, type RouteRequest } from '@app/routing';
+import { constraintCosts, solve, solveWithProof, type RouteRequest } from '@app/routing';
 import { cacheOf, CONFIG, NOW, req, type BookSpec } from '../test/fixtures';
 
 // docs/semantics.md section 13, worked example and rule by rule (f = 0 unless said).
@@ -183,5 +183,57 @@ describe('executable legs (docs/semantics.md section 13)', () => {
     expect(legs(r, 1)).toEqual([['a', 0.115]]);
     expect(r.hops[0]!.legs[0]!.balanceLimited).toBe(true);
     expect(r.amountIn).toBe(2.3);
+  });
+});
+
+describe('the proof and the constraint costs name the venue rules (docs/explain.md)', () => {
+  const input = { request: buy(1000), books: cacheOf(EXAMPLE), now: NOW, config: CONFIG };
+
+  it('per leg the rule that shaped it and its levels; per venue its rules and why it was dropped', () => {
+    const hop = solveWithProof(input).proof.candidates[0]!.hops[0]!;
+    const [a, b] = hop.legs;
+    expect([a!.exchangeId, a!.shapedBy, a!.steps, a!.amount]).toEqual(['a', 'step', 16, 0.016]);
+    expect(a!.rules).toEqual({ amountStep: 0.001, minAmount: 0.001, minCost: 10, maxAmount: null });
+    expect(a!.levels.map((v) => [v.level, v.base, v.stop])).toEqual([
+      [0, 0.015, 'level_exhausted'],
+      [1, 0.016 - 0.015, 'amount_met'],
+    ]);
+    expect(a!.levels.at(-1)!.runningCost).toBe(a!.cost);
+    expect([b!.exchangeId, b!.shapedBy, b!.steps, b!.levels[0]!.stop]).toEqual([
+      'b',
+      'max',
+      300,
+      'max_reached',
+    ]);
+    expect(hop.venues.map((v) => [v.exchangeId, v.used, v.droppedBecause])).toEqual([
+      ['a', true, null],
+      ['b', true, null],
+      ['c', false, 'min_cost'],
+    ]);
+    expect(hop.fillSearch).toBe(false);
+  });
+
+  it('a venueRules row routes as if no market carried rules', () => {
+    const costs = constraintCosts(input);
+    const row = costs.constraints.find((c) => c.name === 'venueRules')!;
+    expect(row.configChange).toEqual({ ignoreVenueRules: true });
+    expect(row.result).toEqual(
+      solve({
+        ...input,
+        request: { ...input.request, includeQuotes: false },
+        config: { ...CONFIG, ignoreVenueRules: true },
+      }),
+    );
+    expect(row.result.amountIn).toBe(1000);
+    expect(row.result.hops[0]!.legs.map((l) => l.exchangeId)).toEqual(['a', 'b', 'c']);
+    // What the rules cost here is size, not rate: the route leaves 49.95 USDT of dust unspent and
+    // its last whole steps are no dearer than the fractional rest would have been.
+    expect(row.value).toBeGreaterThan(costs.route.value);
+    expect(row.costBps).toBeLessThan(0);
+    // No rules in play, no row.
+    const plain = EXAMPLE.map(({ rules: _, ...spec }) => spec);
+    expect(constraintCosts({ ...input, books: cacheOf(plain) }).constraints.map((c) => c.name)).not.toContain(
+      'venueRules',
+    );
   });
 });

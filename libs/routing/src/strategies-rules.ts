@@ -1,9 +1,9 @@
 import { beatsBest, pinnedAchieved, rankingPrice, type CapOf } from './fill-value';
 import { fillSearch } from './fill-search';
 import type { VenueCtx } from './hop-context';
-import { baseOfSteps, executable, stepsIn } from './venue-rules';
+import { baseOfSteps, executable, missedMinimum, stepsIn } from './venue-rules';
 import { walkMergedRuled, walkVenueRuled } from './walk-rules';
-import type { WalkResult, WalkSpec } from './walk';
+import type { DropReason, WalkResult, WalkSpec } from './walk';
 
 // The strategies on a hop where some market carries order rules (docs/semantics.md section 13).
 
@@ -22,15 +22,19 @@ export function executableMerged(
   let allowed = venues;
   let result = walkMergedRuled(allowed, spec, allowed.map(capOf));
   let short = result.fitStops;
+  const dropped = new Map<VenueCtx, DropReason>();
   for (;;) {
-    const bad = new Set(result.fills.filter((f) => !executable(f.venue.rules, f)).map((f) => f.venue));
-    if (bad.size === 0) break;
+    for (const f of result.fills)
+      if (!executable(f.venue.rules, f)) dropped.set(f.venue, missedMinimum(f.venue.rules!, f));
+    if (allowed.every((v) => !dropped.has(v))) break;
     short = true;
-    allowed = allowed.filter((v) => !bad.has(v));
+    allowed = allowed.filter((v) => !dropped.has(v));
     result = walkMergedRuled(allowed, spec, allowed.map(capOf));
   }
-  if (result.full || !short) return result;
-  return fillSearch(venues, spec, capOf, maxCount) ?? result;
+  if (result.full || !short) return { fills: result.fills, full: result.full, dropped };
+  const searched = fillSearch(venues, spec, capOf, maxCount);
+  if (searched === null) return { fills: result.fills, full: result.full, dropped };
+  return { fills: searched.fills, full: searched.full, searched: true };
 }
 
 /** best_single with rules: each venue walked alone under its rules; one whose answer is under its minimum fills nothing. */
@@ -39,10 +43,15 @@ export function bestSingleRuled(venues: readonly VenueCtx[], spec: WalkSpec, cap
   let bestPinned = 0;
   let bestPrice = 0;
   const better = spec.side === 'buy' ? -1 : 1;
+  const dropped = new Map<VenueCtx, DropReason>();
   for (const venue of venues) {
     const r = walkVenueRuled(venue, spec, capOf(venue));
     const fill = r.fills[0];
-    if (fill === undefined || !executable(venue.rules, fill)) continue;
+    if (fill === undefined) continue;
+    if (!executable(venue.rules, fill)) {
+      dropped.set(venue, missedMinimum(venue.rules!, fill));
+      continue;
+    }
     const achieved = pinnedAchieved(fill, spec);
     const price = rankingPrice(fill);
     if (beatsBest(r, achieved, price, best, bestPinned, bestPrice, better)) {
@@ -51,7 +60,7 @@ export function bestSingleRuled(venues: readonly VenueCtx[], spec: WalkSpec, cap
       bestPrice = price;
     }
   }
-  return best ?? { fills: [], full: false };
+  return { fills: best?.fills ?? [], full: best?.full ?? false, dropped };
 }
 
 /** What a venue could execute at most: its walked side's base, in whole steps, up to its maximum. */

@@ -122,6 +122,11 @@ export function executable(rules: VenueRules | null, leg: SizedLeg): boolean {
   return rules === null || (leg.base >= rules.minAmount && leg.cost >= rules.minCost);
 }
 
+/** Which minimum an unexecutable leg misses, amount first. */
+export function missedMinimum(rules: VenueRules, leg: SizedLeg): 'min_amount' | 'min_cost' {
+  return leg.base < rules.minAmount ? 'min_amount' : 'min_cost';
+}
+
 /**
  * Sum of base amounts, exact when every one is whole steps of a known scale: the integers at the
  * finest scale, divided once. Otherwise (a market without a step, or a sum past 2^53) the float

@@ -127,6 +127,8 @@ function advance(w: VenueWalk, spec: WalkSpec, remPinned: number, tape: WalkTape
     fill.cost += base * price;
     pinned = pinnedOf(spec, fee, base * price, base);
     w.remCap -= inputOf(spec, fee, base * price, base);
+    // Recorded as walk.ts records a take: the piece taken.
+    if (tape !== null && base > 0) tape.push(fill, base, stop);
   } else {
     let k = Math.min(stepsIn(from + y, rules.stepUnits, rules.scale), w.limitSteps);
     for (; k > fill.steps; k--) {
@@ -148,9 +150,9 @@ function advance(w: VenueWalk, spec: WalkSpec, remPinned: number, tape: WalkTape
       if (stop === 0) stop = 4;
       else fill.rule = 'step';
     }
+    // The proof reads a stepped take as the leg's new amount and the level it ended on (walk-tape.ts).
+    if (tape !== null && pinned !== 0) tape.push(fill, fill.base, stop + 8 * w.level);
   }
-  // The proof reads a rule-aware take as the leg's new amount and the level it ended on (walk-tape.ts).
-  if (tape !== null && pinned !== 0) tape.push(fill, fill.base, stop + 8 * w.level);
   w.lastStop = stop;
   if (stop === 0 || stop === 4) {
     w.cumBase += avail;

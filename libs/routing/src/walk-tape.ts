@@ -37,23 +37,34 @@ export function readTape(tape: WalkTape): Map<Fill, LevelTake[]> {
       takes = [];
       out.set(fill, takes);
     }
-    if (isRuledFill(fill)) {
-      ruledTake(takes, fill, k / 3, tape[k + 1] as number, tape[k + 2] as number);
+    if (isRuledFill(fill) && (fill.venue.rules?.stepUnits ?? 0) > 0) {
+      steppedTake(takes, fill, k / 3, tape[k + 1] as number, tape[k + 2] as number);
       continue;
     }
     const side = fill.venue.levels!;
     const before = takes.at(-1);
+    const base = tape[k + 1] as number;
+    if (before !== undefined && before.stop === 3 && before.base < before.available) {
+      // A floor the fill search laid (walk-rules.ts) ended inside a level: the walk goes on there.
+      takes[takes.length - 1] = {
+        ...before,
+        base: before.base + base,
+        stop: tape[k + 2] as RuledStop,
+        runningBase: before.runningBase + base,
+        runningCost: before.runningCost + base * before.price,
+      };
+      continue;
+    }
     if (before !== undefined && (before.stop !== 0 || before.base !== before.available))
       throw new Error(`walk tape out of step: ${fill.venue.exchangeId} took level ${before.level} in part`);
     const level = takes.length;
-    const base = tape[k + 1] as number;
     takes.push({
       seq: k / 3,
       level,
       price: side.price(level),
       available: side.amount(level),
       base,
-      stop: tape[k + 2] as 0 | 1 | 2,
+      stop: tape[k + 2] as RuledStop,
       runningBase: (before?.runningBase ?? 0) + base,
       runningCost: (before?.runningCost ?? 0) + base * side.price(level),
     });
@@ -62,12 +73,12 @@ export function readTape(tape: WalkTape): Map<Fill, LevelTake[]> {
 }
 
 /**
- * A rule-aware take (walk-rules.ts) brings the leg to `at` base units on level `code >> 3`: the
+ * A stepped take (walk-rules.ts) brings the leg to `at` base units on level `code >> 3`: the
  * levels before it are now whole in the leg, and that level holds the rest. Rows are per level, so
  * a level a step spanned shows once, with the take that first reached it; running totals are the
  * book's prefix sums, computed as the walk computed them.
  */
-function ruledTake(takes: LevelTake[], fill: Fill, seq: number, at: number, code: number): void {
+function steppedTake(takes: LevelTake[], fill: Fill, seq: number, at: number, code: number): void {
   const side = fill.venue.levels!;
   const level = code >> 3;
   const stop = (code & 7) as RuledStop;
