@@ -10,7 +10,7 @@ import {
   type Side,
   type SolveInput,
 } from '@app/routing';
-import { isWholeMultiple, sumsExactly } from '../test/decimal';
+import { isWholeMultiple, sumsExactly } from '@test/support';
 import { cacheOf, CONFIG, NOW, req, type BookSpec } from '../test/fixtures';
 import { ruledScenario } from '../test/scenarios';
 
