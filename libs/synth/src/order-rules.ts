@@ -1,5 +1,4 @@
 import type { MarketRuleField } from '@app/events';
-import type { Tier } from './profiles';
 
 /**
  * Order rules of the synthetic venues (docs/semantics.md section 13), one style per venue. Each
@@ -81,7 +80,7 @@ const STYLES: readonly Style[] = [
  * The rules of `symbol` on the venue of index `index` in `tier`: two styles per tier, alternating
  * by index (no random draw, so the rest of a seeded market is the same with or without rules).
  */
-export function orderRules(tier: Tier, index: number, symbol: string): OrderRules | null {
+export function orderRules(tier: 1 | 2 | 3, index: number, symbol: string): OrderRules | null {
   const style = STYLES[(tier - 1) * 2 + (index % 2)];
   return style?.[symbol] ?? null;
 }
