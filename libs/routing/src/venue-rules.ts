@@ -47,13 +47,19 @@ export function venueRules(market: MarketRules | null | undefined): VenueRules |
 
 function build(market: MarketRules): VenueRules {
   const dec = market.amountStep === null ? null : decimalOf(market.amountStep);
-  const stepUnits = dec?.m ?? 0;
+  // A step too coarse to count in whole units (over 10^15) allows no order at all: one unit, none
+  // of it. One finer than 10^-22 is no step (a venue cannot tell such amounts apart anyway).
+  const tooCoarse = dec === null && market.amountStep !== null && market.amountStep >= 1;
+  const stepUnits = tooCoarse ? 1 : (dec?.m ?? 0);
   const scaleDigits = dec?.d ?? 0;
   const scale = 10 ** scaleDigits;
   const step = stepUnits / scale;
   let maxSteps = Infinity;
   let maxBase = market.maxAmount ?? Infinity;
-  if (stepUnits > 0) {
+  if (tooCoarse) {
+    maxSteps = 0;
+    maxBase = 0;
+  } else if (stepUnits > 0) {
     maxSteps = Math.floor(MAX_UNITS / stepUnits);
     if (market.maxAmount !== null) maxSteps = Math.min(maxSteps, stepsIn(market.maxAmount, stepUnits, scale));
     maxBase = (maxSteps * stepUnits) / scale;
