@@ -543,10 +543,10 @@ export interface components {
       /** @description The leg's raw cost after this take. */
       runningCost: number;
       /**
-       * @description What ended the take.
+       * @description What ended the take (max_reached and whole_step come from the venue's order rules).
        * @enum {string}
        */
-      stop: 'level_exhausted' | 'amount_met' | 'cap_reached';
+      stop: 'level_exhausted' | 'amount_met' | 'cap_reached' | 'max_reached' | 'whole_step';
     };
     /** @description One leg: its levels and the fee and staleness arithmetic. */
     LegProof: {
@@ -583,6 +583,21 @@ export interface components {
       cap: number | null;
       /** @description The cap stopped this leg. */
       capLimited: boolean;
+      /** @description Null when the market carries no order rule. */
+      rules: {
+        /** @description Null when it does not apply (docs/explain.md). */
+        amountStep: number | null;
+        /** @description Null when it does not apply (docs/explain.md). */
+        minAmount: number | null;
+        /** @description Null when it does not apply (docs/explain.md). */
+        minCost: number | null;
+        /** @description Null when it does not apply (docs/explain.md). */
+        maxAmount: number | null;
+      } | null;
+      /** @description Null when it does not apply (docs/explain.md). */
+      steps: number | null;
+      /** @description Null when it does not apply (docs/explain.md). */
+      shapedBy: ('step' | 'max') | null;
     };
     /** @description A venue listing the hop market after the filters. */
     VenueProof: {
@@ -612,6 +627,19 @@ export interface components {
       cap: number | null;
       /** @description The venue has a leg. */
       used: boolean;
+      /** @description Null when the market carries no order rule. */
+      rules: {
+        /** @description Null when it does not apply (docs/explain.md). */
+        amountStep: number | null;
+        /** @description Null when it does not apply (docs/explain.md). */
+        minAmount: number | null;
+        /** @description Null when it does not apply (docs/explain.md). */
+        minCost: number | null;
+        /** @description Null when it does not apply (docs/explain.md). */
+        maxAmount: number | null;
+      } | null;
+      /** @description Null when it does not apply (docs/explain.md). */
+      droppedBecause: ('min_amount' | 'min_cost') | null;
     };
     /** @description One hop of a candidate path as solved. */
     HopProof: {
@@ -667,6 +695,8 @@ export interface components {
       fullyFillable: boolean;
       venues: components['schemas']['VenueProof'][];
       legs: components['schemas']['LegProof'][];
+      /** @description The legs come from the fill search over venue minimums. */
+      fillSearch: boolean;
     };
     /** @description The score arithmetic. */
     ScoreProof: {
