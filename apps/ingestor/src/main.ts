@@ -80,9 +80,7 @@ async function main(): Promise<void> {
   // and timers) is closed first, so scripts that feed a recording see it exit, 0 when every line
   // was read (1 when reading the recording failed).
   const stop =
-    config.replay === null
-      ? startLive(config, log, sink, logger)
-      : startReplay(config, log, logger, exit);
+    config.replay === null ? startLive(config, log, sink, logger) : startReplay(config, log, logger, exit);
   const shutdown = (signal: NodeJS.Signals): void => {
     logger.info('stopping ingestor', { signal, deadlineMs: config.shutdownTimeoutMs });
     exit(0);
