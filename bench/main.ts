@@ -11,12 +11,15 @@ import { benchApi } from './api';
 import { benchApiExplain } from './api-explain';
 import type { BenchRow } from './bench-row';
 import { benchExplain } from './explain';
+import { benchFleet } from './fleet';
 import { benchFold } from './fold';
 import { benchHostile } from './hostile';
 import { benchIngestor } from './ingestor';
 import { benchLog } from './log';
 import { benchLongevity } from './longevity';
+import { benchLongevityAsOf } from './longevity-asof';
 import { benchReplay } from './replay';
+import { benchRequest } from './request';
 import { benchSoak } from './soak';
 import { benchSolve } from './solve';
 import { benchTools } from './tools';
@@ -40,10 +43,13 @@ const SCENARIOS: Scenario[] = [
   { name: 'ingestor', run: () => benchIngestor() },
   { name: 'api', run: () => benchApi() },
   { name: 'api-explain', run: () => benchApiExplain() },
+  { name: 'request', run: () => benchRequest() },
   { name: 'tools', run: () => benchTools() },
   { name: 'hostile', run: () => benchHostile() },
   { name: 'longevity', run: () => benchLongevity() },
+  { name: 'longevity-asof', run: () => benchLongevityAsOf() },
   { name: 'soak', run: () => benchSoak() },
+  { name: 'fleet', run: () => benchFleet() },
 ];
 
 async function main(): Promise<void> {

@@ -5,5 +5,8 @@
 export { T0, book, market, venue } from './records';
 export { waitFor } from './wait-for';
 export { tempDir } from './temp-dir';
+export { decimal, isWholeMultiple, sumsExactly, type Decimal } from './decimal';
 export { bookRecords, listingRecords, seeded, toEntries, type StreamSpec } from '@app/synth';
 export { CHROMIUM, launchChromium } from './browser';
+export { cutFold, stateHashes, versionedFold } from './versioned-fold';
+export { messyLog } from './messy-log';

@@ -37,10 +37,13 @@ async function main(): Promise<void> {
   }
   const server = await serveApi(host, config.server, clock, logger);
   stops.push(await observe(server, config, logger));
-  onShutdown(async () => {
-    for (const stop of stops.reverse()) await stop();
-    await closeHost(host);
-  });
+  onShutdown(
+    async () => {
+      for (const stop of stops.reverse()) await stop();
+      await closeHost(host);
+    },
+    { deadlineMs: config.shutdownTimeoutMs, logger, pending: () => server.pending() },
+  );
   if (config.replay === null) {
     // The API answers first (GET /health within a second of launch); the venues connect behind it.
     live ??= await liveVenues(config, logger);
@@ -69,7 +72,13 @@ async function liveVenues(config: StartConfig, logger: ServiceLogger): Promise<L
   );
   const make = (sink: RecordSink): Ingestor =>
     new venues.Ingestor(
-      venues.ingestorOptions({ sink, venuesConfig, logger: quiet, bufferBytes: config.writeBufferBytes }),
+      venues.ingestorOptions({
+        sink,
+        venuesConfig,
+        logger: quiet,
+        bufferBytes: config.writeBufferBytes,
+        listingRepublishMs: config.listingRepublishMs,
+      }),
     );
   return Object.assign(make, {
     metrics: (registry: Registry, ingestor: Ingestor) =>

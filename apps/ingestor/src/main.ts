@@ -8,14 +8,15 @@ import {
   type EventLog,
   type RecordSink,
 } from '@app/log';
-import { createLogger, quietRepeats, startAdminServer, type ServiceLogger } from '@app/logging';
+import { createLogger, quietRepeats, type ServiceLogger, startAdminServer } from '@app/logging';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { feedReplay, newestReceivedAt } from '@app/feed';
 import { watchOrderBookIds } from '@app/venues';
 import { Ingestor } from '@app/venues';
-import { ingestorOptions, registerVenueMetrics } from '@app/venues';
+import { ingestorOptions, registerVenueMetrics, type IngestorOptions, type VenueHealth } from '@app/venues';
 import { loadVenuesConfig, VenuesConfigError } from '@app/venues';
 import { VenueTally } from './venue-tally';
+import { VenueShards } from './venue-shards';
 
 /** The first summary comes this soon after start (venues have had time to connect or fail). */
 const FIRST_SUMMARY_MS = 10_000;
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
     kafkaBrokers: config.log.kafkaBrokers,
     dataDir: config.log.dataDir,
     topicPrefix: config.log.topicPrefix,
+    replication: config.log.replication,
     clientId: 'route-ingestor',
     // A recording's receivedAt are the recording's, not today's: only the size bound applies to it.
     retention:
@@ -48,19 +50,41 @@ async function main(): Promise<void> {
     logger.error(problem);
     process.exit(2);
   }
-  const stop =
-    config.replay === null ? await startLive(config, sink, logger) : startReplay(config, log, logger);
-  const shutdown = (): void => {
-    logger.info('stopping ingestor');
+  let stopping = false;
+  // A stop (records in hand written, the log closed) has SHUTDOWN_TIMEOUT_MS: a broker that does
+  // not answer must not outlive the orchestrator's grace period (docs/deploy.md "Shutdown").
+  const exit = (code: 0 | 1): void => {
+    if (stopping) return;
+    stopping = true;
+    const startedAt = performance.now();
+    const deadline = setTimeout(() => {
+      logger.error('stop deadline passed: exiting with records unwritten', {
+        deadlineMs: config.shutdownTimeoutMs,
+      });
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
     stop()
       .then(() => log.close())
       .then(
-        () => process.exit(0),
+        () => {
+          clearTimeout(deadline);
+          logger.info('stopped', { ms: Math.round(performance.now() - startedAt) });
+          process.exit(code);
+        },
         (e: unknown) => {
           logger.error('stop failed', { error: String(e) });
           process.exit(1);
         },
       );
+  };
+  // A recording fed to its end (not --loop) ends the process: the log (a Kafka client's sockets
+  // and timers) is closed first, so scripts that feed a recording see it exit, 0 when every line
+  // was read (1 when reading the recording failed).
+  const stop =
+    config.replay === null ? startLive(config, log, sink, logger) : startReplay(config, log, logger, exit);
+  const shutdown = (signal: NodeJS.Signals): void => {
+    logger.info('stopping ingestor', { signal, deadlineMs: config.shutdownTimeoutMs });
+    exit(0);
   };
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
@@ -83,11 +107,12 @@ async function checkLog(log: EventLog, logger: ServiceLogger): Promise<void> {
   }
 }
 
-async function startLive(
+function startLive(
   config: IngestorConfig,
+  log: EventLog,
   sink: RecordSink,
   logger: ServiceLogger,
-): Promise<() => Promise<void>> {
+): () => Promise<void> {
   let venuesConfig = null;
   if (config.venuesConfig !== null) {
     try {
@@ -102,20 +127,22 @@ async function startLive(
   const every = config.console.summaryEveryMs;
   // A venue that stays down retries for weeks: one line per failure kind per summary period.
   const quiet = quietRepeats(logger.child({ component: 'Ingestor' }), Math.max(60_000, every));
-  const ingestor = new Ingestor(
-    ingestorOptions({
-      sink: tally.tap(sink),
-      venuesConfig,
-      logger: quiet,
-      bufferBytes: config.writeBufferBytes,
-    }),
-  );
-  ingestor.start();
-  const admin = config.metrics === null ? null : await serveMetrics(ingestor, config.metrics, logger);
+  const options = ingestorOptions({
+    sink: tally.tap(sink),
+    venuesConfig,
+    logger: quiet,
+    bufferBytes: config.writeBufferBytes,
+    listingRepublishMs: config.listingRepublishMs,
+  });
+  const running =
+    config.shards === null
+      ? wholeIngestor(options)
+      : shardedIngestor(config, options, log, (s) => tally.tap(s), logger);
+  const admin = config.metrics === null ? null : serveMetrics(running, config.metrics, logger);
   const timers: NodeJS.Timeout[] = [];
   if (every > 0) {
     const summarize = (): void => {
-      const s = tally.summary(Date.now(), ingestor.health());
+      const s = tally.summary(Date.now(), running.health());
       // As the API's summary: a warning while any venue is failing.
       if (s.fields.failing === undefined) logger.info(s.message, s.fields);
       else logger.warn(s.message, s.fields);
@@ -132,32 +159,105 @@ async function startLive(
   }
   return async () => {
     for (const t of timers) clearTimeout(t);
-    await ingestor.stop();
-    await admin?.close();
+    await running.stop();
+    await (await admin)?.close();
   };
+}
+
+/** What runs the venues of this process: one Ingestor, or the slots of a group. */
+interface Running {
+  stop(): Promise<void>;
+  health(): VenueHealth[];
 }
 
 /** METRICS_PORT: the venues' states and counters (docs/venues.md "Metrics") and the process's own. */
 async function serveMetrics(
-  ingestor: Ingestor,
+  running: Running,
   metrics: NonNullable<IngestorConfig['metrics']>,
   logger: ServiceLogger,
-): Promise<{ close(): Promise<void> }> {
+): Promise<{ close(): Promise<void> } | null> {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  registerVenueMetrics(registry, () => ingestor.health());
-  const admin = await startAdminServer(registry, metrics.port, metrics.host);
-  // Tests and scripts read the bound port from this line (useful with METRICS_PORT=0).
-  logger.info('metrics listening', { port: admin.port, url: admin.url });
-  return admin;
+  registerVenueMetrics(registry, () => running.health());
+  try {
+    const admin = await startAdminServer(registry, metrics.port, metrics.host);
+    // Tests and scripts read the bound port from this line (useful with METRICS_PORT=0).
+    logger.info('metrics listening', { port: admin.port, url: admin.url });
+    return admin;
+  } catch (e) {
+    logger.error('metrics port could not open; running without it', {
+      error: e instanceof Error ? e.message : String(e),
+    });
+    return null;
+  }
 }
 
-function startReplay(config: IngestorConfig, log: EventLog, logger: ServiceLogger): () => Promise<void> {
+/**
+ * Where a looping replay starts: after the newest record already in the log (time keeps moving),
+ * and never before now: an API on the wall clock (its own process, docker-compose.yml) then sees
+ * fresh books from the first pass, not the recording's day. A log that cannot answer yet (a Kafka
+ * topic just created, its partition leaders not elected) is asked again every second.
+ */
+async function loopStart(log: EventLog, signal: AbortSignal, logger: ServiceLogger): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return Math.max((await newestReceivedAt(log)) ?? 0, Date.now());
+    } catch (e) {
+      if (signal.aborted) throw e;
+      if (attempt % 10 === 1)
+        logger.warn('event log not readable yet; the replay waits for it', {
+          attempt,
+          error: e instanceof Error ? e.message : String(e),
+        });
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+}
+
+/** Every configured venue in this process. */
+function wholeIngestor(options: IngestorOptions): Running {
+  const ingestor = new Ingestor(options);
+  ingestor.start();
+  return ingestor;
+}
+
+/** INGESTOR_GROUP: this process runs the venues the group gives it (venue-shards.ts). */
+function shardedIngestor(
+  config: IngestorConfig,
+  options: IngestorOptions,
+  log: EventLog,
+  tap: (sink: RecordSink) => RecordSink,
+  logger: ServiceLogger,
+): Running {
+  const shards = new VenueShards({
+    log,
+    tap,
+    shards: config.shards!,
+    brokers: config.log.kafkaBrokers ?? [],
+    topicPrefix: config.log.topicPrefix ?? '',
+    replicationFactor: config.log.replication?.factor ?? 1,
+    options,
+    logger: logger.child({ component: 'IngestorGroup' }),
+    ingestor: (o) => new Ingestor(o),
+  });
+  // A broker not reachable yet is retried by the group itself; only a bad setting ends the process.
+  shards.start().catch((e: unknown) => {
+    logger.error('ingestor group failed', { error: e instanceof Error ? e.message : String(e) });
+    process.exit(1);
+  });
+  return shards;
+}
+
+function startReplay(
+  config: IngestorConfig,
+  log: EventLog,
+  logger: ServiceLogger,
+  finished: (code: 0 | 1) => void,
+): () => Promise<void> {
   const replay = config.replay!;
   const abort = new AbortController();
   let lastPass = -1;
-  // A looping replay continues after the newest record already in the log (time keeps moving).
-  const done = (replay.loop ? newestReceivedAt(log) : Promise.resolve(null))
+  const done = (replay.loop ? loopStart(log, abort.signal, logger) : Promise.resolve(null))
     .then((after) =>
       feedReplay({
         path: replay.path,
@@ -187,9 +287,15 @@ function startReplay(config: IngestorConfig, log: EventLog, logger: ServiceLogge
       }),
     )
     .then(
-      (summary) => logger.info('replay finished', { ...summary }),
-      // Only reading the recording can end it (a file gone); say so, and keep the process for a clean stop.
-      (e: unknown) => logger.error('replay stopped', { error: e instanceof Error ? e.message : String(e) }),
+      (summary) => {
+        logger.info('replay finished', { ...summary });
+        if (!abort.signal.aborted) finished(0);
+      },
+      // Only reading the recording can end it (a file gone): say so and exit 1.
+      (e: unknown) => {
+        logger.error('replay stopped', { error: e instanceof Error ? e.message : String(e) });
+        if (!abort.signal.aborted) finished(1);
+      },
     );
   return async () => {
     abort.abort();

@@ -12,6 +12,7 @@ import { escapeGuard } from './escape-guard';
 import { failureKind, messageOf, type FailureKind } from './failure-kind';
 import { INTEGRITY_CHECKS, type IntegrityCheck, type IntegrityView } from './integrity';
 import { chooseTakerFee } from './fees';
+import { marketRules } from './market-rules';
 import { selectSymbols } from './select-symbols';
 import type { IngestorOptions, VenueSettings } from './options';
 import type { RecordWriter } from './record-writer';
@@ -227,6 +228,7 @@ export class VenueRunner {
         base: m.base,
         quote: m.quote,
         takerFeeRate: fee.rate,
+        ...marketRules(this.exchange, m),
         receivedAt: now,
       };
       records.push(record);

@@ -96,6 +96,10 @@ export const StorageStatusSchema = Type.Object(
       minimum: 0,
       description: 'Books the log could not rebuild (no snapshot of them since the server caught up).',
     }),
+    marketsWithheld: Type.Array(Type.String(), {
+      description:
+        "Markets kept out of routing (`exchangeId symbol`, at most 100): the log lost an entry of the venue's partition after its market or venue record, which may have been a newer one; each comes back when the ingestor writes its records again (LISTING_REPUBLISH_MS).",
+    }),
     horizon: Type.Union([Type.Integer(), Type.Null()], {
       description:
         'The retention horizon, epoch ms: the first instant asOf and replay can reach (earlier ones are refused, naming it); null while retention has removed nothing.',
@@ -123,12 +127,26 @@ export const HealthSchema = Type.Object(
     ),
     uptimeSec: Type.Integer({ minimum: 0, description: 'Whole seconds since the API started.' }),
   },
-  closed('Health', 'Liveness and readiness.'),
+  closed('Health', 'Liveness, and whether the service can quote.'),
+);
+
+export const ReadinessSchema = Type.Object(
+  {
+    ready: Type.Boolean({
+      description: 'True when the service takes traffic (HTTP 200), else false (HTTP 503).',
+    }),
+    status: stringEnum(
+      ['ready', 'starting', 'stopping'] as const,
+      '`starting` until the cache has caught up with the event log; `stopping` once shutdown has begun; `ready` in between.',
+    ),
+  },
+  closed('Readiness', 'Whether an orchestrator should send traffic here (an extension of the spec).'),
 );
 
 export type Symbols = Static<typeof SymbolsSchema>;
 export type ExchangesStatus = Static<typeof ExchangesStatusSchema>;
 export type Health = Static<typeof HealthSchema>;
+export type Readiness = Static<typeof ReadinessSchema>;
 
 /** The schemas of this file, as the OpenAPI document lists them. */
 export const MARKET_SCHEMAS = [
@@ -141,6 +159,7 @@ export const MARKET_SCHEMAS = [
   StorageStatusSchema,
   ExchangesStatusSchema,
   HealthSchema,
+  ReadinessSchema,
 ];
 
 /** Compile-time proof that the schemas are the shapes the market service builds. */

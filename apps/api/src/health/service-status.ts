@@ -26,12 +26,14 @@ export interface StatusReport {
  *   unroutable (all_books_stale or no_market);
  * - `degraded`: quotes are served but fewer than half of the venues the log knows have a fresh
  *   book, the quote journal's appends are failing (records wait in memory; strict mode refuses),
- *   or reading the log found damage or books it could not rebuild (/exchanges/status `log`);
+ *   or reading the log found damage, books it could not rebuild or markets it keeps out of routing
+ *   for a lost market or venue record (/exchanges/status `log`);
  * - `ok`: otherwise.
  */
 @Injectable()
 export class ServiceStatus {
   private readonly staleBookMs: number;
+  private stopping = false;
 
   constructor(
     @Inject(BookFeed) private readonly feed: BookFeed,
@@ -75,6 +77,21 @@ export class ServiceStatus {
     return this.report().status;
   }
 
+  /**
+   * GET /ready (docs/deploy.md "Readiness"): ready once the cache has caught up with the log
+   * (any status but `starting`: the answers are then the log's, stale or not), until shutdown
+   * begins. Orchestrators route traffic on it; /health stays 200 for liveness.
+   */
+  readiness(): { readonly ready: boolean; readonly status: 'ready' | 'starting' | 'stopping' } {
+    if (this.stopping) return { ready: false, status: 'stopping' };
+    return this.feed.isReady() ? { ready: true, status: 'ready' } : { ready: false, status: 'starting' };
+  }
+
+  /** Shutdown has begun: /ready answers 503 from now on. */
+  markStopping(): void {
+    this.stopping = true;
+  }
+
   private judge(venues: readonly VenueLine[]): { status: HealthStatus; reasons: string[] } {
     if (!this.feed.isReady()) return { status: 'starting', reasons: ['catching up with the event log'] };
     const fresh = venues.filter((v) => v.freshBooks > 0).length;
@@ -93,6 +110,10 @@ export class ServiceStatus {
     if (log.log.problems.length > 0) reasons.push(`the event log has ${log.log.problems.length} problem(s)`);
     if (log.booksNotRebuilt.length > 0)
       reasons.push(`${log.booksNotRebuilt.length} books could not be rebuilt`);
+    if (log.listingsWithheld.length > 0)
+      reasons.push(
+        `${log.listingsWithheld.length} markets kept out of routing until their lost market or venue record is written again`,
+      );
     return { status: reasons.length > 0 ? 'degraded' : 'ok', reasons };
   }
 }

@@ -4,6 +4,7 @@ import type { HttpLimits } from '@app/config';
 import { writeRawError } from './answers';
 import { unmapped } from './client-address';
 import type { FrontDoor } from './front-door';
+import { withVerdict } from './request-gate';
 
 type ConnectionListener = (socket: Socket) => void;
 
@@ -74,9 +75,10 @@ export class ConnectionBudget {
   }
 
   private refuse(socket: Socket, status: 429, message: string, linger: boolean): void {
-    const verdict = this.front.judgePeer(socket.remoteAddress);
-    if (verdict.refusal !== null)
-      return writeRawError(socket, verdict.refusal.status, verdict.refusal.error, verdict.headers, linger);
-    writeRawError(socket, status, message, { ...verdict.headers, 'retry-after': '1' }, linger);
+    withVerdict(this.front.judgePeer(socket.remoteAddress), (verdict) => {
+      if (verdict.refusal !== null)
+        return writeRawError(socket, verdict.refusal.status, verdict.refusal.error, verdict.headers, linger);
+      writeRawError(socket, status, message, { ...verdict.headers, 'retry-after': '1' }, linger);
+    });
   }
 }
