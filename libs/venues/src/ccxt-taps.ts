@@ -24,6 +24,7 @@ type RestResponseHook = (
   ...rest: unknown[]
 ) => unknown;
 
+type Throttle = (cost?: number) => Promise<unknown>;
 type Fetch = (url: string, method?: string, headers?: unknown, body?: unknown) => Promise<unknown>;
 
 /** Retry-After as milliseconds: delta-seconds or an HTTP date (RFC 9110 10.2.3); null if absent or junk. */
@@ -43,7 +44,8 @@ export function retryAfterMs(value: string | undefined, now: number): number | n
  *   behind its throttle and drops the promise send() returns, so a socket closing under a queued
  *   subscribe rejects with nobody listening (Exchange.js watch/watchMultiple,
  *   `client.throttle(cost).then(() => { client.send(message) })`), which ends a Node process;
- * - REST answers 429/418 report their Retry-After, and every REST call waits it out first.
+ * - REST answers 429/418 report their Retry-After, and every REST call waits it out before ccxt's
+ *   REST throttle (so the calls released when it ends keep ccxt's pace).
  */
 export function tapExchange(ex: CcxtProExchange, listener: TapListener, now: () => number): void {
   if (listener.handled !== undefined) {
@@ -81,7 +83,7 @@ export function tapExchange(ex: CcxtProExchange, listener: TapListener, now: () 
     }
     return client;
   };
-  const raw = ex as unknown as { onRestResponse: RestResponseHook; fetch: Fetch };
+  const raw = ex as unknown as { onRestResponse: RestResponseHook; throttle: Throttle; fetch: Fetch };
   const onRest = raw.onRestResponse.bind(ex);
   raw.onRestResponse = (status, statusText, url, method, headers, body, ...rest) => {
     if (status === 429 || status === 418) {
@@ -90,10 +92,30 @@ export function tapExchange(ex: CcxtProExchange, listener: TapListener, now: () 
     }
     return onRest(status, statusText, url, method, headers, body, ...rest);
   };
+  const waitOut = async (): Promise<void> => {
+    for (let wait = listener.restWaitMs(); wait > 0; wait = listener.restWaitMs())
+      await new Promise((r) => setTimeout(r, wait));
+  };
+  // Wait out a Retry-After before ccxt's REST throttle, not after it: requests released together
+  // when the wait ends then still leave one by one at ccxt's pace (rateLimit x cost).
+  const throttle = raw.throttle.bind(ex);
+  raw.throttle = async (cost?: number) => {
+    await waitOut();
+    return throttle(cost);
+  };
+  // Requests already past the throttle when a 429 arrived wait too, and leave one at a time
+  // (rateLimit apart) when it ends.
   const fetch = raw.fetch.bind(ex);
+  let released: Promise<void> = Promise.resolve();
   raw.fetch = async (url, method, headers, body) => {
-    const wait = listener.restWaitMs();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    if (listener.restWaitMs() > 0) {
+      const mine = released.then(async () => {
+        await waitOut();
+        await new Promise((r) => setTimeout(r, ex.rateLimit ?? 0));
+      });
+      released = mine.catch(() => undefined);
+      await mine;
+    }
     return fetch(url, method, headers, body);
   };
 }

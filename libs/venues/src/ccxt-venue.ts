@@ -32,6 +32,8 @@ export interface CcxtClient {
 /** The narrow surface of a ccxt pro exchange this app uses (ccxt's own typings are loose). */
 export interface CcxtProExchange {
   readonly id: string;
+  /** ccxt's REST pace: ms per unit of request cost. */
+  readonly rateLimit?: number;
   readonly has: Readonly<Record<string, unknown>>;
   readonly markets: Readonly<Record<string, CcxtMarket>> | undefined;
   clients: Record<string, CcxtClient>;

@@ -62,6 +62,8 @@ export class ChaosVenue implements VenueView {
   badBookMarkets: ReadonlySet<string> | null = null;
   /** Markets whose next change is sent crossed (a corrupt frame, not the venue's true book). */
   readonly corruptNext = new Set<string>();
+  /** Markets whose next change is sent with a wrong checksum (its levels are right). */
+  readonly lieNext = new Set<string>();
   /** Seconds a 429 asks the client to wait. */
   retryAfterSec = 1;
   readonly counts: ChaosCounts = {
@@ -237,9 +239,10 @@ export class ChaosVenue implements VenueView {
       }
       const change = changeOf(state);
       state.seq++;
+      const lie = this.lieNext.delete(id);
       for (const s of this.sessions) {
         if (!s.subscribed.has(id) || s.booksSent === 0) continue;
-        for (const f of this.speaker.delta(s, id, change)) s.send(f);
+        for (const f of this.speaker.delta(s, id, change)) s.send(lie ? wrongChecksum(f) : f);
       }
     }
   }
@@ -299,4 +302,13 @@ export class ChaosVenue implements VenueView {
       reply(out.status ?? 200, out.body);
     });
   }
+}
+
+/** The frame with every `checksum` field in it off by one. */
+function wrongChecksum(frame: unknown): unknown {
+  if (Array.isArray(frame)) return frame.map(wrongChecksum);
+  if (typeof frame !== 'object' || frame === null || frame instanceof Uint8Array) return frame;
+  return Object.fromEntries(
+    Object.entries(frame).map(([k, v]) => [k, k === 'checksum' && typeof v === 'number' ? v + 1 : wrongChecksum(v)]),
+  );
 }

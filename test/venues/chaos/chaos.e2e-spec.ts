@@ -228,6 +228,30 @@ describe(`chaos: all ${DEFAULT_VENUES.length} default venues' ccxt classes again
     }
   }, 60_000);
 
+  it("REST: a 429's Retry-After is waited out, and snapshot calls stay inside each venue's weight budget", () => {
+    const restVenues = ids.filter((id) => run.venues.get(id)!.restLog.length > 0);
+    expect(restVenues.length).toBeGreaterThan(5);
+    for (const id of restVenues) {
+      const log = run.venues.get(id)!.restLog;
+      // Nothing arrives between 250 ms (a request already on its way on a loaded machine) and
+      // 900 ms after a 429 that asked for 1 s.
+      for (const r of log.filter((x) => x.status === 429)) {
+        const early = log.filter((x) => x.at > r.at + 250 && x.at < r.at + 900);
+        expect(early.length, `${id}: REST calls within Retry-After`).toBe(0);
+      }
+      const budget = ruleOf(id).rest;
+      if (budget === undefined) continue;
+      // At the budget's pace a snapshot may come every 60 s x weight / budget per minute.
+      const spacing = (60_000 * budget.snapshotWeight) / budget.weightPerMinute;
+      const ok = log.filter((x) => x.status === 200).map((x) => x.at);
+      let worst = Infinity;
+      for (let i = 1; i < ok.length; i++) worst = Math.min(worst, ok[i]! - ok[i - 1]!);
+      expect(worst, `${id}: closest snapshot calls (budget spacing ${spacing} ms)`).toBeGreaterThanOrEqual(spacing * 0.9);
+      const perMinute = Math.max(...ok.map((t) => ok.filter((u) => u >= t && u < t + 60_000).length));
+      expect(perMinute * budget.snapshotWeight, `${id}: weight in a minute`).toBeLessThanOrEqual(budget.weightPerMinute);
+    }
+  });
+
   it('the figures', () => {
     const all = figures.flatMap((f) => f.recoveryMs);
     const pct = (xs: number[], q: number) => xs[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? 0;

@@ -23,6 +23,9 @@ export async function startRun(
   prepare: (venue: ChaosVenue) => void = () => undefined,
   defaults: Record<string, unknown> = FAST_DEFAULTS,
   updateEveryMs = 250,
+  /** More VENUES_CONFIG keys per venue (checksum, silenceMs, ...). */
+  entries: Record<string, Record<string, unknown>> = {},
+  env: Record<string, string> = {},
 ): Promise<ChaosRun> {
   const venues = new Map<string, ChaosVenue>();
   for (const s of speakers) {
@@ -32,7 +35,7 @@ export async function startRun(
   }
   const config = {
     defaults,
-    venues: Object.fromEntries([...venues].map(([id, v]) => [id, { ccxt: v.ccxtOptions() }])),
+    venues: Object.fromEntries([...venues].map(([id, v]) => [id, { ccxt: v.ccxtOptions(), ...(entries[id] ?? {}) }])),
   };
   const ingestor = new IngestorProcess(config);
   const close = async (): Promise<void> => {
@@ -40,7 +43,7 @@ export async function startRun(
     await Promise.all([...venues.values()].map((v) => v.close()));
   };
   try {
-    await ingestor.start();
+    await ingestor.start(env);
   } catch (e) {
     await close();
     throw e;

@@ -1,0 +1,161 @@
+import { crc32 } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import type { CcxtBook } from './ccxt-venue';
+import {
+  bybitCheck,
+  coinbaseCheck,
+  coinexCheck,
+  krakenCheck,
+  okxCheck,
+  type IntegrityView,
+} from './integrity';
+
+/** A book as ccxt holds it (numbers, best first). */
+function book(bids: number[][], asks: number[][]): CcxtBook {
+  return { symbol: 'BTC/USDT', bids, asks } as unknown as CcxtBook;
+}
+
+function view(books: Record<string, CcxtBook>, decimals = { price: 1, amount: 8 }): IntegrityView {
+  return {
+    orderbooks: books,
+    symbolOf: (id) => (id === 'BTC-USDT' || id === 'BTCUSDT' ? 'BTC/USDT' : undefined),
+    decimalsOf: () => decimals,
+  };
+}
+
+const client = { url: 'ws://x' };
+
+describe('okx: CRC32 of the top 25 interleaved over the strings sent, and seqId chaining', () => {
+  const frame = (
+    action: string,
+    bids: string[][],
+    asks: string[][],
+    checksum: number,
+    seqId: number,
+    prevSeqId: number,
+  ) => ({
+    arg: { channel: 'books', instId: 'BTC-USDT' },
+    action,
+    data: [{ bids, asks, checksum, seqId, prevSeqId }],
+  });
+  // OKX's example: the string is bid:ask pairs in turn, as the venue printed them ("3366.10" kept).
+  const text = '3366.10:7:3366.8:9:3366:6:3368:8';
+  const sum = crc32(text) | 0;
+  it('passes a book whose checksum matches, with the strings the venue sent (not the numbers)', () => {
+    const check = okxCheck();
+    const b = book(
+      [
+        [3366.1, 7],
+        [3366, 6],
+      ],
+      [
+        [3366.8, 9],
+        [3368, 8],
+      ],
+    );
+    const m = frame(
+      'snapshot',
+      [
+        ['3366.10', '7', '0', '1'],
+        ['3366', '6', '0', '1'],
+      ],
+      [
+        ['3366.8', '9', '0', '1'],
+        ['3368', '8', '0', '1'],
+      ],
+      sum,
+      10,
+      -1,
+    );
+    expect(check.after(m, client, view({ 'BTC/USDT': b }))).toBeNull();
+  });
+  it('flags a mismatch and a seqId that does not chain', () => {
+    const check = okxCheck();
+    const b = book(
+      [
+        [3366.1, 7],
+        [3366, 6],
+      ],
+      [
+        [3366.8, 9],
+        [3368, 8],
+      ],
+    );
+    const snap = frame(
+      'snapshot',
+      [
+        ['3366.10', '7', '0', '1'],
+        ['3366', '6', '0', '1'],
+      ],
+      [
+        ['3366.8', '9', '0', '1'],
+        ['3368', '8', '0', '1'],
+      ],
+      sum + 1,
+      10,
+      -1,
+    );
+    expect(check.after(snap, client, view({ 'BTC/USDT': b }))).toMatchObject({
+      symbol: 'BTC/USDT',
+      kind: 'checksum',
+    });
+    const gap = frame('update', [], [], sum, 12, 11);
+    expect(check.after(gap, client, view({ 'BTC/USDT': b }))).toMatchObject({
+      kind: 'gap',
+      detail: 'prevSeqId 11 after seqId 10',
+    });
+  });
+});
+
+describe('kraken v2: CRC32 of the top 10 asks then bids at the pair precision', () => {
+  it('passes the matching checksum and flags another', () => {
+    const b = book([[65000.1, 0.5]], [[65000.2, 1.25]]);
+    const text = '650002' + '125000000' + '650001' + '50000000';
+    const ok = {
+      channel: 'book',
+      type: 'update',
+      data: [{ symbol: 'BTC/USDT', bids: [], asks: [], checksum: crc32(text) >>> 0 }],
+    };
+    expect(krakenCheck().after(ok, client, view({ 'BTC/USDT': b }))).toBeNull();
+    const bad = { ...ok, data: [{ ...ok.data[0], checksum: 1 }] };
+    expect(krakenCheck().after(bad, client, view({ 'BTC/USDT': b }))).toMatchObject({ kind: 'checksum' });
+  });
+});
+
+describe('coinex: CRC32 of every bid then ask of a full book', () => {
+  it('passes the matching checksum and flags another', () => {
+    const depth = { bids: [['100', '1']], asks: [['101', '2']], checksum: crc32('100:1:101:2') >>> 0 };
+    const ok = { method: 'depth.update', data: { market: 'BTCUSDT', is_full: true, depth } };
+    expect(coinexCheck().after(ok, client, view({}))).toBeNull();
+    const bad = { ...ok, data: { ...ok.data, depth: { ...depth, checksum: 5 } } };
+    expect(coinexCheck().after(bad, client, view({}))).toMatchObject({
+      symbol: 'BTC/USDT',
+      kind: 'checksum',
+    });
+  });
+});
+
+describe('bybit u and coinbase sequence_num', () => {
+  it('bybit: a delta must follow the last update id by one; a snapshot starts again', () => {
+    const check = bybitCheck();
+    const m = (type: string, u: number) => ({
+      topic: 'orderbook.200.BTCUSDT',
+      type,
+      data: { s: 'BTCUSDT', u },
+    });
+    const v = view({});
+    expect(check.after(m('snapshot', 100), client, v)).toBeNull();
+    expect(check.after(m('delta', 101), client, v)).toBeNull();
+    expect(check.after(m('delta', 103), client, v)).toMatchObject({ symbol: 'BTC/USDT', kind: 'gap' });
+    expect(check.after(m('snapshot', 7), client, v)).toBeNull();
+    expect(check.after(m('delta', 8), client, v)).toBeNull();
+  });
+  it('coinbase: sequence_num counts per connection; a gap names every book of it', () => {
+    const check = coinbaseCheck();
+    const other = { url: 'ws://y' };
+    expect(check.after({ sequence_num: 0 }, client, view({}))).toBeNull();
+    expect(check.after({ sequence_num: 1 }, client, view({}))).toBeNull();
+    expect(check.after({ sequence_num: 0 }, other, view({}))).toBeNull();
+    expect(check.after({ sequence_num: 3 }, client, view({}))).toMatchObject({ symbol: null, kind: 'gap' });
+  });
+});
