@@ -1,5 +1,5 @@
 import { crc32 } from 'node:zlib';
-import type { CcxtBook } from './ccxt-venue';
+import type { CcxtBook, CcxtProExchange } from './ccxt-venue';
 
 /** A broken book seen in one message: which book (null = every book of the connection) and how. */
 export interface IntegrityFault {
@@ -31,12 +31,12 @@ const obj = (v: unknown): Record<string, unknown> | undefined =>
 
 /**
  * OKX `books`: CRC32 (signed) of the top 25 bids and asks interleaved, price:size in the strings
- * the venue sent (OKX v5 docs, "Checksum"), and seqId/prevSeqId chaining. ccxt pro/okx.js reads
- * neither. The strings are kept per book from the frames (ccxt stores numbers).
+ * the venue sent (OKX v5 docs, "Checksum"). ccxt pro/okx.js does not read it (it checks the
+ * seqId/prevSeqId chain itself: InvalidNonce, the book dropped). The strings are kept per book
+ * from the frames (ccxt stores numbers).
  */
 export function okxCheck(): IntegrityCheck {
   const strings = new Map<string, Map<number, string>>();
-  const lastSeq = new Map<string, number>();
   const remember = (book: Map<number, string>, rows: unknown): void => {
     if (!Array.isArray(rows)) return;
     for (const r of rows as string[][]) {
@@ -59,16 +59,9 @@ export function okxCheck(): IntegrityCheck {
       if (m!.action === 'snapshot' || bids === undefined || asks === undefined) {
         strings.set(`${key}|b`, (bids = new Map<number, string>()));
         strings.set(`${key}|a`, (asks = new Map<number, string>()));
-        lastSeq.delete(key);
       }
       remember(bids, data.bids);
       remember(asks, data.asks);
-      const seq = Number(data.seqId);
-      const prev = Number(data.prevSeqId);
-      const last = lastSeq.get(key);
-      lastSeq.set(key, seq);
-      if (m!.action === 'update' && last !== undefined && Number.isFinite(prev) && prev !== last)
-        return { symbol, kind: 'gap', detail: `prevSeqId ${prev} after seqId ${last}` };
       const book = view.orderbooks[symbol];
       const expected = Number(data.checksum);
       if (book === undefined || !Number.isFinite(expected) || data.checksum === undefined) return null;
@@ -195,3 +188,22 @@ export const INTEGRITY_CHECKS: Readonly<Record<string, () => IntegrityCheck>> = 
   bybitid: bybitCheck,
   coinbase: coinbaseCheck,
 });
+
+/** What integrity checks read of a ccxt exchange. */
+export function integrityView(ex: CcxtProExchange): IntegrityView {
+  const places = (tick: number | undefined): number =>
+    tick === undefined || !(tick > 0) || tick >= 1 ? 0 : Math.round(-Math.log10(tick));
+  return {
+    get orderbooks() {
+      return ex.orderbooks ?? {};
+    },
+    symbolOf: (id) => {
+      const symbol = ex.safeSymbol(id);
+      return ex.markets?.[symbol] === undefined ? undefined : symbol;
+    },
+    decimalsOf: (symbol) => {
+      const p = ex.markets?.[symbol]?.precision;
+      return p === undefined ? undefined : { price: places(p.price), amount: places(p.amount) };
+    },
+  };
+}

@@ -32,7 +32,7 @@ export interface VenueSettings {
   readonly rule: VenueRule;
   /** A book silent this long is resubscribed. */
   readonly silenceMs: number;
-  /** Integrity checks on (ccxt's, the ones ccxt leaves off, and our own); VENUES_CONFIG `checksum: false` opts out. */
+  /** The ingestor's own integrity checks (integrity.ts) on; VENUES_CONFIG `checksum: false` opts out (ccxt's own stay). */
   readonly checksum: boolean;
 }
 
@@ -155,32 +155,13 @@ function venueSettings(
   silenceMs: number | undefined,
 ): VenueSettings {
   const rule = ruleOf(exchangeId);
-  const checksum = entry?.checksum ?? true;
-  const ccxt = entry?.ccxt ?? {};
   return {
     exchangeId,
     symbols: entry?.symbols ?? null,
-    // ccxt checks it has but leaves off (kraken's checksum) are turned on; the file's own ccxt options win.
-    ccxt: checksum && rule.checksumOptions !== undefined ? deepMerge(rule.checksumOptions, ccxt) : ccxt,
+    ccxt: entry?.ccxt ?? {},
     watchLimit: entry?.watchLimit ?? rule.watchLimit ?? undefined,
     rule,
     silenceMs: entry?.silenceMs ?? silenceMs ?? defaultSilenceMs(rule),
-    checksum,
+    checksum: entry?.checksum ?? true,
   };
-}
-
-function deepMerge(
-  base: Readonly<Record<string, unknown>>,
-  over: Readonly<Record<string, unknown>>,
-): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(over)) {
-    const b = out[k];
-    out[k] = isPlain(b) && isPlain(v) ? deepMerge(b, v) : v;
-  }
-  return out;
-}
-
-function isPlain(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

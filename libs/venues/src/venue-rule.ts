@@ -27,8 +27,6 @@ export interface VenueRule {
   readonly bookResync?: 'unwatch' | 'drop';
   /** What ccxt's ChecksumError means on this venue. */
   readonly checksumError: ChecksumMeaning;
-  /** ccxt options that turn on integrity checks ccxt has but leaves off (kraken's checksum). */
-  readonly checksumOptions?: Readonly<Record<string, unknown>>;
   /** Markets the venue serves from another market's book: alias symbol -> the symbol ccxt files it under. */
   readonly aliases?: Readonly<Record<string, string>>;
   /** Set when public books need API keys in ccxt: the venue is not a default (VENUES_CONFIG with keys). */

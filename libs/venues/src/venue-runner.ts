@@ -1,18 +1,17 @@
-import type { EventRecord, MarketRecord } from '@app/events';
+import type { EventRecord } from '@app/events';
 import { PARKED_PREFIX } from '@app/logging';
 import { DDoSProtection, NetworkError, RateLimitExceeded } from 'ccxt';
 import { backoffDelay } from './backoff';
 import { BookPublisher } from './book-publisher';
 import { BookResync, type ResyncContext } from './book-resync';
 import { BookSlot } from './book-slot';
+import { BookWatchdog } from './book-watchdog';
 import { CircuitBreaker } from './breaker';
 import { tapExchange } from './ccxt-taps';
 import { createVenue, type CcxtBook, type CcxtClient, type CcxtProExchange } from './ccxt-venue';
 import { escapeGuard } from './escape-guard';
 import { failureKind, messageOf, type FailureKind } from './failure-kind';
-import { INTEGRITY_CHECKS, type IntegrityCheck, type IntegrityView } from './integrity';
-import { chooseTakerFee } from './fees';
-import { marketRules } from './market-rules';
+import { marketRecords } from './market-records';
 import { selectSymbols } from './select-symbols';
 import type { IngestorOptions, VenueSettings } from './options';
 import type { RecordWriter } from './record-writer';
@@ -50,10 +49,8 @@ export class VenueRunner {
   private readonly wakers = new Set<() => void>();
   private stallTimer: NodeJS.Timeout | null = null;
   private unregister: (() => void) | null = null;
-  /** The ingestor's own integrity check of the venue (integrity.ts), unless VENUES_CONFIG turned it off. */
-  private integrity: IntegrityCheck | null = null;
-  private integrityView: IntegrityView | null = null;
   private resync!: BookResync;
+  private watchdog!: BookWatchdog;
 
   constructor(
     private readonly venue: VenueSettings,
@@ -73,11 +70,11 @@ export class VenueRunner {
     this.status = new VenueStatus(this.venue.exchangeId, certified, 1);
     this.breaker = new CircuitBreaker(this.opts.breaker, this.opts.random);
     this.resync = new BookResync(this.resyncContext());
-    const makeCheck = this.venue.checksum ? INTEGRITY_CHECKS[this.venue.exchangeId] : undefined;
-    if (makeCheck !== undefined) {
-      this.integrity = makeCheck();
-      this.integrityView = integrityView(exchange);
-    }
+    this.watchdog = new BookWatchdog(
+      this.resyncContext(),
+      this.resync,
+      () => this.breaker.waitMs(this.opts.now()) > 0,
+    );
     tapExchange(
       exchange,
       {
@@ -85,8 +82,9 @@ export class VenueRunner {
         sendFailed: (e, client) => this.contain(e, `send on ${client.url}`, client),
         rateLimited: (status, ms) => this.rateLimited(status, ms),
         restWaitMs: () => Math.max(0, this.restUntil - this.opts.now()),
-        handled:
-          this.integrity === null ? undefined : (message, client) => this.checkIntegrity(message, client),
+        handled: this.watchdog.checks
+          ? (message, client) => this.watchdog.message(message, client)
+          : undefined,
       },
       this.opts.now,
     );
@@ -179,7 +177,7 @@ export class VenueRunner {
       }
     }
     this.stallTimer = setInterval(
-      () => this.checkSilence(),
+      () => this.watchdog.silence(),
       Math.max(50, Math.min(1_000, this.venue.silenceMs / 4)),
     );
     this.stallTimer.unref();
@@ -214,25 +212,7 @@ export class VenueRunner {
         symbols: unknown,
       });
     const now = this.opts.now();
-    const records: EventRecord[] = [];
-    const missingFee: string[] = [];
-    for (const symbol of symbols) {
-      const m = markets[symbol]!;
-      const fee = chooseTakerFee(this.venue.exchangeId, m.taker);
-      if (fee.rate === null) missingFee.push(symbol);
-      const record: MarketRecord = {
-        v: 1,
-        type: 'market',
-        exchangeId: this.venue.exchangeId,
-        symbol,
-        base: m.base,
-        quote: m.quote,
-        takerFeeRate: fee.rate,
-        ...marketRules(this.exchange, m),
-        receivedAt: now,
-      };
-      records.push(record);
-    }
+    const { records, missingFee } = marketRecords(this.exchange, this.venue.exchangeId, symbols, now);
     if (missingFee.length > 0) {
       this.opts.logger.warn('no valid taker fee; market records carry null and the API default applies', {
         exchangeId: this.venue.exchangeId,
@@ -443,54 +423,6 @@ export class VenueRunner {
     this.writes.push(records);
   }
 
-  /**
-   * The venue's integrity check on a message ccxt just handled. A fault withholds the book before
-   * the publish this message scheduled runs (publishing is a microtask after ccxt's resolve), then
-   * resyncs it: one book, or for a connection-wide sequence every book the connection carried.
-   */
-  private checkIntegrity(message: unknown, client: CcxtClient): void {
-    if (this.stopped) return;
-    const fault = this.integrity!.after(message, client, this.integrityView!);
-    if (fault === null) return;
-    this.counters[fault.kind === 'gap' ? 'gaps' : 'checksumFailures']++;
-    const hit =
-      fault.symbol === null
-        ? [...this.slots.values()].filter((s) => !s.isAlias && s.client === client)
-        : [this.slots.get(fault.symbol)].filter((s): s is BookSlot => s !== undefined);
-    this.opts.logger.warn(`${fault.kind === 'gap' ? 'sequence gap' : 'checksum mismatch'}; resynchronising`, {
-      exchangeId: this.venue.exchangeId,
-      symbols: hit.map((s) => s.symbol),
-      error: fault.detail,
-    });
-    for (const slot of hit) for (const s of this.feeds.get(slot.source) ?? []) s.withhold();
-    if (fault.symbol === null && hit[0] !== undefined)
-      this.resync.connection(hit[0], `sequence gap: ${fault.detail}`);
-    else for (const slot of hit) this.resync.book(slot, `${slot.symbol}: ${fault.kind} (${fault.detail})`);
-  }
-
-  /** Every book silent past its timeout is resubscribed (a venue that acknowledges and goes quiet). */
-  private checkSilence(): void {
-    if (this.stopped || this.breaker.waitMs(this.opts.now()) > 0) return;
-    const t = this.opts.clock();
-    const limit = this.venue.silenceMs;
-    for (const slot of this.slots.values()) {
-      // A book not yet rebuilt since its (re)subscription gets twice as long: venues that load
-      // books over REST fetch them one after another behind ccxt's pacing.
-      const allowed = slot.good ? limit : 2 * limit;
-      if (slot.isAlias || t - slot.heardAt < allowed) continue;
-      if (slot.resyncSince !== null && t - slot.resyncSince < allowed) continue;
-      this.counters.stalls++;
-      slot.heardAt = t;
-      this.opts.logger.warn('book silent past its timeout; resubscribing it', {
-        exchangeId: this.venue.exchangeId,
-        symbol: slot.symbol,
-        silenceMs: limit,
-      });
-      // A resync that itself went silent escalates to the connection.
-      this.resync.book(slot, `${slot.symbol}: silent for ${limit} ms`, slot.resyncSince !== null);
-    }
-  }
-
   /** What the resync helper reads and changes of this runner. */
   private resyncContext(): ResyncContext {
     return {
@@ -518,25 +450,6 @@ export class VenueRunner {
       this.wakers.add(done);
     });
   }
-}
-
-/** What integrity checks read of the exchange. */
-function integrityView(ex: CcxtProExchange): IntegrityView {
-  const places = (tick: number | undefined): number =>
-    tick === undefined || !(tick > 0) || tick >= 1 ? 0 : Math.round(-Math.log10(tick));
-  return {
-    get orderbooks() {
-      return ex.orderbooks ?? {};
-    },
-    symbolOf: (id) => {
-      const symbol = ex.safeSymbol(id);
-      return ex.markets?.[symbol] === undefined ? undefined : symbol;
-    },
-    decimalsOf: (symbol) => {
-      const p = ex.markets?.[symbol]?.precision;
-      return p === undefined ? undefined : { price: places(p.price), amount: places(p.amount) };
-    },
-  };
 }
 
 /** Every string found in ccxt's `urls.api` (nested objects of URLs). */

@@ -10,7 +10,7 @@ export interface VenueConfigEntry {
   readonly watchLimit: number | null;
   /** A book silent this long (ms) is resubscribed; null = derived from the venue's update rate. */
   readonly silenceMs: number | null;
-  /** false turns the venue's integrity checks off (checksums, our sequence checks); null = on. */
+  /** false turns the ingestor's own integrity checks of the venue off (ccxt's own stay); null = on. */
   readonly checksum: boolean | null;
 }
 
