@@ -2,7 +2,8 @@ import * as ccxt from 'ccxt';
 import { describe, expect, it } from 'vitest';
 import { backoffDelay, seededRandom } from './backoff';
 import { CircuitBreaker } from './breaker';
-import { retryAfterMs } from './ccxt-taps';
+import { retryAfterMs, tapExchange } from './ccxt-taps';
+import type { CcxtProExchange } from './ccxt-venue';
 import { failureKind } from './failure-kind';
 
 describe('backoff: full jitter under a capped exponential ceiling', () => {
@@ -86,5 +87,69 @@ describe('failure kinds and Retry-After', () => {
     expect(retryAfterMs('Wed, 25 Nov 2026 10:00:05 GMT', now)).toBe(5_000);
     expect(retryAfterMs(undefined, now)).toBeNull();
     expect(retryAfterMs('soon', now)).toBeNull();
+  });
+});
+
+describe("a 429's Retry-After holds ccxt's REST throttle", () => {
+  it("requests already queued in it wait it out, then leave at ccxt's pace (rateLimit x cost)", async () => {
+    // rateLimit 20 ms: a request of cost 5 takes 100 ms of the bucket.
+    const ex = new ccxt.pro.binance({ enableRateLimit: true, rateLimit: 20 }) as unknown as CcxtProExchange;
+    let until = 0;
+    tapExchange(
+      ex,
+      {
+        resolved: () => undefined,
+        sendFailed: () => undefined,
+        rateLimited: (_status, ms) => {
+          until = Date.now() + (ms ?? 0);
+        },
+        restWaitMs: () => Math.max(0, until - Date.now()),
+      },
+      () => Date.now(),
+    );
+    const raw = ex as unknown as {
+      throttle(cost: number): Promise<void>;
+      onRestResponse(...args: unknown[]): unknown;
+    };
+    const t0 = Date.now();
+    const at: number[] = [];
+    // Three requests queued before the 429 arrives: the first leaves at once, two wait in ccxt's queue.
+    const queued = [1, 2, 3].map(() => raw.throttle(5).then(() => at.push(Date.now() - t0)));
+    await new Promise((r) => setTimeout(r, 10));
+    raw.onRestResponse(
+      429,
+      'Too Many Requests',
+      'https://api.binance.com/api/v3/depth',
+      'GET',
+      { 'Retry-After': '1' },
+      '',
+    );
+    await Promise.all(queued);
+    expect(at[0]).toBeLessThan(50);
+    expect(at[1]).toBeGreaterThanOrEqual(950);
+    expect(at[2]! - at[1]!).toBeGreaterThanOrEqual(90);
+    // A request made during the wait waits too (before the throttle), then keeps the pace.
+    until = Date.now() + 300;
+    const t1 = Date.now();
+    await raw.throttle(1);
+    expect(Date.now() - t1).toBeGreaterThanOrEqual(290);
+    // A 429 while nothing is queued: ccxt's bucket would not refill until a request comes, so a
+    // request made later waits out what is left of the Retry-After once, not the whole of it again.
+    await new Promise((r) => setTimeout(r, 150));
+    raw.onRestResponse(
+      429,
+      'Too Many Requests',
+      'https://api.binance.com/api/v3/depth',
+      'GET',
+      { 'Retry-After': '1' },
+      '',
+    );
+    until = Date.now() + 600; // the venue's wait, shortened here: the bucket was held for 1 s
+    await new Promise((r) => setTimeout(r, 300));
+    const t2 = Date.now();
+    await raw.throttle(1);
+    const waited = Date.now() - t2;
+    expect(waited).toBeGreaterThanOrEqual(250);
+    expect(waited).toBeLessThan(900); // without the lift: ~300 + 1,000 ms
   });
 });

@@ -25,7 +25,6 @@ type RestResponseHook = (
 ) => unknown;
 
 type Throttle = (cost?: number) => Promise<unknown>;
-type Fetch = (url: string, method?: string, headers?: unknown, body?: unknown) => Promise<unknown>;
 
 /** Retry-After as milliseconds: delta-seconds or an HTTP date (RFC 9110 10.2.3); null if absent or junk. */
 export function retryAfterMs(value: string | undefined, now: number): number | null {
@@ -44,8 +43,9 @@ export function retryAfterMs(value: string | undefined, now: number): number | n
  *   behind its throttle and drops the promise send() returns, so a socket closing under a queued
  *   subscribe rejects with nobody listening (Exchange.js watch/watchMultiple,
  *   `client.throttle(cost).then(() => { client.send(message) })`), which ends a Node process;
- * - REST answers 429/418 report their Retry-After, and every REST call waits it out before ccxt's
- *   REST throttle (so the calls released when it ends keep ccxt's pace).
+ * - REST answers 429/418 report their Retry-After; every REST call waits it out, new ones before
+ *   ccxt's REST throttle and those already queued in it by holding its bucket (so the calls
+ *   released when it ends keep ccxt's pace).
  */
 export function tapExchange(ex: CcxtProExchange, listener: TapListener, now: () => number): void {
   if (listener.handled !== undefined) {
@@ -83,39 +83,59 @@ export function tapExchange(ex: CcxtProExchange, listener: TapListener, now: () 
     }
     return client;
   };
-  const raw = ex as unknown as { onRestResponse: RestResponseHook; throttle: Throttle; fetch: Fetch };
+  const raw = ex as unknown as {
+    onRestResponse: RestResponseHook;
+    throttle: Throttle;
+    throttler?: Throttler;
+  };
+  let held: Hold | null = null;
   const onRest = raw.onRestResponse.bind(ex);
   raw.onRestResponse = (status, statusText, url, method, headers, body, ...rest) => {
     if (status === 429 || status === 418) {
       const h = headers ?? {};
       listener.rateLimited(status, retryAfterMs(h['Retry-After'] ?? h['retry-after'], now()));
+      held = holdThrottler(raw.throttler, listener.restWaitMs()) ?? held;
     }
     return onRest(status, statusText, url, method, headers, body, ...rest);
   };
-  const waitOut = async (): Promise<void> => {
-    for (let wait = listener.restWaitMs(); wait > 0; wait = listener.restWaitMs())
-      await new Promise((r) => setTimeout(r, wait));
-  };
-  // Wait out a Retry-After before ccxt's REST throttle, not after it: requests released together
-  // when the wait ends then still leave one by one at ccxt's pace (rateLimit x cost).
+  // New requests wait out a Retry-After before ccxt's REST throttle, not after it: requests
+  // released together when the wait ends then still leave one by one at ccxt's pace.
   const throttle = raw.throttle.bind(ex);
   raw.throttle = async (cost?: number) => {
-    await waitOut();
+    for (let wait = listener.restWaitMs(); wait > 0; wait = listener.restWaitMs())
+      await new Promise((r) => setTimeout(r, wait));
+    // ccxt's bucket refills only while requests are queued: a hold no queued request sat out is
+    // served by the wait above, so it is lifted rather than waited out a second time.
+    const c = raw.throttler?.config;
+    if (held !== null && c !== undefined && raw.throttler!.running !== true && c.tokens === held.tokens)
+      c.tokens = held.before;
+    held = null;
     return throttle(cost);
   };
-  // Requests already past the throttle when a 429 arrived wait too, and leave one at a time
-  // (rateLimit apart) when it ends.
-  const fetch = raw.fetch.bind(ex);
-  let released: Promise<void> = Promise.resolve();
-  raw.fetch = async (url, method, headers, body) => {
-    if (listener.restWaitMs() > 0) {
-      const mine = released.then(async () => {
-        await waitOut();
-        await new Promise((r) => setTimeout(r, ex.rateLimit ?? 0));
-      });
-      released = mine.catch(() => undefined);
-      await mine;
-    }
-    return fetch(url, method, headers, body);
-  };
+}
+
+/** A hold put on ccxt's bucket: the tokens it set, and what they were. */
+interface Hold {
+  readonly tokens: number;
+  readonly before: number;
+}
+
+/** ccxt's REST throttler (base/functions/throttle.js), the parts read here. */
+interface Throttler {
+  readonly config: { tokens: number; refillRate: number; algorithm?: string };
+  readonly running?: boolean;
+}
+
+/**
+ * Requests already queued inside ccxt's throttler when a 429 arrived wait too: its leaky bucket
+ * is drained to `-waitMs x refillRate` tokens, so the queue stands still for `waitMs` and then
+ * leaves at ccxt's own pace (rateLimit x each request's cost), never in a burst.
+ */
+function holdThrottler(throttler: Throttler | undefined, waitMs: number): Hold | null {
+  const c = throttler?.config;
+  if (c === undefined || waitMs <= 0 || !(c.refillRate > 0) || !Number.isFinite(c.refillRate)) return null;
+  if (c.algorithm !== undefined && c.algorithm !== 'leakyBucket') return null;
+  const before = c.tokens;
+  c.tokens = Math.min(c.tokens, -waitMs * c.refillRate);
+  return { tokens: c.tokens, before };
 }
