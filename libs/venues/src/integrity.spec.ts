@@ -103,6 +103,39 @@ describe('okx: CRC32 of the top 25 interleaved over the strings sent', () => {
     const gap = frame('update', [], [], sum, 12, 11);
     expect(check.after(gap, client, view({ 'BTC/USDT': b }))).toBeNull();
   });
+  it('a change below the 25th level keeps the verified checksum; one the venue says moved the top is checked', () => {
+    const check = okxCheck();
+    const side = (from: number, dir: number) => Array.from({ length: 30 }, (_, i) => [from + dir * i, 1 + i]);
+    const bids = side(100, -1);
+    const asks = side(200, 1);
+    const b = book(bids, asks);
+    const strs = (rows: number[][]) => rows.map((r) => [String(r[0]), String(r[1]), '0', '1']);
+    const top = Array.from(
+      { length: 25 },
+      (_, i) => `${bids[i]![0]}:${bids[i]![1]}:${asks[i]![0]}:${asks[i]![1]}`,
+    );
+    const sum25 = crc32(top.join(':')) | 0;
+    const v = view({ 'BTC/USDT': b });
+    expect(check.after(frame('snapshot', strs(bids), strs(asks), sum25, 1, -1), client, v)).toBeNull();
+    // Level 28 of the bids changes (ccxt applied it): the top 25, so the checksum, stay.
+    bids[27]![1] = 99;
+    expect(check.after(frame('update', [['73', '99', '0', '1']], [], sum25, 2, 1), client, v)).toBeNull();
+    // The venue's checksum moved although the change is deep: recomputed, and ours is not it.
+    expect(
+      check.after(frame('update', [['73', '98', '0', '1']], [], sum25 + 1, 3, 2), client, v),
+    ).toMatchObject({
+      kind: 'checksum',
+    });
+    // A change inside the top 25 is recomputed: ccxt's book says level 2 is now 5.
+    bids[1]![1] = 5;
+    const moved = [...top];
+    moved[1] = `${bids[1]![0]}:5:${asks[1]![0]}:${asks[1]![1]}`;
+    const sumMoved = crc32(moved.join(':')) | 0;
+    expect(check.after(frame('update', [['99', '5', '0', '1']], [], sumMoved, 4, 3), client, v)).toBeNull();
+    expect(check.after(frame('update', [['99', '5', '0', '1']], [], sum25, 5, 4), client, v)).toMatchObject({
+      kind: 'checksum',
+    });
+  });
 });
 
 describe('kraken v2: CRC32 of the top 10 asks then bids at the pair precision', () => {

@@ -32,18 +32,34 @@ const obj = (v: unknown): Record<string, unknown> | undefined =>
 /**
  * OKX `books`: CRC32 (signed) of the top 25 bids and asks interleaved, price:size in the strings
  * the venue sent (OKX v5 docs, "Checksum"). ccxt pro/okx.js does not read it (it checks the
- * seqId/prevSeqId chain itself: InvalidNonce, the book dropped). The strings are kept per book
- * from the frames (ccxt stores numbers).
+ * seqId/prevSeqId chain itself: InvalidNonce, the book dropped). ccxt stores numbers; OKX sends
+ * plain decimals that print back the same (6,000 levels of the recorded traffic, all of them), so
+ * only a level whose strings would not is kept as sent: the check holds no copy of the books.
  */
 export function okxCheck(): IntegrityCheck {
-  const strings = new Map<string, Map<number, string>>();
+  /** Per book and side: the levels whose strings differ from the numbers printed (usually none). */
+  const odd = new Map<string, Map<number, string>>();
   const remember = (book: Map<number, string>, rows: unknown): void => {
     if (!Array.isArray(rows)) return;
     for (const r of rows as string[][]) {
       const price = Number(r[0]);
-      if (Number(r[1]) === 0) book.delete(price);
-      else book.set(price, `${r[0]}:${r[1]}`);
+      const size = Number(r[1]);
+      if (size === 0 || (String(price) === r[0] && String(size) === r[1])) {
+        if (book.size > 0) book.delete(price);
+      } else book.set(price, `${r[0]}:${r[1]}`);
     }
+  };
+  const level = (side: Map<number, string>, row: Row): string =>
+    (side.size > 0 ? side.get(row[0]!) : undefined) ?? `${row[0]}:${row[1]}`;
+  /** Per book: the checksum last verified, while the top 25 it covers has not changed since. */
+  const verified = new Map<string, number>();
+  /** Whether a change at any of `rows`' prices can be in the top 25 of `side` (dir 1 bids, -1 asks). */
+  const reaches = (side: ArrayLike<Row>, rows: unknown, dir: 1 | -1): boolean => {
+    if (!Array.isArray(rows) || rows.length === 0) return false;
+    const last = side[24];
+    if (last === undefined) return true;
+    for (const r of rows as string[][]) if (dir * (Number(r[0]) - last[0]!) >= 0) return true;
+    return false;
   };
   return {
     after(message, _client, view) {
@@ -53,26 +69,38 @@ export function okxCheck(): IntegrityCheck {
       const symbol = view.symbolOf(arg.instId);
       const data = obj((m!.data as unknown[] | undefined)?.[0]);
       if (symbol === undefined || data === undefined) return null;
-      const key = symbol;
-      let bids = strings.get(`${key}|b`);
-      let asks = strings.get(`${key}|a`);
+      let bids = odd.get(`${symbol}|b`);
+      let asks = odd.get(`${symbol}|a`);
       if (m!.action === 'snapshot' || bids === undefined || asks === undefined) {
-        strings.set(`${key}|b`, (bids = new Map<number, string>()));
-        strings.set(`${key}|a`, (asks = new Map<number, string>()));
+        odd.set(`${symbol}|b`, (bids = new Map<number, string>()));
+        odd.set(`${symbol}|a`, (asks = new Map<number, string>()));
       }
       remember(bids, data.bids);
       remember(asks, data.asks);
       const book = view.orderbooks[symbol];
       const expected = Number(data.checksum);
       if (book === undefined || !Number.isFinite(expected) || data.checksum === undefined) return null;
-      const parts: string[] = [];
+      // A change below the 25th level on both sides leaves the text, so the checksum, as verified.
+      const before = verified.get(symbol);
+      verified.delete(symbol);
+      if (
+        before === expected &&
+        m!.action !== 'snapshot' &&
+        !reaches(book.bids, data.bids, 1) &&
+        !reaches(book.asks, data.asks, -1)
+      ) {
+        verified.set(symbol, expected);
+        return null;
+      }
+      let text = '';
       for (let i = 0; i < 25; i++) {
         const b: Row | undefined = book.bids[i];
         const a: Row | undefined = book.asks[i];
-        if (b !== undefined) parts.push(bids.get(b[0]!) ?? `${b[0]}:${b[1]}`);
-        if (a !== undefined) parts.push(asks.get(a[0]!) ?? `${a[0]}:${a[1]}`);
+        if (b !== undefined) text += (text === '' ? '' : ':') + level(bids, b);
+        if (a !== undefined) text += (text === '' ? '' : ':') + level(asks, a);
       }
-      const got = crc32(parts.join(':')) | 0;
+      const got = crc32(text) | 0;
+      if (got === expected) verified.set(symbol, got);
       return got === expected ? null : { symbol, kind: 'checksum', detail: `CRC32 ${got} != ${expected}` };
     },
   };
