@@ -154,7 +154,8 @@ export const ENV_HELP: readonly EnvHelp[] = [
   {
     name: 'VENUES_CONFIG',
     defaultText: 'default venues',
-    description: 'JSON file choosing venues and symbols',
+    description:
+      'JSON file choosing venues and symbols, and per-venue silence timeout, integrity checks, backoff and breaker',
     apps: VENUES,
   },
   {

@@ -112,7 +112,16 @@ async function allGood(
     timeoutMs,
   ).catch((e: unknown) => {
     const missing = which.filter((id) => !at.has(id));
-    throw new Error(`${(e as Error).message}; not recovered: ${missing.join(', ')}`);
+    const said = run.ingestor.lines
+      .filter((l) => missing.includes(String(l.exchangeId)))
+      .slice(-12)
+      .map(
+        (l) =>
+          `${String(l.exchangeId)}: ${l.msg ?? l.message ?? ''} ${JSON.stringify(l.error ?? l.symbol ?? '')}`,
+      );
+    throw new Error(
+      `${(e as Error).message}; not recovered: ${missing.join(', ')}; they said ${said.join(' | ')}`,
+    );
   });
   return at;
 }
