@@ -15,6 +15,7 @@ import { HealthRegistry, type LogHealth, type ProblemSink } from '../log-health'
 import { checkEntries } from '../record-limits';
 import { rebuildStart, KIND_FIRST, KIND_SNAPSHOT, type SnapshotMark } from '../embedded/snapshot-index';
 import { KafkaAppender } from './kafka-append';
+import { KafkaFetcher, type FetchedEntry } from './kafka-fetch';
 import { describeRetention, retentionProblem, topicRetentionEntries } from './kafka-retention';
 import type { RetentionPolicy } from '../embedded/retention';
 
@@ -70,10 +71,11 @@ interface Sub {
 
 /**
  * The event log on Kafka through kafkajs. Keys are partitioned by `partitionFor` (Kafka's Java
- * default), so the same key lands on the same partition number as in the embedded log. Reads
- * use a throw-away consumer group per follow and `seek` (kafkajs has no manual assign); the
- * follow keeps its own positions and re-seeks after every group join, so a broker restart
- * resumes exactly where it stopped.
+ * default), so the same key lands on the same partition number as in the embedded log. A follow
+ * uses a throw-away consumer group and `seek` (kafkajs has no manual assign); it keeps its own
+ * positions and re-seeks after every group join, so a broker restart resumes exactly where it
+ * stopped. Reads by offset (`read`, the snapshot marks) fetch from the leader without a group
+ * (KafkaFetcher).
  */
 export class KafkaLog extends EventLog {
   private readonly kafka: Kafka;
@@ -84,6 +86,7 @@ export class KafkaLog extends EventLog {
   private readonly consumers = new Set<Consumer>();
   private readonly registry: HealthRegistry;
   private readonly appender: KafkaAppender;
+  private readonly fetcher: KafkaFetcher;
   private closed = false;
 
   constructor(private readonly options: KafkaLogOptions) {
@@ -99,6 +102,11 @@ export class KafkaLog extends EventLog {
     });
     this.registry = new HealthRegistry(options.onProblem);
     this.appender = new KafkaAppender(this.kafka, this.registry);
+    this.fetcher = new KafkaFetcher({
+      brokers: options.brokers,
+      clientId: options.clientId ?? 'route-service',
+      maxBytes: options.fetch?.maxBytesPerPartition ?? DEFAULT_FETCH.maxBytesPerPartition,
+    });
   }
 
   /** Physical name of the side topic that indexes snapshot entries of `topic` (compacted). */
@@ -151,24 +159,24 @@ export class KafkaLog extends EventLog {
     return this.registry.snapshot();
   }
 
+  /**
+   * Entries by offset through KafkaFetcher: Fetch requests to the partition's leader on one
+   * connection per process, no consumer group (a group join per read cost a few hundred ms on one
+   * broker and seconds on a loaded cluster; `replay quote` makes dozens of reads).
+   */
   async read(
     topic: TopicName,
     partition: number,
     fromOffset: number,
     maxEntries = Number.MAX_SAFE_INTEGER,
   ): Promise<LogEntry[]> {
-    const end = (await this.highWatermarks(topic))[partition];
-    if (end === undefined) throw new LogError('bad_argument', `${topic} has no partition ${partition}`);
-    const out: LogEntry[] = [];
-    if (fromOffset >= end) return out;
-    const ac = new AbortController();
-    for await (const batch of this.follow([{ topic, partition, offset: fromOffset }], {
-      signal: ac.signal,
-    })) {
-      for (const e of batch) if (e.offset < end && out.length < maxEntries) out.push(e);
-      if (out.length >= maxEntries || batch[batch.length - 1]!.offset >= end - 1) ac.abort();
-    }
-    return out;
+    this.open();
+    const n = await this.partitions(topic);
+    if (!Number.isInteger(partition) || partition < 0 || partition >= n)
+      throw new LogError('bad_argument', `${topic} has no partition ${partition}`);
+    if (maxEntries <= 0) return [];
+    const got = await this.fetcher.read(topicName(this.prefix, topic), partition, fromOffset, maxEntries);
+    return got.map((e) => ({ topic, partition, ...text(e) }));
   }
 
   async *follow(from: readonly LogPosition[], options: FollowOptions): AsyncIterable<LogEntry[]> {
@@ -212,21 +220,20 @@ export class KafkaLog extends EventLog {
     const name = this.marksTopic(topic);
     const end = (await this.offsetsOf(name))[0] ?? 0;
     const marks: SnapshotMark[][] = Array.from({ length: n }, () => []);
-    if (end > 0) {
-      const ac = new AbortController();
-      const subs: Sub[] = [{ topic, name, partition: 0, next: 0 }];
-      for await (const batch of this.consume(subs, ac.signal)) {
-        for (const m of batch) {
-          const bar = m.key.indexOf('|');
-          const at = JSON.parse(m.value) as { p: number; o: number };
-          marks[at.p]?.push({
-            key: m.key.slice(bar + 1),
-            offset: at.o,
-            kind: m.key.startsWith('s|') ? KIND_SNAPSHOT : KIND_FIRST,
-          });
-        }
-        if (batch[batch.length - 1]!.offset >= end - 1) ac.abort();
+    for (let at = 0; at < end;) {
+      const batch = await this.fetcher.read(name, 0, at, 8192);
+      if (batch.length === 0) break;
+      for (const e of batch) {
+        const m = text(e);
+        const bar = m.key.indexOf('|');
+        const mark = JSON.parse(m.value) as { p: number; o: number };
+        marks[mark.p]?.push({
+          key: m.key.slice(bar + 1),
+          offset: mark.o,
+          kind: m.key.startsWith('s|') ? KIND_SNAPSHOT : KIND_FIRST,
+        });
       }
+      at = batch[batch.length - 1]!.offset + 1;
     }
     // Compaction keeps only the latest mark per key, which may lie past `upTo`: a rebuild from
     // Kafka therefore targets the current end (what the feed needs), not a historical position.
@@ -240,6 +247,7 @@ export class KafkaLog extends EventLog {
     if (this.closed) return;
     this.closed = true;
     await Promise.allSettled([...this.consumers].map((c) => c.disconnect()));
+    await this.fetcher.close();
     await this.appender.close();
     await this.admin?.disconnect().catch(() => undefined);
   }
@@ -390,6 +398,15 @@ export class KafkaLog extends EventLog {
       await consumer.disconnect().catch(() => undefined);
     }
   }
+}
+
+/** An entry's key and value as the log's text (absent ones as ''). */
+function text(e: FetchedEntry): { offset: number; key: string; value: string } {
+  return {
+    offset: e.offset,
+    key: e.key === null ? '' : e.key.toString('utf8'),
+    value: e.value === null ? '' : e.value.toString('utf8'),
+  };
 }
 
 function message(e: unknown): string {
