@@ -147,17 +147,20 @@ export class JournalIndex {
 
 /**
  * Keeps a journal's index up to date in the background (the API, which journals): a pass every
- * `everyMs`, one at a time, and a last one at stop. Failures are told, never thrown: the index
- * is an accelerator, readers scan what it does not cover.
+ * `everyMs`, one at a time, and a last one at stop (unless `passAtStop` is false: the running
+ * one is awaited only). Failures are told, never thrown: the index is an accelerator, readers
+ * scan what it does not cover. Runs the local index (JournalIndex) or the shared one
+ * (SharedIndexPublisher).
  */
 export class JournalIndexer {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly index: JournalIndex,
+    private readonly index: { catchUp(): Promise<number> },
     private readonly onError: (e: Error) => void,
     private readonly everyMs = 1000,
+    private readonly passAtStop = true,
   ) {}
 
   start(): void {
@@ -180,6 +183,6 @@ export class JournalIndexer {
   async stop(): Promise<void> {
     if (this.timer !== null) clearInterval(this.timer);
     this.timer = null;
-    await this.pass();
+    await (this.passAtStop ? this.pass() : this.running);
   }
 }

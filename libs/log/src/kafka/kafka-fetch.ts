@@ -15,13 +15,11 @@ export interface KafkaFetcherOptions {
   readonly clientId: string;
   /** Bytes asked per fetch at most (the broker still sends a whole first record batch). */
   readonly maxBytes: number;
-  /** Attempts of one fetch through leader changes and lost connections before 'unavailable'. */
-  readonly retries?: number;
+  /** How long one fetch keeps trying through leader changes and lost connections before 'unavailable' (30 s). */
+  readonly retryMs?: number;
 }
 
 const READ_COMMITTED = 1;
-/** Kafka's error codes a fetch recovers from by asking for metadata again (a leader moved). */
-const STALE = new Set(['NOT_LEADER_FOR_PARTITION', 'LEADER_NOT_AVAILABLE', 'UNKNOWN_TOPIC_OR_PARTITION']);
 const silent = (): (() => void) => () => undefined;
 
 /**
@@ -84,6 +82,11 @@ export class KafkaFetcher {
     return out;
   }
 
+  /** The partition's end: the offset its next record will get. */
+  async end(topic: string, partition: number): Promise<number> {
+    return this.offset(topic, partition, false);
+  }
+
   async close(): Promise<void> {
     await this.cluster.disconnect().catch(() => undefined);
   }
@@ -95,7 +98,7 @@ export class KafkaFetcher {
     at: number,
     wanted: number,
   ): Promise<{ partition: FetchedPartition; end: number } | 'behind'> {
-    const retries = this.options.retries ?? 8;
+    const deadline = performance.now() + (this.options.retryMs ?? 30_000);
     // Small reads (an index probe) ask for little: kafkajs decodes the whole answer.
     const maxBytes = Math.min(this.options.maxBytes, Math.max(64 * 1024, wanted * 4096));
     for (let attempt = 0; ; attempt++) {
@@ -103,8 +106,8 @@ export class KafkaFetcher {
         await this.topic(topic);
         const leaders = this.cluster.findLeaderForPartitions(topic, [partition]);
         const nodeId = Object.keys(leaders)[0];
-        if (nodeId === undefined)
-          throw new LogError('bad_argument', `${topic} has no partition ${partition}`);
+        // Not in the metadata kept (a topic just made, a leader being elected): ask again below.
+        if (nodeId === undefined) throw new Error(`no leader known for ${topic}/${partition}`);
         const broker = await this.cluster.findBroker({ nodeId });
         const { responses } = await broker.fetch({
           isolationLevel: READ_COMMITTED,
@@ -119,7 +122,6 @@ export class KafkaFetcher {
         const end = stable >= 0 ? Math.min(stable, Number(got.highWatermark)) : Number(got.highWatermark);
         return { partition: got, end };
       } catch (e) {
-        if (e instanceof LogError && e.code === 'bad_argument') throw e;
         const err = e as { name?: string; type?: string; message?: string };
         if (err.name === 'KafkaJSOffsetOutOfRange') {
           // Below the log start (retention) or past the end: past the end there is nothing to read.
@@ -127,25 +129,34 @@ export class KafkaFetcher {
           if (at < start) return 'behind';
           return { partition: { partition, errorCode: 0, highWatermark: String(at), messages: [] }, end: at };
         }
-        if (attempt >= retries)
+        if (performance.now() > deadline)
           throw new LogError(
             'unavailable',
             `Kafka fetch of ${topic}/${partition}@${at}: ${err.message ?? String(e)}`,
           );
-        if (STALE.has(err.type ?? '') || /Connection|BrokerNotFound|Metadata/.test(err.name ?? ''))
-          await this.cluster.refreshMetadata().catch(() => undefined);
-        await new Promise((r) => setTimeout(r, Math.min(2000, 100 * 2 ** attempt)));
+        // A leader moved, a broker went away: the metadata kept is stale.
+        await this.cluster.refreshMetadata().catch(() => undefined);
+        await new Promise((r) => setTimeout(r, Math.min(1000, 100 * 2 ** attempt)));
       }
     }
   }
 
   /** The first offset the partition still holds (its log start offset). */
-  private async logStart(topic: string, partition: number): Promise<number> {
-    await this.topic(topic);
-    const [t] = await this.cluster.fetchTopicsOffset([
-      { topic, partitions: [{ partition }], fromBeginning: true },
-    ]);
-    return Number(t?.partitions.find((p) => p.partition === partition)?.offset ?? 0);
+  private logStart(topic: string, partition: number): Promise<number> {
+    return this.offset(topic, partition, true);
+  }
+
+  private async offset(topic: string, partition: number, first: boolean): Promise<number> {
+    try {
+      await this.topic(topic);
+      const [t] = await this.cluster.fetchTopicsOffset([
+        { topic, partitions: [{ partition }], fromBeginning: first },
+      ]);
+      return Number(t?.partitions.find((p) => p.partition === partition)?.offset ?? 0);
+    } catch (e) {
+      await this.cluster.refreshMetadata().catch(() => undefined);
+      throw new LogError('unavailable', `Kafka offsets of ${topic}/${partition}: ${(e as Error).message}`);
+    }
   }
 
   /** Connect once, and add a topic to the metadata kept (refreshed when a leader moved). */
