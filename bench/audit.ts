@@ -12,6 +12,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { Kafka, logLevel } from 'kafkajs';
+import { findQuotes, SharedJournalIndex, sharedIndexTopics } from '@app/audit';
+import { KafkaLog } from '@app/log';
 import { quantile, type BenchRow } from './bench-row';
 import { startLongevityHost, type LongevityHost } from './longevity-host';
 import { prng } from './market-gen';
@@ -19,6 +22,8 @@ import { prng } from './market-gen';
 const ROOT = resolve(__dirname, '..', '..');
 const SIZES = [10_000, 100_000, 1_000_000];
 const IDS = 40;
+
+type Row = (metric: string, value: number, unit: string) => void;
 
 interface Variant {
   readonly name: string;
@@ -31,7 +36,7 @@ interface Variant {
 
 export async function benchAudit(baseline: string | null): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
-  const row = (metric: string, value: number, unit: string): void => {
+  const row: Row = (metric, value, unit) => {
     rows.push({ scenario: 'audit', metric, value, unit });
   };
   const brokers = process.env.KAFKA_BROKERS?.trim();
@@ -46,19 +51,11 @@ export async function benchAudit(baseline: string | null): Promise<BenchRow[]> {
     levels: 200,
     kafka: { brokers: brokers.split(','), topicPrefix },
   });
+  const slow = (n: number): number => (n >= 1_000_000 ? 1 : 3);
   const variants: Variant[] = [
     { name: 'shared index', root: ROOT, args: [], runs: () => 5 },
-    { name: 'scan (--scan)', root: ROOT, args: ['--scan'], runs: (n) => (n >= 1_000_000 ? 1 : 3) },
-    ...(baseline === null
-      ? []
-      : [
-          {
-            name: 'baseline',
-            root: resolve(baseline),
-            args: [],
-            runs: (n: number) => (n >= 1_000_000 ? 1 : 3),
-          },
-        ]),
+    { name: 'scan (--scan)', root: ROOT, args: ['--scan'], runs: slow },
+    ...(baseline === null ? [] : [{ name: 'baseline', root: resolve(baseline), args: [], runs: slow }]),
   ];
   try {
     const served = await serveQuotes(host);
@@ -79,24 +76,82 @@ export async function benchAudit(baseline: string | null): Promise<BenchRow[]> {
       const t0 = performance.now();
       await host.server.indexJournal();
       row(`journal ${size}: index catch-up after growing the journal`, performance.now() - t0, 'ms');
+      await lookups(row, size, ids, brokers, topicPrefix);
       let pick = 0;
       for (const v of variants) {
         const times: number[] = [];
+        const read: number[] = [];
         for (let i = 0; i <= v.runs(size); i++) {
           const id = ids[pick++ % ids.length]!;
-          const { ms, out } = await cliQuote(v, id, brokers, topicPrefix);
+          const { ms, out, err } = await cliQuote(v, id, brokers, topicPrefix);
           if (out !== `${served.get(id)}\n`)
             throw new Error(`${v.name}: replay of ${id} printed other bytes`);
           if (i > 0) times.push(ms);
+          const m = / (\d+) unindexed entries read/.exec(err);
+          if (m !== null) read.push(Number(m[1]));
         }
         row(`journal ${size}: replay quote, ${v.name}, median`, quantile(times, 0.5), 'ms');
         row(`journal ${size}: replay quote, ${v.name}, max`, Math.max(...times), 'ms');
+        if (read.length > 0)
+          row(
+            `journal ${size}: replay quote, ${v.name}, unindexed entries read`,
+            quantile(read, 0.5),
+            'entries',
+          );
       }
     }
   } finally {
     await host.close();
+    await deleteTopics(brokers, topicPrefix);
   }
   return rows;
+}
+
+/**
+ * The look-up alone, from a fresh client (as an auditor's process has): the first through the
+ * shared index (it reads the run heads too), the next ones, and the partition scan.
+ */
+async function lookups(
+  row: Row,
+  size: number,
+  ids: readonly string[],
+  brokers: string,
+  topicPrefix: string,
+): Promise<void> {
+  const log = new KafkaLog({ brokers: brokers.split(','), topicPrefix, clientId: 'bench-auditor' });
+  try {
+    const index = new SharedJournalIndex(log, sharedIndexTopics(log)!);
+    await log.partitions('quotes');
+    const times: number[] = [];
+    let runs = 0;
+    for (const id of ids.slice(0, 11)) {
+      const t = performance.now();
+      const got = await index.entries(id);
+      times.push(performance.now() - t);
+      if (got.entries.length !== 1) throw new Error(`${id}: ${got.entries.length} records via the index`);
+      runs = Math.max(runs, got.runs);
+    }
+    row(`journal ${size}: look-up via shared index, first in a process`, times[0]!, 'ms');
+    row(`journal ${size}: look-up via shared index, next ones p50`, quantile(times.slice(1), 0.5), 'ms');
+    row(`journal ${size}: look-up via shared index, runs searched`, runs, 'runs');
+    const t = performance.now();
+    if ((await findQuotes(log, ids[0]!)).length !== 1) throw new Error(`${ids[0]}: not found by scanning`);
+    row(`journal ${size}: look-up by scanning the partition`, performance.now() - t, 'ms');
+  } finally {
+    await log.close();
+  }
+}
+
+/** The bench's topics go (a 1M journal is about 0.7 GB on the broker). */
+async function deleteTopics(brokers: string, topicPrefix: string): Promise<void> {
+  const admin = new Kafka({ brokers: brokers.split(','), logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  try {
+    const topics = (await admin.listTopics()).filter((t) => t.startsWith(`${topicPrefix}.`));
+    await admin.deleteTopics({ topics });
+  } finally {
+    await admin.disconnect();
+  }
 }
 
 /** 40 quotes under known requestIds; their bodies as the client received them. */
@@ -132,7 +187,7 @@ function cliQuote(
   id: string,
   brokers: string,
   topicPrefix: string,
-): Promise<{ ms: number; out: string }> {
+): Promise<{ ms: number; out: string; err: string }> {
   const cwd = mkdtempSync(join(tmpdir(), 'bench-auditor-'));
   const t0 = performance.now();
   const child = spawn(
@@ -152,7 +207,7 @@ function cliQuote(
     child.once('exit', (code) => {
       const ms = performance.now() - t0;
       rmSync(cwd, { recursive: true, force: true });
-      if (code === 0) res({ ms, out });
+      if (code === 0) res({ ms, out, err });
       else rej(new Error(`${v.name}: replay quote ${id} exited ${code}: ${err.slice(-2000)}`));
     }),
   );

@@ -156,8 +156,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
 
 /**
  * The requestId indexer of this API: on Kafka it publishes the index beside the journal, where an
- * auditor on any machine reads it (a pass every 2 s, none at stop: what is left is built by the
- * next replica's pass or the next start); on the embedded log it keeps the index in the data
+ * auditor on any machine reads it (a pass every 2 s; a stop halts it: what is left is built by
+ * another replica or the next start); on the embedded log it keeps the index in the data
  * directory (a pass every second and one at stop).
  */
 function journalIndexer(
@@ -166,6 +166,6 @@ function journalIndexer(
   onError: (e: Error) => void,
 ): JournalIndexer | null {
   const shared = sharedIndexTopics(log);
-  if (shared !== null) return new JournalIndexer(new SharedIndexPublisher(log, shared), onError, 2000, false);
+  if (shared !== null) return new JournalIndexer(new SharedIndexPublisher(log, shared), onError, 2000);
   return dir === undefined ? null : new JournalIndexer(new JournalIndex(log, dir), onError);
 }

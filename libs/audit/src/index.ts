@@ -15,6 +15,7 @@ export { JournalIndex, JournalIndexer, journalIndexDir } from './journal-index';
 export type { KeyEntries, KeyLookup } from './key-lookup';
 export { journalLookup } from './journal-lookup';
 export { SharedJournalIndex, sharedIndexTopics } from './shared-index/shared-index';
+export type { SharedIndexTopics } from './shared-index/shared-index';
 export { SharedIndexPublisher } from './shared-index/index-publisher';
 export type { SharedIndexPublisherOptions } from './shared-index/index-publisher';
 export { BLOCK as SHARED_INDEX_BLOCK } from './shared-index/run-codec';

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { nextTurn, type EventLog, type SharedTopic } from '@app/log';
+import { nextTurn, type EventLog } from '@app/log';
 import { ENTRY, keyHash } from '../index-runs';
 import { mergeRuns } from './merge-runs';
 import { BLOCK, claimKey, encodeHead, levelOf, pageKey, runKey, type RunHead } from './run-codec';
 import { MissingPage, PageWriter, runEntries } from './run-pages';
 import { RunsView } from './runs-view';
+import type { SharedIndexTopics } from './shared-index';
 
 /** Entries read from the journal per request while building a level-0 run. */
 const CHUNK = 8192;
@@ -42,11 +43,12 @@ export class SharedIndexPublisher {
   /** Heads this publisher wrote that are still current: their offsets in the runs topic. */
   private readonly mine = new Map<string, { offset: number; head: RunHead }>();
   /** Counters for tests and logs. */
-  readonly stats = { blocks: 0, merges: 0, yielded: 0, superseded: 0, rebuilt: 0 };
+  readonly stats = { blocks: 0, merges: 0, yielded: 0, superseded: 0, rebuilt: 0, abandoned: 0 };
+  private halted = false;
 
   constructor(
     private readonly log: EventLog,
-    private readonly topics: { runs: SharedTopic; pages: SharedTopic },
+    private readonly topics: SharedIndexTopics,
     options: SharedIndexPublisherOptions = {},
   ) {
     this.writer = options.writer ?? randomBytes(8).toString('hex');
@@ -55,17 +57,22 @@ export class SharedIndexPublisher {
     this.view = new RunsView(topics.runs);
   }
 
+  /** Stop at the next page: the run being built is abandoned (its pages and claim deleted). */
+  halt(): void {
+    this.halted = true;
+  }
+
   /** Build every run the journal's complete blocks call for (those no other publisher is building). */
   async catchUp(): Promise<number> {
+    if (this.halted) return 0;
     await this.view.refresh();
     await this.dropSuperseded();
-    const ends = await this.log.highWatermarks('quotes');
+    const ends = await this.log.highWatermarks(this.topics.journal);
     let built = 0;
     for (const [partition, end] of ends.entries()) {
       for (let job = nextJob(this.view.chain(partition), partition, end); job !== null;) {
-        if (!(await this.claim(job))) break;
-        await this.build(job);
-        built++;
+        if (this.halted || !(await this.claim(job))) break;
+        if (await this.build(job)) built++;
         // The API publishes in the background: let its requests run between runs.
         await nextTurn();
         job = nextJob(this.view.chain(partition), partition, end);
@@ -93,31 +100,35 @@ export class SharedIndexPublisher {
     return false;
   }
 
-  private async build(job: Job): Promise<void> {
+  /** Build the job's run; false when it was abandoned (halted, or a child's page was gone). */
+  private async build(job: Job): Promise<boolean> {
     const head = { partition: job.partition, from: job.from, to: job.to, writer: this.writer };
     const pages = new PageWriter(this.topics.pages, head);
+    const add = (entries: Buffer): Promise<void> => {
+      if (this.halted) throw new Halted();
+      return pages.add(entries);
+    };
     let last: RunHead['last'] = null;
     let count = 0;
     try {
-      if (job.children.length === 0) ({ last, count } = await this.writeBlock(job, pages));
+      if (job.children.length === 0) ({ last, count } = await this.writeBlock(job, add));
       else {
         const [a, b] = job.children as [RunHead, RunHead];
-        count = await mergeRuns(runEntries(this.topics.pages, a), runEntries(this.topics.pages, b), (e) =>
-          pages.add(e),
-        );
+        count = await mergeRuns(runEntries(this.topics.pages, a), runEntries(this.topics.pages, b), add);
         last = b.last ?? a.last;
       }
     } catch (e) {
-      if (!(e instanceof MissingPage)) throw e;
-      // A child's page is gone: drop that child, so its range is built again from the journal.
-      this.stats.rebuilt++;
+      if (!(e instanceof MissingPage) && !(e instanceof Halted)) throw e;
       await this.topics.pages.append(pages.keys().map((key) => ({ key, value: null })));
-      await this.topics.runs.append([
-        ...job.children.map((c) => ({ key: runKey(c.partition, c.from, c.to), value: null })),
-        { key: claimKey(job.partition, job.from, job.to, this.writer), value: null },
-      ]);
+      const abandon = [{ key: claimKey(job.partition, job.from, job.to, this.writer), value: null }];
+      // A child's page is gone: drop that child too, so its range is built again from the journal.
+      if (e instanceof MissingPage)
+        abandon.push(...job.children.map((c) => ({ key: runKey(c.partition, c.from, c.to), value: null })));
+      await this.topics.runs.append(abandon);
+      if (e instanceof MissingPage) this.stats.rebuilt++;
+      else this.stats.abandoned++;
       await this.view.refresh();
-      return;
+      return false;
     }
     const run: RunHead = { ...head, count, last, pages: await pages.finish() };
     const key = runKey(job.partition, job.from, job.to);
@@ -136,14 +147,18 @@ export class SharedIndexPublisher {
     if (job.children.length === 0) this.stats.blocks++;
     else this.stats.merges++;
     await this.view.refresh();
+    return true;
   }
 
   /** Read a block of the journal, sort its (key hash, offset) entries and write them as pages. */
-  private async writeBlock(job: Job, pages: PageWriter): Promise<{ last: RunHead['last']; count: number }> {
+  private async writeBlock(
+    job: Job,
+    add: (entries: Buffer) => Promise<void>,
+  ): Promise<{ last: RunHead['last']; count: number }> {
     const entries: Buffer[] = [];
     let last: RunHead['last'] = null;
     for (let at = job.from; at < job.to;) {
-      const chunk = await this.log.read('quotes', job.partition, at, Math.min(CHUNK, job.to - at));
+      const chunk = await this.log.read(this.topics.journal, job.partition, at, Math.min(CHUNK, job.to - at));
       if (chunk.length === 0) break;
       for (const e of chunk) {
         if (e.offset >= job.to) break;
@@ -157,7 +172,7 @@ export class SharedIndexPublisher {
       at = chunk[chunk.length - 1]!.offset + 1;
     }
     entries.sort((x, y) => Buffer.compare(x, y));
-    await pages.add(Buffer.concat(entries));
+    await add(Buffer.concat(entries));
     return { last, count: entries.length };
   }
 
@@ -172,6 +187,8 @@ export class SharedIndexPublisher {
     }
   }
 }
+
+class Halted extends Error {}
 
 /** The next run a partition's chain calls for: a merge of two adjacent runs of one level, else the next block. */
 export function nextJob(chain: readonly RunHead[], partition: number, end: number): Job | null {

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { KafkaLog, partitionFor, type EventLog, type SharedTopic } from '@app/log';
-import { seeded } from '@test/support';
+import { seeded, waitFor } from '@test/support';
 import { testBrokers } from '../../../../test/kafka/broker';
 import { SharedIndexPublisher } from './index-publisher';
-import { BLOCK, decodeHead, encodeHead, runKey, type RunHead } from './run-codec';
+import { BLOCK, decodeHead, encodeHead, pageKey, runKey, type RunHead } from './run-codec';
 import { RunsView } from './runs-view';
 import { SharedJournalIndex, sharedIndexTopics } from './shared-index';
 
@@ -42,6 +42,38 @@ async function settle(publishers: readonly SharedIndexPublisher[]): Promise<void
   for (let round = 0; round < 50; round++)
     if ((await Promise.all(publishers.map((p) => p.catchUp()))).every((n) => n === 0)) return;
   throw new Error('the publishers did not settle');
+}
+
+/**
+ * What the index topics hold once compacted: the page keys still live (latest record not a
+ * tombstone), against those the live heads name, and the live claims. Nothing else may be left.
+ */
+async function leftovers(
+  reader: EventLog,
+): Promise<{ orphans: string[]; missing: string[]; claims: string[] }> {
+  const topics = sharedIndexTopics(reader)!;
+  const latest = async (t: SharedTopic): Promise<Map<string, Buffer | null>> => {
+    const out = new Map<string, Buffer | null>();
+    for (let at = 0, end = await t.end(); at < end;) {
+      const got = await t.read(at, 4096);
+      if (got.length === 0) break;
+      for (const r of got) out.set(r.key, r.value);
+      at = got[got.length - 1]!.offset + 1;
+    }
+    return out;
+  };
+  const runs = await latest(topics.runs);
+  const named = new Set<string>();
+  for (const [key, value] of runs) {
+    const head = key.startsWith('run/') && value !== null ? decodeHead(key, value) : null;
+    head?.pages.forEach((_, i) => named.add(pageKey(head, i)));
+  }
+  const live = new Set([...(await latest(topics.pages))].filter(([, v]) => v !== null).map(([k]) => k));
+  return {
+    orphans: [...live].filter((k) => !named.has(k)),
+    missing: [...named].filter((k) => !live.has(k)),
+    claims: [...runs].filter(([k, v]) => k.startsWith('claim/') && v !== null).map(([k]) => k),
+  };
 }
 
 /** Blocks and merges a binary counter of `n` blocks builds. */
@@ -118,6 +150,28 @@ describe('the shared requestId index: published to Kafka by the API replicas, re
       expect(got.scanned).toBeLessThan(BLOCK);
     }
     expect((await index.entries('never-journalled')).entries).toEqual([]);
+    // Merged runs' pages and the claims were deleted; every page a live head names is there.
+    expect(await leftovers(reader)).toEqual({ orphans: [], missing: [], claims: [] });
+  }, 180_000);
+
+  it('a halted publisher (the API stopping) stops at the next page and leaves nothing behind; another finishes', async () => {
+    const prefix = `sh-${randomUUID().slice(0, 8)}`;
+    const log = await open(prefix);
+    await appendAll(log, ids(70_000, 3));
+    const first = new SharedIndexPublisher(log, sharedIndexTopics(log)!);
+    const pass = first.catchUp();
+    await waitFor('the first runs', () => first.stats.blocks + first.stats.merges >= 3, 60_000);
+    first.halt();
+    await pass;
+    const ends = await log.highWatermarks('quotes');
+    const all = ends.reduce((s, e) => s + Math.floor(e / BLOCK), 0);
+    expect(first.stats.blocks).toBeLessThan(all);
+    expect(await first.catchUp()).toBe(0);
+    expect((await leftovers(log)).claims).toEqual([]);
+    const second = new SharedIndexPublisher(log, sharedIndexTopics(log)!);
+    await settle([second]);
+    expect(first.stats.blocks + second.stats.blocks).toBe(all);
+    expect(await leftovers(log)).toEqual({ orphans: [], missing: [], claims: [] });
   }, 180_000);
 
   it('falls back to the journal, with the same answer: no index, an index behind, a run whose page is gone, an index of another journal', async () => {

@@ -1,3 +1,4 @@
+import type { TopicName } from '@app/events';
 import { partitionFor, type EventLog, type LogEntry, type SharedTopic } from '@app/log';
 import { keyHash } from '../index-runs';
 import type { KeyEntries, KeyLookup } from '../key-lookup';
@@ -10,11 +11,18 @@ const CHUNK = 8192;
 /** A long-lived reader reads the runs topic again at most this often. */
 const REFRESH_MS = 1000;
 
-/** The two shared topics of the index: run heads (small, read whole) and pages (read by offset). */
-export function sharedIndexTopics(log: EventLog): { runs: SharedTopic; pages: SharedTopic } | null {
-  const runs = log.sharedTopic('quotes', 'index-runs');
-  const pages = log.sharedTopic('quotes', 'index-pages');
-  return runs === null || pages === null ? null : { runs, pages };
+/** A journal topic and the two shared topics of its index: run heads (small, read whole) and pages (read by offset). */
+export interface SharedIndexTopics {
+  readonly journal: TopicName;
+  readonly runs: SharedTopic;
+  readonly pages: SharedTopic;
+}
+
+/** The shared index topics of `journal` (`<journal>.index-runs`, `<journal>.index-pages`); null on a log without shared topics. */
+export function sharedIndexTopics(log: EventLog, journal: TopicName = 'quotes'): SharedIndexTopics | null {
+  const runs = log.sharedTopic(journal, 'index-runs');
+  const pages = log.sharedTopic(journal, 'index-pages');
+  return runs === null || pages === null ? null : { journal, runs, pages };
 }
 
 /**
@@ -34,14 +42,14 @@ export class SharedJournalIndex implements KeyLookup {
 
   constructor(
     private readonly log: EventLog,
-    private readonly topics: { runs: SharedTopic; pages: SharedTopic },
+    private readonly topics: SharedIndexTopics,
   ) {
     this.view = new RunsView(topics.runs);
   }
 
   async entries(key: string): Promise<KeyEntries> {
-    const partition = partitionFor(key, await this.log.partitions('quotes'));
-    const end = (await this.log.highWatermarks('quotes'))[partition] ?? 0;
+    const partition = partitionFor(key, await this.log.partitions(this.topics.journal));
+    const end = (await this.log.highWatermarks(this.topics.journal))[partition] ?? 0;
     if (performance.now() - this.refreshedAt > REFRESH_MS) {
       await this.view.refresh();
       this.refreshedAt = performance.now();
@@ -60,14 +68,14 @@ export class SharedJournalIndex implements KeyLookup {
     const out: LogEntry[] = [];
     for (const offset of offsets) {
       if (offset >= end) continue;
-      const [entry] = await this.log.read('quotes', partition, offset, 1);
+      const [entry] = await this.log.read(this.topics.journal, partition, offset, 1);
       // A hash collision, or an entry gone to retention, is not this key's.
       if (entry !== undefined && entry.offset === offset && entry.key === key) out.push(entry);
     }
     let scanned = 0;
     for (const [from, to] of ranges)
       for (let at = from; at < to;) {
-        const chunk = await this.log.read('quotes', partition, at, Math.min(CHUNK, to - at));
+        const chunk = await this.log.read(this.topics.journal, partition, at, Math.min(CHUNK, to - at));
         if (chunk.length === 0) break;
         for (const e of chunk) {
           if (e.offset >= to) break;
@@ -92,7 +100,7 @@ export class SharedJournalIndex implements KeyLookup {
     if (last === null) return chain;
     let ok = this.checked.get(`${partition}@${last.offset}`);
     if (ok === undefined) {
-      ok = this.log.read('quotes', partition, last.offset, 1).then(([e]) =>
+      ok = this.log.read(this.topics.journal, partition, last.offset, 1).then(([e]) =>
         // Gone to retention: nothing left to contradict the index.
         e === undefined || e.offset !== last.offset ? true : keyHash(e.key).equals(last.hash),
       );
