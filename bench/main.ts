@@ -18,6 +18,7 @@ import { benchHostile } from './hostile';
 import { benchIngestor } from './ingestor';
 import { benchLog } from './log';
 import { benchLongevity } from './longevity';
+import { benchLongevityAsOf } from './longevity-asof';
 import { benchReplay } from './replay';
 import { benchRequest } from './request';
 import { benchSoak } from './soak';
@@ -47,6 +48,7 @@ const SCENARIOS: Scenario[] = [
   { name: 'tools', run: () => benchTools() },
   { name: 'hostile', run: () => benchHostile() },
   { name: 'longevity', run: () => benchLongevity() },
+  { name: 'longevity-asof', run: () => benchLongevityAsOf() },
   { name: 'soak', run: () => benchSoak() },
   { name: 'fleet', run: () => benchFleet() },
   { name: 'audit', run: (o) => benchAudit(o.baseline) },

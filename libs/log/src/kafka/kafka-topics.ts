@@ -49,11 +49,12 @@ export class KafkaTopics {
     return `${topicName(this.options.prefix, topic)}.snapshots`;
   }
 
-  /** Create the log's missing topics (once per admin client). */
+  /** Create the log's missing topics (once per admin client); the admin client to call. */
   ensure(): Promise<Admin> {
-    this.ready ??= (async () => {
-      const admin = this.kafka.admin();
-      this.admin = admin;
+    if (this.ready !== null) return this.ready;
+    const admin = this.kafka.admin();
+    this.admin = admin;
+    this.ready = (async () => {
       await admin.connect();
       const existing = new Set(await admin.listTopics());
       const wanted = TOPICS.flatMap((t) => [
@@ -67,7 +68,7 @@ export class KafkaTopics {
       if (wanted.length > 0) await this.create(admin, wanted);
       return admin;
     })().catch(async (e: unknown) => {
-      await this.reset();
+      await this.reset(admin);
       throw new LogError('unavailable', `Kafka admin: ${message(e)}`);
     });
     return this.ready;
@@ -80,7 +81,7 @@ export class KafkaTopics {
       const meta = await admin.fetchTopicMetadata({ topics: [name] });
       return meta.topics[0]?.partitions.length ?? 0;
     } catch (e) {
-      await this.reset();
+      await this.reset(admin);
       throw new LogError('unavailable', `Kafka metadata of ${name}: ${message(e)}`);
     }
   }
@@ -94,7 +95,7 @@ export class KafkaTopics {
       for (const o of offsets) out[o.partition] = Number(o[which]);
       return out;
     } catch (e) {
-      await this.reset();
+      await this.reset(admin);
       throw new LogError('unavailable', `Kafka offsets of ${name}: ${message(e)}`);
     }
   }
@@ -115,7 +116,7 @@ export class KafkaTopics {
     try {
       if ((await admin.listTopics()).includes(name)) this.known.add(name);
     } catch (e) {
-      await this.reset();
+      await this.reset(admin);
       throw new LogError('unavailable', `Kafka topics: ${message(e)}`);
     }
     return this.known.has(name);
@@ -128,21 +129,27 @@ export class KafkaTopics {
     try {
       await this.create(admin, [{ topic: name, numPartitions: 1, configEntries: SHARED }]);
     } catch (e) {
-      await this.reset();
+      await this.reset(admin);
       throw new LogError('unavailable', `Kafka admin: ${message(e)}`);
     }
     this.known.add(name);
   }
 
   async close(): Promise<void> {
-    await this.reset();
+    if (this.admin !== null) await this.reset(this.admin);
   }
 
-  private async reset(): Promise<void> {
-    const admin = this.admin;
+  /**
+   * Drop `failed` (the admin client a call failed on) so the next call makes a fresh one. Only that
+   * client: calls run concurrently (the journal, the feed, the indexer), and one call's failure must
+   * not disconnect the client another call is still using (kafkajs then fails it with
+   * "Cannot read properties of null (reading 'topicMetadata')").
+   */
+  private async reset(failed: Admin): Promise<void> {
+    if (this.admin !== failed) return;
     this.admin = null;
     this.ready = null;
-    await admin?.disconnect().catch(() => undefined);
+    await failed.disconnect().catch(() => undefined);
   }
 
   /** Create topics with the configured replication factor and min.insync.replicas. */
