@@ -17,6 +17,7 @@ import { benchHostile } from './hostile';
 import { benchIngestor } from './ingestor';
 import { benchLog } from './log';
 import { benchLongevity } from './longevity';
+import { benchLongevityAsOf } from './longevity-asof';
 import { benchReplay } from './replay';
 import { benchRequest } from './request';
 import { benchSoak } from './soak';
@@ -46,6 +47,7 @@ const SCENARIOS: Scenario[] = [
   { name: 'tools', run: () => benchTools() },
   { name: 'hostile', run: () => benchHostile() },
   { name: 'longevity', run: () => benchLongevity() },
+  { name: 'longevity-asof', run: () => benchLongevityAsOf() },
   { name: 'soak', run: () => benchSoak() },
   { name: 'fleet', run: () => benchFleet() },
 ];
