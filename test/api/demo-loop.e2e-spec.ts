@@ -112,7 +112,9 @@ describe('the demo loops its recording for as long as it runs', () => {
       expect(q.stdout).toBe(`${body}\n`);
       return true;
     });
-  }, 30_000);
+    // Generous: each `replay quote` child reads the demo's log (a few passes of 28,787 records) to
+    // rebuild the asOf books, which takes seconds on a loaded 2-core machine.
+  }, 60_000);
 
   it('a restarted demo continues after the newest record of its log; earlier instants still answer', async () => {
     const lines = svc.lines().filter((l) => l.component === 'Replay');
