@@ -110,11 +110,12 @@ export class KafkaLog extends EventLog {
     await this.ensureTopics();
     let n = this.counts.get(topic);
     if (n === undefined) {
+      const admin = this.admin!;
       try {
-        const meta = await this.admin!.fetchTopicMetadata({ topics: [topicName(this.prefix, topic)] });
+        const meta = await admin.fetchTopicMetadata({ topics: [topicName(this.prefix, topic)] });
         n = meta.topics[0]?.partitions.length ?? 0;
       } catch (e) {
-        await this.resetAdmin();
+        await this.resetAdmin(admin);
         throw new LogError('unavailable', `Kafka metadata of ${topic}: ${message(e)}`);
       }
       if (n < 1)
@@ -249,19 +250,28 @@ export class KafkaLog extends EventLog {
   }
 
   private async offsetsOf(name: string, which: 'high' | 'low' = 'high'): Promise<number[]> {
+    await this.ensureTopics();
+    const admin = this.admin!;
     try {
-      const offsets = await this.admin!.fetchTopicOffsets(name);
+      const offsets = await admin.fetchTopicOffsets(name);
       const out: number[] = new Array<number>(offsets.length).fill(0);
       for (const o of offsets) out[o.partition] = Number(o[which]);
       return out;
     } catch (e) {
       // A fresh admin client (and topic check) on the next call: the broker may have restarted.
-      await this.resetAdmin();
+      await this.resetAdmin(admin);
       throw new LogError('unavailable', `Kafka offsets of ${name}: ${message(e)}`);
     }
   }
 
-  private async resetAdmin(): Promise<void> {
+  /**
+   * Drop `failed` (the admin client a call failed on) so the next call makes a fresh one. Only that
+   * client: calls run concurrently (the journal, the feed, the indexer), and one call's failure must
+   * not disconnect the client another call is still using (kafkajs then fails it with
+   * "Cannot read properties of null (reading 'topicMetadata')").
+   */
+  private async resetAdmin(failed: Admin): Promise<void> {
+    if (this.admin !== failed) return;
     const admin = this.admin;
     this.admin = null;
     this.ready = null;
@@ -270,9 +280,10 @@ export class KafkaLog extends EventLog {
 
   /** Create missing topics (books, venues, quotes and their compacted snapshot-mark topics). */
   private ensureTopics(): Promise<void> {
-    this.ready ??= (async () => {
-      const admin = this.kafka.admin();
-      this.admin = admin;
+    if (this.ready !== null) return this.ready;
+    const admin = this.kafka.admin();
+    this.admin = admin;
+    this.ready = (async () => {
       await admin.connect();
       const existing = new Set(await admin.listTopics());
       const wanted = TOPICS.flatMap((t) => [
@@ -313,7 +324,7 @@ export class KafkaLog extends EventLog {
         }
       }
     })().catch(async (e: unknown) => {
-      await this.resetAdmin();
+      await this.resetAdmin(admin);
       throw new LogError('unavailable', `Kafka admin: ${message(e)}`);
     });
     return this.ready;
