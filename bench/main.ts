@@ -9,6 +9,7 @@
 import { cpus } from 'node:os';
 import { benchApi } from './api';
 import { benchApiExplain } from './api-explain';
+import { benchAudit } from './audit';
 import type { BenchRow } from './bench-row';
 import { benchExplain } from './explain';
 import { benchFleet } from './fleet';
@@ -50,6 +51,7 @@ const SCENARIOS: Scenario[] = [
   { name: 'longevity-asof', run: () => benchLongevityAsOf() },
   { name: 'soak', run: () => benchSoak() },
   { name: 'fleet', run: () => benchFleet() },
+  { name: 'audit', run: (o) => benchAudit(o.baseline) },
 ];
 
 async function main(): Promise<void> {

@@ -3,12 +3,18 @@ import type { AddressInfo } from 'node:net';
 import { Logger, type LoggerService, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { EmbeddedLog } from '@app/log';
+import { EmbeddedLog, type EventLog } from '@app/log';
 import { ApiModule, type ApiDeps } from './api.module';
 import { serveDocs } from './docs/serve';
 import { HTTP_LIMIT_DEFAULTS } from '@app/config';
 import { gatedHttp } from './http/gated-http';
-import { JournalIndex, JournalIndexer, QuoteJournal } from '@app/audit';
+import {
+  JournalIndex,
+  JournalIndexer,
+  QuoteJournal,
+  SharedIndexPublisher,
+  sharedIndexTopics,
+} from '@app/audit';
 import { warmTimeIndex } from '@app/feed';
 import { ServiceStatus } from './health/service-status';
 import { RequestGate } from './http/request-gate';
@@ -29,7 +35,7 @@ export interface ApiServer {
   readonly url: string;
   /** Where every served result is journalled (flushed and closed by close()). */
   readonly journal: QuoteJournal;
-  /** One pass of the requestId indexer now (none without journalIndexDir). */
+  /** One pass of the requestId indexer now (on the embedded log, none without journalIndexDir). */
   indexJournal(): Promise<void>;
   /** Prometheus metrics (served on the admin port when METRICS_PORT is set). */
   readonly metrics: ApiMetrics;
@@ -57,7 +63,10 @@ export interface ApiServerOptions extends Omit<ApiDeps, 'journal' | 'limits'> {
   readonly limits?: Limits;
   /** Nest's logger: the service logger (NestLogger), false for none, or Nest's console at these levels. */
   readonly logger?: false | LogLevel[] | LoggerService;
-  /** Keep the journal's requestId index here (JournalIndexer); none when omitted. */
+  /**
+   * Keep the journal's requestId index here (JournalIndexer); none when omitted. On Kafka the
+   * index is published to the log's shared topics instead (docs/replay.md), whatever this says.
+   */
   readonly journalIndexDir?: string;
 }
 
@@ -81,14 +90,9 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const { journalIndexDir, limits: given, ...rest } = options;
   const limits = given ?? limitsFor(options.config);
   await limits.start();
-  const indexer =
-    journalIndexDir === undefined
-      ? null
-      : new JournalIndexer(new JournalIndex(options.log, journalIndexDir), (e) =>
-          journalLogger.warn(
-            `requestId index not updated (replay reads the rest of the journal): ${e.message}`,
-          ),
-        );
+  const indexer = journalIndexer(options.log, journalIndexDir, (e) =>
+    journalLogger.warn(`requestId index not updated (replay reads the rest of the journal): ${e.message}`),
+  );
   const deps: ApiDeps = { ...rest, journal, limits };
   const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(deps), http.adapter, {
     logger: options.logger ?? ['error', 'warn'],
@@ -148,4 +152,20 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       await limits.close();
     },
   };
+}
+
+/**
+ * The requestId indexer of this API: on Kafka it publishes the index beside the journal, where an
+ * auditor on any machine reads it (a pass every 2 s; a stop halts it: what is left is built by
+ * another replica or the next start); on the embedded log it keeps the index in the data
+ * directory (a pass every second and one at stop).
+ */
+function journalIndexer(
+  log: EventLog,
+  dir: string | undefined,
+  onError: (e: Error) => void,
+): JournalIndexer | null {
+  const shared = sharedIndexTopics(log);
+  if (shared !== null) return new JournalIndexer(new SharedIndexPublisher(log, shared), onError, 2000);
+  return dir === undefined ? null : new JournalIndexer(new JournalIndex(log, dir), onError);
 }

@@ -1,6 +1,6 @@
 import { frameAsQuote, parseJournalEntryLine, type JournalEntryRecord, type QuoteRecord } from '@app/journal';
 import { partitionFor, type EventLog } from '@app/log';
-import type { JournalIndex } from './journal-index';
+import type { KeyLookup } from './key-lookup';
 
 export interface FoundQuote {
   /** The record to replay; for a stream frame, its tick's record under the frame's id and hash. */
@@ -23,7 +23,7 @@ const CHUNK = 4096;
 export async function findQuote(
   log: EventLog,
   requestId: string,
-  index?: JournalIndex,
+  index?: KeyLookup,
 ): Promise<FoundQuote | null> {
   const found = await findEntry(log, requestId, index);
   if (found === null) return null;
@@ -48,7 +48,7 @@ export async function findQuote(
 async function findEntry(
   log: EventLog,
   requestId: string,
-  index?: JournalIndex,
+  index?: KeyLookup,
 ): Promise<{ record: JournalEntryRecord; partition: number; offset: number; scanned: number } | null> {
   if (index !== undefined) {
     const { entries, partition, scanned } = await index.entries(requestId);

@@ -147,15 +147,17 @@ export class JournalIndex {
 
 /**
  * Keeps a journal's index up to date in the background (the API, which journals): a pass every
- * `everyMs`, one at a time, and a last one at stop. Failures are told, never thrown: the index
- * is an accelerator, readers scan what it does not cover.
+ * `everyMs`, one at a time, and a last one at stop. An index that can halt (the shared one, whose
+ * passes may be long: SharedIndexPublisher) is halted at stop instead: the running pass ends at
+ * its next safe point and none follows. Failures are told, never thrown: the index is an
+ * accelerator, readers scan what it does not cover.
  */
 export class JournalIndexer {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly index: JournalIndex,
+    private readonly index: { catchUp(): Promise<number>; halt?(): void },
     private readonly onError: (e: Error) => void,
     private readonly everyMs = 1000,
   ) {}
@@ -180,6 +182,8 @@ export class JournalIndexer {
   async stop(): Promise<void> {
     if (this.timer !== null) clearInterval(this.timer);
     this.timer = null;
-    await this.pass();
+    if (this.index.halt === undefined) return this.pass();
+    this.index.halt();
+    await this.running;
   }
 }

@@ -1,6 +1,6 @@
 import { frameAsQuote, parseJournalEntryLine, type QuoteRecord } from '@app/journal';
 import { partitionFor, type EventLog, type LogEntry } from '@app/log';
-import type { JournalIndex } from './journal-index';
+import type { KeyLookup } from './key-lookup';
 
 /**
  * One journal entry as an auditor sees it: where it is, and either the record to replay (a stream
@@ -55,7 +55,7 @@ async function occurrence(
 async function findTick(
   log: EventLog,
   tickId: string,
-  index?: JournalIndex,
+  index?: KeyLookup,
 ): Promise<{ partition: number; offset: number; record: QuoteRecord } | string> {
   const partition = partitionFor(tickId, await log.partitions('quotes'));
   let found: LogEntry | null = null;
@@ -76,7 +76,7 @@ async function findTick(
 export async function findQuotes(
   log: EventLog,
   requestId: string,
-  index?: JournalIndex,
+  index?: KeyLookup,
 ): Promise<JournalOccurrence[]> {
   const partition = partitionFor(requestId, await log.partitions('quotes'));
   let hits: LogEntry[] = [];

@@ -4,10 +4,11 @@ import { Command, Option } from 'commander';
 import {
   findQuotes,
   formatDiff,
-  JournalIndex,
-  journalIndexDir,
+  journalLookup,
   replayQuote,
   type JournalOccurrence,
+  type KeyEntries,
+  type KeyLookup,
   type QuoteReplay,
 } from '@app/audit';
 import type { EventLog } from '@app/log';
@@ -20,13 +21,17 @@ interface QuoteOptions {
   readonly occurrence?: number;
   readonly list?: boolean;
   readonly response?: string;
+  readonly scan?: boolean;
 }
 
 /** The response file's bytes are hashed as they are: read as UTF-8 text without changes. */
 const MAX_RESPONSE_FILE = 64 * 1024 * 1024;
 
 const HELP = `
-Each requestId is looked up in the quotes topic; every journal record it has is listed (a client
+Each requestId is looked up in the quotes topic through the requestId index (on Kafka the one the
+API replicas publish beside the journal, readable from any machine; on the embedded log the one in
+the data directory), then the entries the index does not cover yet; --scan reads the requestId's
+whole journal partition instead (same answer, slower). Every journal record it has is listed (a client
 may reuse an x-request-id, so one id can have several quotes, numbered #1 oldest first) and each
 is replayed unless --occurrence picks one. Ids come from the arguments, or one per line from
 standard input when none is given or one is '-' (blank lines and lines starting with # skipped).
@@ -61,6 +66,7 @@ export function registerQuote(program: Command, ctx: CliContext, done: (code: nu
     )
     .option('--list', 'list every journal record of each requestId without replaying')
     .option('--response <file>', 'the response as the client received it: the field diff is taken against it')
+    .option('--scan', "read the requestId's whole journal partition instead of the requestId index")
     .addHelpText('after', HELP)
     .action(async (ids: string[], o: QuoteOptions) => done(await quote(ids, o, ctx)));
 }
@@ -85,8 +91,8 @@ async function quote(args: readonly string[], o: QuoteOptions, ctx: CliContext):
   const ids = await requestIds(args, ctx);
   const received = o.response === undefined ? undefined : readResponse(resolve(ctx.cwd, o.response));
   const log = openReadLog(o.dataDir, ctx);
-  // The requestId index the API keeps beside the data (read only here; what it lacks is scanned).
-  const index = new JournalIndex(log, journalIndexDir(logConfig(o.dataDir, ctx).dataDir));
+  // The requestId index (read only here; what it lacks is scanned), unless --scan.
+  const index = o.scan === true ? undefined : journalLookup(log, logConfig(o.dataDir, ctx).dataDir);
   let worst = 0;
   try {
     for (const id of ids) {
@@ -111,7 +117,7 @@ function describe(o: JournalOccurrence, k: number, n: number): string {
 
 async function quoteOne(
   log: EventLog,
-  index: JournalIndex,
+  index: KeyLookup | undefined,
   id: string,
   o: QuoteOptions,
   ctx: CliContext,
@@ -119,7 +125,12 @@ async function quoteOne(
   received: string | undefined,
 ): Promise<number> {
   const t0 = performance.now();
-  const found = await findQuotes(log, id, index);
+  const looked: KeyEntries[] = [];
+  const found = await findQuotes(log, id, index === undefined ? undefined : recording(index, looked));
+  const lookup =
+    index === undefined
+      ? 'journal partition read in full (--scan)'
+      : `index: ${sum(looked, (l) => l.runs)} run(s) searched, ${sum(looked, (l) => l.scanned)} unindexed entries read`;
   if (found.length === 0) {
     ctx.err(
       `no journal record for requestId ${JSON.stringify(id)} (replays and the demo journal into ./.data-replay: add --data-dir .data-replay for those)`,
@@ -155,7 +166,7 @@ async function quoteOne(
     const s = replay.stats;
     const tick =
       occ.tick === undefined ? '' : ` (frame of tick quotes/${occ.tick.partition}@${occ.tick.offset})`;
-    const where = `quotes/${occ.partition}@${occ.offset}${tick}; ${s.books} books from ${s.bookRecordsFolded} records (${s.bookEntriesRead} entries read), ${s.venueRecordsFolded} venue records; ${ms.toFixed(0)} ms`;
+    const where = `quotes/${occ.partition}@${occ.offset}${tick}; ${s.books} books from ${s.bookRecordsFolded} records (${s.bookEntriesRead} entries read), ${s.venueRecordsFolded} venue records; ${lookup}; ${ms.toFixed(0)} ms`;
     for (const note of replay.notes) ctx.err(`note: ${note}`);
     if (replay.identical) {
       ctx.err(`identical: ${label}sha256 ${replay.sha256} (${where})`);
@@ -170,6 +181,19 @@ async function quoteOne(
   }
   return worst;
 }
+
+/** `index`, noting what each look-up cost in `into` (for the verdict line). */
+function recording(index: KeyLookup, into: KeyEntries[]): KeyLookup {
+  return {
+    entries: async (key) => {
+      const got = await index.entries(key);
+      into.push(got);
+      return got;
+    },
+  };
+}
+
+const sum = <T>(xs: readonly T[], f: (x: T) => number): number => xs.reduce((s, x) => s + f(x), 0);
 
 /** The field diff, or why there is none and what the auditor can do to get one. */
 function explainDiff(replay: QuoteReplay, requestId: string): string[] {
