@@ -265,20 +265,35 @@ describe('the fleet', () => {
       onProblem: () => undefined,
     });
     try {
-      // Partition 0 led by node 1, partition 1 by node 2 (the first replica leads).
-      await admin.createTopics({
-        waitForLeaders: true,
-        topics: [
-          {
-            topic,
-            replicaAssignment: [
-              { partition: 0, replicas: [1, 2, 3] },
-              { partition: 1, replicas: [2, 3, 1] },
-            ],
-            configEntries: [{ name: 'min.insync.replicas', value: '2' }],
-          },
-        ],
-      });
+      // Partition 0 led by node 1, partition 1 by node 2 (the first replica leads). On a cluster,
+      // kafkajs's wait for the leaders may ask a broker that does not know the topic yet
+      // (UNKNOWN_TOPIC_OR_PARTITION): the topic is made all the same, and waited for below.
+      await admin
+        .createTopics({
+          waitForLeaders: true,
+          topics: [
+            {
+              topic,
+              replicaAssignment: [
+                { partition: 0, replicas: [1, 2, 3] },
+                { partition: 1, replicas: [2, 3, 1] },
+              ],
+              configEntries: [{ name: 'min.insync.replicas', value: '2' }],
+            },
+          ],
+        })
+        .catch((e: unknown) => {
+          if (!String(e).includes('does not host this topic-partition')) throw e;
+        });
+      await waitFor(
+        'the topic known with its leaders',
+        async () => {
+          const meta = await admin.fetchTopicMetadata({ topics: [topic] }).catch(() => null);
+          const leaders = meta?.topics[0]?.partitions.map((p) => [p.partitionId, p.leader]) ?? [];
+          return JSON.stringify(leaders.sort((x, y) => x[0]! - y[0]!)) === '[[0,1],[1,2]]';
+        },
+        60_000,
+      );
       const keyOf = (p: number): string => {
         for (let i = 0; ; i++) if (partitionFor(`moved|K${i}`, 2) === p) return `moved|K${i}`;
       };
