@@ -52,11 +52,12 @@ interface Shard {
  * consumer group membership, libs/log ShardGroup), each venue run by exactly one of them. Every
  * slot has its own Ingestor writing through a gate: closed the moment this process may no longer
  * own the slot (a rebalance starting, its lease lapsing), so a venue is never published by two
- * ingestors at once. The slot's writer (its own Kafka client) is shut at the same moment: an append
- * already under way stops sending too (kafkajs retries a produce for seconds inside one send). A closed gate refuses writes as an outage would: the slot's record writer
- * holds its records and retries, and if the slot stays here every book is republished as a
- * snapshot when the gate opens again; if it moved, the slot's venues are stopped. A slot that
- * arrives starts its venues afresh (each book opens with a snapshot).
+ * ingestors at once. The slot's writer (its own Kafka client) is shut at the same moment: an
+ * append already under way stops sending too (kafkajs retries a produce for seconds inside one
+ * send). A closed gate refuses writes as an outage would: the slot's record writer holds its
+ * records and retries, and if the slot stays here every book is republished as a snapshot when
+ * the gate opens again; if it moved, the slot's venues are stopped. A slot that arrives starts its
+ * venues afresh (each book opens with a snapshot).
  */
 export class VenueShards {
   private readonly shards: Shard[];
