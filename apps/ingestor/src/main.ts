@@ -204,7 +204,7 @@ function shardedIngestor(
   const kafka = log;
   const shards = new VenueShards({
     log,
-    writer: () => kafka.gatedWriter(),
+    writer: (may) => kafka.gatedWriter(may),
     tap,
     shards: config.shards!,
     brokers: config.log.kafkaBrokers ?? [],

@@ -25,7 +25,7 @@ export interface VenueShardsOptions {
   /** The log the venues' records go to (each slot writes through a gate in front of it). */
   readonly log: EventLog;
   /** A writer of the log whose sending can be stopped at once (KafkaLog.gatedWriter): one per slot. */
-  readonly writer: () => GatedWriter;
+  readonly writer: (may: () => boolean) => GatedWriter;
   readonly logger: ServiceLogger;
   /** Build the ingestor of some venues writing into `sink` (the process's Ingestor class). */
   readonly ingestor: (options: IngestorOptions) => Ingestor;
@@ -129,7 +129,7 @@ export class VenueShards {
   }
 
   private launch(s: Shard): void {
-    const gate: Gate = { open: true, writer: this.o.writer() };
+    const gate: Gate = { open: true, writer: this.o.writer(() => this.group.holds()) };
     const names = s.venues.map((v) => v.exchangeId).join(', ');
     // The gate is checked at every append (logSink appends per topic), as late as it can be.
     const gatedLog = new Proxy(this.o.log, {

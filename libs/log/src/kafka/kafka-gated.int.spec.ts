@@ -43,9 +43,10 @@ function refusingTopic(): { name: string; accept(): Promise<void>; end(): Promis
   };
 }
 
-/** A writer whose `venues` topic is `name` (no snapshot marks). */
-function writerTo(name: string): KafkaGatedWriter {
+/** A writer whose `venues` topic is `name` (no snapshot marks), sending while `may()`. */
+function writerTo(name: string, may?: () => boolean): KafkaGatedWriter {
   return new KafkaGatedWriter({
+    may,
     brokers,
     clientId: 'gated-spec',
     health: new HealthRegistry(),
@@ -98,6 +99,23 @@ describe('KafkaGatedWriter (real broker)', () => {
       await w.close();
     }
     // It fails once kafkajs gives up (every connection refused), as an outage would.
+    void outcome;
+  }, 60_000);
+
+  it('a writer whose lease lapsed (may() false) sends nothing, though nobody shut it', async () => {
+    const t = refusingTopic();
+    let lease = true;
+    const w = writerTo(t.name, () => lease);
+    const outcome = settle(w.append('venues', [{ key: 'k', value: 'late' }]));
+    try {
+      await new Promise((r) => setTimeout(r, 1500));
+      lease = false;
+      await t.accept();
+      await new Promise((r) => setTimeout(r, 3000));
+      expect(await t.end()).toBe(0);
+    } finally {
+      await w.close();
+    }
     void outcome;
   }, 60_000);
 

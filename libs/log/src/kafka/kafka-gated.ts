@@ -34,6 +34,8 @@ export interface GatedHost {
   partitions(topic: TopicName): Promise<number>;
   physical(topic: TopicName): string;
   marksTopic(topic: TopicName): string;
+  /** Asked before every request is sent: false refuses it as `shut` does (a lease that lapsed). */
+  readonly may?: () => boolean;
 }
 
 /**
@@ -42,7 +44,8 @@ export interface GatedHost {
  * stop a writer: an append already started keeps sending, since kafkajs retries a failed produce
  * inside one `send` (for seconds: a leader being elected, a broker lost) and KafkaAppender sends
  * again what a send left out. The factory is the one place every request passes: `shut` destroys
- * the sockets and refuses new ones, so each retry fails at connect and the append rejects.
+ * the sockets and refuses new ones, so each retry fails at connect and the append rejects. Each
+ * write to a socket also asks `host.may` first (the shard group's lease, read at that moment).
  */
 export class KafkaGatedWriter implements GatedWriter {
   private readonly sockets = new Set<Socket>();
@@ -60,6 +63,13 @@ export class KafkaGatedWriter implements GatedWriter {
         socket.destroy(new Error(`this writer is shut: ${this.why}`));
         return socket;
       }
+      // Every request passes here: refused (the socket destroyed) once the lease is not held.
+      const write = socket.write.bind(socket) as (...a: unknown[]) => boolean;
+      socket.write = (...a: unknown[]): boolean => {
+        if (this.why === null && (this.host.may?.() ?? true)) return write(...a);
+        socket.destroy(new Error(`this writer may not send: ${this.why ?? 'its lease is not held'}`));
+        return false;
+      };
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
       return socket;

@@ -160,9 +160,10 @@ export class KafkaLog extends EventLog {
   /**
    * A writer with its own client whose sending stops at once when it is shut, retries of an append
    * already under way included (kafka-gated.ts): an ingestor group's shard slot writes through one,
-   * so an ingestor that gives a slot up sends nothing for it after that moment.
+   * so an ingestor that gives a slot up sends nothing for it after that moment. `may`, asked before
+   * each request is sent, refuses it too while false (the shard group's lease).
    */
-  gatedWriter(): GatedWriter {
+  gatedWriter(may?: () => boolean): GatedWriter {
     this.open();
     return new KafkaGatedWriter({
       brokers: this.options.brokers,
@@ -171,6 +172,7 @@ export class KafkaLog extends EventLog {
       partitions: (t) => this.partitions(t),
       physical: (t) => topicName(this.prefix, t),
       marksTopic: (t) => this.marksTopic(t),
+      may,
     });
   }
 
