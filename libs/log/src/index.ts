@@ -20,6 +20,7 @@ export type { RetentionPolicy, RetentionResult } from './embedded/retention';
 export type { LogFiles } from './embedded/log-files';
 export { DEFAULT_FETCH, KafkaLog } from './kafka/kafka-log';
 export type { KafkaFetchOptions, KafkaLogOptions } from './kafka/kafka-log';
+export type { GatedWriter } from './kafka/kafka-gated';
 export { ShardGroup } from './kafka/shard-group';
 export type { ShardGroupOptions } from './kafka/shard-group';
 export { openEventLog } from './open-event-log';

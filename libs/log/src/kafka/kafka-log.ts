@@ -16,6 +16,7 @@ import { checkEntries } from '../record-limits';
 import { rebuildStart, KIND_FIRST, KIND_SNAPSHOT, type SnapshotMark } from '../embedded/snapshot-index';
 import { KafkaAppender } from './kafka-append';
 import { KafkaFetcher, type FetchedEntry } from './kafka-fetch';
+import { KafkaGatedWriter, type GatedWriter } from './kafka-gated';
 import { KafkaSharedTopic } from './kafka-shared-topic';
 import type { SharedTopic } from '../shared-topic';
 import { retentionProblem } from './kafka-retention';
@@ -154,6 +155,25 @@ export class KafkaLog extends EventLog {
     }
     const marks = SNAPSHOT_TOPICS.includes(topic) ? this.marksTopic(topic) : null;
     await this.appender.append(topicName(this.prefix, topic), n, entries, marks);
+  }
+
+  /**
+   * A writer with its own client whose sending stops at once when it is shut, retries of an append
+   * already under way included (kafka-gated.ts): an ingestor group's shard slot writes through one,
+   * so an ingestor that gives a slot up sends nothing for it after that moment. `may`, asked before
+   * each request is sent, refuses it too while false (the shard group's lease).
+   */
+  gatedWriter(may?: () => boolean): GatedWriter {
+    this.open();
+    return new KafkaGatedWriter({
+      brokers: this.options.brokers,
+      clientId: `${this.options.clientId ?? 'route-service'}-slot`,
+      health: this.registry,
+      partitions: (t) => this.partitions(t),
+      physical: (t) => topicName(this.prefix, t),
+      marksTopic: (t) => this.marksTopic(t),
+      may,
+    });
   }
 
   override health(): LogHealth {
