@@ -19,6 +19,7 @@ import { benchLongevity } from './longevity';
 import { benchReplay } from './replay';
 import { benchSoak } from './soak';
 import { benchSolve } from './solve';
+import { API_FLOOD, benchStreamFlood, HOSTILE_FLOOD } from './stream-flood';
 import { benchTools } from './tools';
 import { benchStore } from './log-store';
 
@@ -38,10 +39,18 @@ const SCENARIOS: Scenario[] = [
   },
   { name: 'store', run: () => benchStore() },
   { name: 'ingestor', run: () => benchIngestor() },
-  { name: 'api', run: () => benchApi() },
+  { name: 'api', run: async () => [...(await benchApi()), ...(await benchStreamFlood(API_FLOOD))] },
   { name: 'api-explain', run: () => benchApiExplain() },
   { name: 'tools', run: () => benchTools() },
-  { name: 'hostile', run: () => benchHostile() },
+  {
+    name: 'hostile',
+    run: async () => [...(await benchHostile()), ...(await benchStreamFlood(HOSTILE_FLOOD))],
+  },
+  // The stream flood of `api` and `hostile` alone.
+  {
+    name: 'stream-flood',
+    run: async () => [...(await benchStreamFlood(API_FLOOD)), ...(await benchStreamFlood(HOSTILE_FLOOD))],
+  },
   { name: 'longevity', run: () => benchLongevity() },
   { name: 'soak', run: () => benchSoak() },
 ];
