@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { HttpLimits } from '@app/config';
-import { inFlightResponse } from './answers';
+import { inFlightResponse, reset } from './answers';
 import { MAX_HEADER_BYTES } from './client-errors';
 import { ConnectionBudget } from './connection-budget';
 import type { FrontDoor, RequestHandler } from './front-door';
@@ -46,10 +46,12 @@ export function createHttpServer(
   // Inactivity on a connection: idle keep-alive sockets and clients that stopped reading an
   // answer are closed; a request whose answer is still being computed is left alone, and so is a
   // connection still waiting for its first request (the headers timeout answers it with a 408).
+  // Given up on, a connection is reset: the kernel drops what the client never read (a finished
+  // answer can still sit in the kernel's buffers of a client that stopped reading).
   server.timeout = limits.sendTimeoutMs;
   server.on('timeout', (socket: Socket) => {
     const res = inFlightResponse(socket);
-    if (res === undefined ? front.hasServed(socket) : socket.writableLength > 0) socket.destroy();
+    if (res === undefined ? front.hasServed(socket) : socket.writableLength > 0) reset(socket);
   });
   const upgrades = new Upgrades(front);
   upgrades.install(server);

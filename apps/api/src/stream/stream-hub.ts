@@ -3,7 +3,6 @@ import type { IncomingMessage } from 'node:http';
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { ServerConfig } from '@app/config';
 import { watchSymbols, type RouteRequest } from '@app/routing';
-import type { WebSocket } from 'ws';
 import { BookFeed } from '@app/feed';
 import { RequestGate } from '../http/request-gate';
 import { QuoteJournal } from '@app/audit';
@@ -12,6 +11,7 @@ import { queryOf } from '../route/route.controller';
 import { RouteService, type LiveSolve } from '../route/route.service';
 import { SERVER_CONFIG } from '../tokens';
 import { errorFrame, SharedFrame } from './frames';
+import type { StreamSocket } from './stream-socket';
 import { PUSH_FLOOR_MS, Subscriber } from './subscriber';
 
 /** Subscribers with the same normalised request: solved once per tick, the frame shared. */
@@ -106,7 +106,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
   }
 
   /** A socket passed the IPv4 rule and the rate limit: check the cap and the request, then subscribe. */
-  open(ws: WebSocket, req: IncomingMessage): void {
+  open(ws: StreamSocket, req: IncomingMessage): void {
     const address =
       this.gate.addressOf(req.socket.remoteAddress, req.headers['x-forwarded-for']) ?? 'unknown';
     const held = this.perAddress.get(address) ?? 0;
@@ -144,15 +144,11 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
     const sub = new Subscriber(ws, address, group.key, now, this.deliver);
     group.subs.add(sub);
     this.subs.add(sub);
-    ws.on('pong', () => {
-      sub.awaitingPong = false;
-      sub.missedPongs = 0;
-    });
     ws.once('close', () => this.leave(sub));
     sub.offer(this.shared(solved));
   }
 
-  private refuse(ws: WebSocket, message: string, code: 1008 | 1013, reason: string): void {
+  private refuse(ws: StreamSocket, message: string, code: 1008 | 1013, reason: string): void {
     ws.send(errorFrame(message, code, reason));
     ws.close(code, reason);
   }
@@ -299,15 +295,8 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
     for (const sub of group.subs) sub.offer(frame);
   }
 
-  /** Ping every HEARTBEAT_MS; a socket that missed two pongs is terminated and its slot freed. */
+  /** Ping every HEARTBEAT_MS; a socket that missed two pongs is reset and its slot freed (stream-socket.ts). */
   private beat(): void {
-    for (const sub of this.subs) {
-      if (sub.awaitingPong && ++sub.missedPongs >= 2) {
-        sub.ws.terminate();
-        continue;
-      }
-      sub.awaitingPong = true;
-      sub.ws.ping();
-    }
+    for (const sub of this.subs) sub.ws.beat();
   }
 }

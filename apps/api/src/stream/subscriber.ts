@@ -1,4 +1,4 @@
-import type { WebSocket } from 'ws';
+import type { StreamSocket } from './stream-socket';
 import type { SharedFrame } from './frames';
 
 /** Push floor per stream (spec 4.3, 6.3). */
@@ -16,14 +16,11 @@ export class Subscriber {
   private lastSentAt = -Infinity;
   private pending: SharedFrame | null = null;
   private timer: NodeJS.Timeout | null = null;
-  /** Heartbeats sent without a pong since the last one answered. */
-  missedPongs = 0;
-  awaitingPong = false;
   framesSent = 0;
   framesDropped = 0;
 
   constructor(
-    readonly ws: WebSocket,
+    readonly ws: StreamSocket,
     readonly address: string,
     readonly groupKey: string,
     private readonly now: () => number,
