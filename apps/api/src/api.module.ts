@@ -3,6 +3,7 @@ import type { ServerConfig } from '@app/config';
 import { EventLog } from '@app/log';
 import { Clock } from './clock';
 import { BookFeed } from '@app/feed';
+import { ClockSkew } from './health/clock-skew';
 import { ServiceStatus } from './health/service-status';
 import { RequestGate } from './http/request-gate';
 import { QuoteJournal } from '@app/audit';
@@ -42,6 +43,7 @@ export class ApiModule {
         RequestGate,
         RouteService,
         MarketService,
+        ClockSkew,
         ServiceStatus,
         StreamHub,
         StreamGateway,

@@ -564,7 +564,7 @@ export interface components {
       /** @description The book may route. */
       fresh: boolean;
       /** @description Null when it does not apply (docs/explain.md). */
-      notFreshBecause: ('no_book' | 'out_of_sync' | 'crossed' | 'stale') | null;
+      notFreshBecause: ('no_book' | 'out_of_sync' | 'crossed' | 'ahead_of_clock' | 'stale') | null;
       /** @description Null when it does not apply (docs/explain.md). */
       bookSequence: number | null;
       /** @description Null when it does not apply (docs/explain.md). */

@@ -173,6 +173,16 @@ export class ApiMetrics {
         },
       });
     };
+    new Gauge({
+      name: 'clock_skew_seconds',
+      help: 'The ingestor clock less this API clock, from the records folded in the last 10 s (positive: books stamped ahead; above 1 s they do not route and /health is degraded). Absent when none was folded.',
+      registers,
+      collect() {
+        this.reset();
+        const skew = current().clockSkewMs;
+        if (skew !== null) this.set(skew / 1000);
+      },
+    });
     perVenue('venue_connected', '1 when the venue reports itself connected.', (v) => (v.connected ? 1 : 0));
     perVenue(
       'venue_fresh_books',
