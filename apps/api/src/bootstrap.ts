@@ -86,6 +86,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     journal,
     stream: () => hub.stats(),
     refusals: () => gate.refusals,
+    connections: () => http.connections(),
     status: () => status.report(),
   });
   hub.onPush = (ms) => metrics.observePush(ms);

@@ -187,7 +187,8 @@ export const ENV_HELP: readonly EnvHelp[] = [
   {
     name: 'CONNECTIONS_MAX',
     defaultText: '10000',
-    description: 'open connections in all; over it 429, closed',
+    description:
+      'open connections in all; at it a newcomer displaces the connection that held its slot longest while sending least (429 when none may go)',
     apps: SERVER,
   },
   {

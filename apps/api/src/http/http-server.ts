@@ -14,6 +14,7 @@ const TIMEOUT_CHECK_MS = 500;
 export interface HttpServerParts {
   readonly server: Server;
   readonly upgrades: Upgrades;
+  readonly budget: ConnectionBudget;
 }
 
 /**
@@ -53,8 +54,9 @@ export function createHttpServer(
     const res = inFlightResponse(socket);
     if (res === undefined ? front.hasServed(socket) : socket.writableLength > 0) reset(socket);
   });
-  const upgrades = new Upgrades(front);
+  const budget = new ConnectionBudget(limits, front);
+  const upgrades = new Upgrades(front, (socket) => budget.streamOpened(socket));
   upgrades.install(server);
-  new ConnectionBudget(limits, front).install(server);
-  return { server, upgrades };
+  budget.install(server);
+  return { server, upgrades, budget };
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { writeRawError, type AnswerHeaders } from './answers';
 import { pathOf, STREAM_PATH, targetProblem, type FrontDoor, type Problem } from './front-door';
@@ -25,7 +26,11 @@ const UPGRADE_HEADERS = new Set(['upgrade', 'http2-settings']);
 export class Upgrades {
   private stream: StreamEndpoint | null = null;
 
-  constructor(private readonly front: FrontDoor) {}
+  constructor(
+    private readonly front: FrontDoor,
+    /** Told of each socket handed to the stream (the connection budget never sheds streams). */
+    private readonly onStream: (socket: Socket) => void = () => undefined,
+  ) {}
 
   /** The stream's WebSocket server, once Nest created it (before the server listens). */
   serveStream(endpoint: StreamEndpoint): void {
@@ -44,6 +49,7 @@ export class Upgrades {
           ...verdict.headers,
           ...problem.headers,
         });
+      this.onStream(socket as Socket);
       this.stream!.accept(req, socket, head, verdict.headers);
     });
     server.on('connect', (req: IncomingMessage, socket: Duplex) => {

@@ -13,6 +13,8 @@ export interface MetricSources {
   readonly journal: QuoteJournal;
   readonly stream: () => StreamStats;
   readonly refusals: () => { readonly ipv4Only: number; readonly rateLimited: number };
+  /** Open connections, and those reset to make room for a newcomer (http/connection-budget.ts). */
+  readonly connections?: () => { readonly open: number; readonly shed: number };
   readonly status: () => StatusReport;
 }
 
@@ -77,6 +79,20 @@ export class ApiMetrics {
       registers,
       () => sources.refusals().ipv4Only,
     );
+    monotonic(
+      'http_connections_shed_total',
+      'Connections reset to make room for a newcomer while the server was at CONNECTIONS_MAX.',
+      registers,
+      () => sources.connections?.().shed ?? 0,
+    );
+    new Gauge({
+      name: 'http_connections_open',
+      help: 'Open connections (HTTP and streams) counted against CONNECTIONS_MAX.',
+      registers,
+      collect() {
+        this.set(sources.connections?.().open ?? 0);
+      },
+    });
     monotonic(
       'journal_appended_records_total',
       'Quote journal records appended to the log.',
