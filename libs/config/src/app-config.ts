@@ -46,6 +46,14 @@ export interface ServerConfig {
   readonly http?: HttpLimits;
   /** JOURNAL_RESPONSES: journal records keep the whole response, not only its hash and length. */
   readonly journalResponses: boolean;
+  /** STREAM_FRAMES_PER_SEC, STREAM_BYTES_PER_SEC; loadConfig always sets it, absent = the defaults. */
+  readonly streamBudget?: StreamBudgetSettings;
+}
+
+/** The stream's global budget (docs/api.md "Stream budget"). */
+export interface StreamBudgetSettings {
+  readonly framesPerSec: number;
+  readonly bytesPerSec: number;
 }
 
 export type ReplaySpeed = number | 'max';
@@ -195,6 +203,22 @@ function readServer(r: Reader): ServerConfig {
     journalStrict: strict,
     journalResponses: r.bool('JOURNAL_RESPONSES'),
     http: readHttpLimits(r),
+    streamBudget: {
+      framesPerSec: r.int(
+        'STREAM_FRAMES_PER_SEC',
+        r.envValue('STREAM_FRAMES_PER_SEC'),
+        10_000,
+        1,
+        100_000_000,
+      ),
+      bytesPerSec: r.int(
+        'STREAM_BYTES_PER_SEC',
+        r.envValue('STREAM_BYTES_PER_SEC'),
+        32 * 1024 * 1024,
+        64 * 1024,
+        2 ** 40,
+      ),
+    },
   };
 }
 

@@ -10,6 +10,7 @@ export type {
   ReplaySpeed,
   RoutingSettings,
   ServerConfig,
+  StreamBudgetSettings,
   StartConfig,
 } from './app-config';
 export { loadConfigOrExit } from './load-or-exit';

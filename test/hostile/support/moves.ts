@@ -2,13 +2,16 @@ import { book } from '../../support/records';
 import type { SpawnedServer } from './server';
 
 /**
- * Move alpha's BTC/USDT book (a snapshot with a new best ask size) every `everyMs` until stopped,
- * so every BTC/USDT stream has a new state to be pushed. Stamped T0, the pinned clock's instant.
+ * Move alpha's BTC/USDT book (a snapshot with a new best ask price, 100.0 to 100.6) every
+ * `everyMs` until stopped, so every BTC/USDT stream has a new state to be pushed. Stamped T0, the
+ * pinned clock's instant. stop() resolves with the last best ask written.
  */
-export function moveBooks(s: SpawnedServer, everyMs = 200): { stop(): Promise<void> } {
+export function moveBooks(s: SpawnedServer, everyMs = 200): { stop(): Promise<number> } {
+  let last = 100;
   let stopped = false;
   const run = (async () => {
     for (let seq = 2; !stopped; seq++) {
+      last = 100 + (seq % 7) / 10;
       await s.writeBooks([
         book(
           'alpha',
@@ -18,7 +21,7 @@ export function moveBooks(s: SpawnedServer, everyMs = 200): { stop(): Promise<vo
             [98, 1],
           ],
           [
-            [100, 1 + (seq % 7) / 10],
+            [last, 1],
             [110, 1],
           ],
           seq,
@@ -31,6 +34,7 @@ export function moveBooks(s: SpawnedServer, everyMs = 200): { stop(): Promise<vo
     stop: async () => {
       stopped = true;
       await run;
+      return last;
     },
   };
 }

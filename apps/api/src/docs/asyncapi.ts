@@ -107,6 +107,8 @@ const STREAM_DESCRIPTION = [
   'trailing edge: the first move after a quiet period is pushed at once, moves inside the floor coalesce into one',
   'frame computed when it ends). A reader with more than 256 KiB unsent has frames dropped, not queued; the newest',
   'state follows once it drains. Unroutable outcomes of the 200 kinds are frames too; the socket stays open.',
+  'After the opening frame, frames go out within a global budget (STREAM_FRAMES_PER_SEC, STREAM_BYTES_PER_SEC),',
+  'streams served round-robin by client address; over it a stream gets fewer frames, each the newest state.',
   '',
   'Heartbeat: the server pings every HEARTBEAT_MS (15000 by default) with a random token; only a pong echoing it',
   'answers (an unsolicited pong does not). A socket that leaves two consecutive pings unanswered is reset and its',

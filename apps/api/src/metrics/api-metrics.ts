@@ -113,6 +113,20 @@ export class ApiMetrics {
         this.set(sources.journal.queued);
       },
     });
+    monotonic(
+      'stream_budget_waits_total',
+      'Times the stream budget (STREAM_FRAMES_PER_SEC, STREAM_BYTES_PER_SEC) made waiting frames wait.',
+      registers,
+      () => sources.stream().budgetWaits,
+    );
+    new Gauge({
+      name: 'stream_frames_waiting',
+      help: 'Stream sockets waiting their turn in the stream budget now.',
+      registers,
+      collect() {
+        this.set(sources.stream().waiting);
+      },
+    });
     new Gauge({
       name: 'stream_subscribers',
       help: 'Open stream sockets.',

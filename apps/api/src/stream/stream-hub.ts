@@ -13,6 +13,8 @@ import { SERVER_CONFIG } from '../tokens';
 import { errorFrame, SharedFrame } from './frames';
 import type { StreamSocket } from './stream-socket';
 import { PUSH_FLOOR_MS, Subscriber } from './subscriber';
+import { SOLVE_COST_FRAMES, STREAM_BUDGET_DEFAULTS } from './frame-budget';
+import { FramePump } from './frame-pump';
 
 /** Subscribers with the same normalised request: solved once per tick, the frame shared. */
 interface Group {
@@ -21,6 +23,8 @@ interface Group {
   readonly subs: Set<Subscriber>;
   watch: ReadonlySet<string>;
   dirty: boolean;
+  /** A tick found it dirty: its new state is solved when one of its subscribers' turn comes (frame-pump.ts). */
+  due: boolean;
   /** When the first change not yet answered by a tick was folded (push delay metric). */
   dirtySince: number;
   lastTickAt: number;
@@ -39,6 +43,9 @@ export interface StreamStats {
   /** Frames sent / dropped since start, closed subscribers included (the metrics' counters). */
   readonly framesSentTotal: number;
   readonly framesDroppedTotal: number;
+  /** Subscribers waiting for their turn in the stream budget now, and how often the budget held them. */
+  readonly waiting: number;
+  readonly budgetWaits: number;
 }
 
 const now = (): number => performance.now();
@@ -60,7 +67,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
   /** Told the delay (ms) from a folded book change to each frame written for it (metrics). */
   onPush: (delayMs: number) => void = () => undefined;
   private readonly logger = new Logger('StreamHub');
-  private readonly deliver = (sub: Subscriber, frame: SharedFrame): void => this.send(sub, frame);
+  private readonly pump: FramePump;
 
   constructor(
     @Inject(BookFeed) private readonly feed: BookFeed,
@@ -68,7 +75,20 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
     @Inject(RequestGate) private readonly gate: RequestGate,
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
     @Inject(QuoteJournal) private readonly journal: QuoteJournal,
-  ) {}
+  ) {
+    this.pump = new FramePump(
+      config.streamBudget ?? STREAM_BUDGET_DEFAULTS,
+      {
+        isDue: (sub) => this.groups.get(sub.groupKey)?.due === true,
+        solve: (sub) => {
+          const group = this.groups.get(sub.groupKey);
+          if (group !== undefined) this.solveTick(group);
+        },
+        deliver: (sub, frame) => this.send(sub, frame),
+      },
+      now,
+    );
+  }
 
   onModuleInit(): void {
     this.knownSymbols = new Set(this.feed.cache.symbols());
@@ -80,6 +100,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
   onModuleDestroy(): void {
     this.unsubscribe?.();
     if (this.heartbeat !== null) clearInterval(this.heartbeat);
+    this.pump.stop();
     for (const g of this.groups.values()) if (g.timer !== null) clearTimeout(g.timer);
     for (const s of this.subs) s.dispose();
   }
@@ -102,6 +123,8 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
       maxBufferedBytes,
       framesSentTotal: this.closedSent + framesSent,
       framesDroppedTotal: this.closedDropped + framesDropped,
+      waiting: this.pump.waiting,
+      budgetWaits: this.pump.waits,
     };
   }
 
@@ -141,11 +164,15 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
 
     this.perAddress.set(address, held + 1);
     const group = this.join(parsed.params);
-    const sub = new Subscriber(ws, address, group.key, now, this.deliver);
+    const sub = new Subscriber(ws, address, group.key, now, (s) => this.pump.ready(s));
     group.subs.add(sub);
     this.subs.add(sub);
     ws.once('close', () => this.leave(sub));
-    sub.offer(this.shared(solved));
+    // The opening frame goes at once (a handshake is answered whatever the load); the budget is
+    // charged for it and its solve, so what waits pays for it.
+    const frame = this.shared(solved);
+    this.pump.charge(SOLVE_COST_FRAMES + 1, frame.bytes);
+    this.send(sub, sub.takeNow(frame));
   }
 
   private refuse(ws: StreamSocket, message: string, code: 1008 | 1013, reason: string): void {
@@ -215,6 +242,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
         subs: new Set(),
         watch: new Set(),
         dirty: false,
+        due: false,
         dirtySince: 0,
         lastTickAt: now(),
         timer: null,
@@ -227,6 +255,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
 
   private leave(sub: Subscriber): void {
     sub.dispose();
+    this.pump.forget(sub);
     if (this.subs.delete(sub)) {
       this.closedSent += sub.framesSent;
       this.closedDropped += sub.framesDropped;
@@ -276,7 +305,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
 
   /** Leading and trailing edge: at once after a quiet floor, else once when the floor elapses. */
   private markDirty(group: Group): void {
-    if (!group.dirty) group.dirtySince = now();
+    if (!group.dirty && !group.due) group.dirtySince = now();
     group.dirty = true;
     if (group.timer !== null) return;
     const wait = Math.max(0, group.lastTickAt + PUSH_FLOOR_MS - now());
@@ -284,10 +313,18 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
     group.timer = setTimeout(() => this.tick(group), Math.ceil(wait));
   }
 
+  /** The floor has passed with changes unanswered: the group's subscribers queue for a frame. */
   private tick(group: Group): void {
     group.timer = null;
     if (!group.dirty || group.subs.size === 0) return;
     group.dirty = false;
+    group.due = true;
+    for (const sub of group.subs) this.pump.ready(sub);
+  }
+
+  /** Solve the group's newest state (one of its subscribers' turn came) and offer it to all of them. */
+  private solveTick(group: Group): void {
+    group.due = false;
     group.lastTickAt = now();
     this.rewatch(group);
     const frame = this.shared(this.solve(group.params));
