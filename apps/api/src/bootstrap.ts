@@ -7,7 +7,7 @@ import { ApiModule, type ApiDeps } from './api.module';
 import { serveDocs } from './docs/serve';
 import { HTTP_LIMIT_DEFAULTS } from '@app/config';
 import { gatedHttp } from './http/gated-http';
-import { JournalIndex, JournalIndexer, QuoteJournal } from '@app/audit';
+import { JournalIndexer, journalIndexes, QuoteJournal } from '@app/audit';
 import { warmTimeIndex } from '@app/feed';
 import { ServiceStatus } from './health/service-status';
 import { RequestGate } from './http/request-gate';
@@ -55,6 +55,10 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     mode: options.config.journalStrict ? 'strict' : 'batched',
     // JOURNAL_RESPONSES: whole responses in the journal (about 15 KB a quote) instead of hash and length.
     storeResponses: options.config.journalResponses,
+    // JOURNAL_QUEUE_BYTES: what waits in memory per journal topic while the log lags or refuses.
+    ...(options.config.journalQueueBytes === undefined
+      ? {}
+      : { maxQueuedBytes: options.config.journalQueueBytes }),
     // The embedded log appends with a local write: small appends right after each turn's responses
     // keep the event loop free of multi-millisecond bursts (p99). Kafka favours 20 ms batches.
     flushMs: options.log instanceof EmbeddedLog ? 0 : 20,
@@ -64,7 +68,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const indexer =
     journalIndexDir === undefined
       ? null
-      : new JournalIndexer(new JournalIndex(options.log, journalIndexDir), (e) =>
+      : new JournalIndexer(journalIndexes(options.log, journalIndexDir), (e) =>
           journalLogger.warn(
             `requestId index not updated (replay reads the rest of the journal): ${e.message}`,
           ),

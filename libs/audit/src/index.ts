@@ -1,4 +1,4 @@
-export { QuoteJournal } from './quote-journal';
+export { JOURNAL_QUEUE_BYTES, QuoteJournal } from './quote-journal';
 export type { FrameEntry, JournalEntry, JournalMode, QuoteJournalOptions } from './quote-journal';
 export { sha256Hex } from './sha256';
 export { findQuote } from './find-quote';
@@ -11,5 +11,7 @@ export { DECAY_HORIZONS_MS, quoteDecay, repriceLegs } from './quote-decay';
 export type { DecayPoint, QuoteDecay } from './quote-decay';
 export { decaySummary } from './decay-summary';
 export type { DecaySummary } from './decay-summary';
-export { JournalIndex, JournalIndexer, journalIndexDir } from './journal-index';
-export type { KeyEntries } from './journal-index';
+export { JournalIndex, JournalIndexer, journalIndexDir, journalIndexes } from './journal-index';
+export type { JournalIndexes, KeyEntries } from './journal-index';
+export { journalHorizonOf } from './journal-horizon';
+export type { JournalHorizon } from './journal-horizon';

@@ -48,6 +48,8 @@ export interface ServerConfig {
   readonly journalResponses: boolean;
   /** STREAM_FRAMES_PER_SEC, STREAM_BYTES_PER_SEC; loadConfig always sets it, absent = the defaults. */
   readonly streamBudget?: StreamBudgetSettings;
+  /** JOURNAL_QUEUE_BYTES: journal records held in memory per journal topic while the log lags; absent = 64 MiB. */
+  readonly journalQueueBytes?: number;
 }
 
 /** The stream's global budget (docs/api.md "Stream budget"). */
@@ -203,6 +205,13 @@ function readServer(r: Reader): ServerConfig {
     journalStrict: strict,
     journalResponses: r.bool('JOURNAL_RESPONSES'),
     http: readHttpLimits(r),
+    journalQueueBytes: r.int(
+      'JOURNAL_QUEUE_BYTES',
+      r.envValue('JOURNAL_QUEUE_BYTES'),
+      64 * 1024 * 1024,
+      1024 * 1024,
+      2 ** 40,
+    ),
     streamBudget: {
       framesPerSec: r.int(
         'STREAM_FRAMES_PER_SEC',

@@ -38,6 +38,7 @@ describe('loadConfig', () => {
         connectionsMax: 10_000,
       },
       journalResponses: false,
+      journalQueueBytes: 64 * 1024 * 1024,
       streamBudget: { framesPerSec: 10_000, bytesPerSec: 32 * 1024 * 1024 },
     });
     expect(c.server.http).toEqual(HTTP_LIMIT_DEFAULTS);

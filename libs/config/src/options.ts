@@ -186,6 +186,13 @@ export const ENV_HELP: readonly EnvHelp[] = [
     apps: SERVER,
   },
   {
+    name: 'JOURNAL_QUEUE_BYTES',
+    defaultText: '67108864 (64 MiB)',
+    description:
+      'journal records held in memory per journal topic (quotes, stream) while the log lags or refuses; over it new ones wait, or are refused while appends fail',
+    apps: SERVER,
+  },
+  {
     name: 'JOURNAL_RESPONSES',
     defaultText: 'false',
     description: 'true: journal records keep the whole response, not only its hash and length',

@@ -106,6 +106,14 @@ export class ApiMetrics {
       () => sources.journal.stats.failures,
     );
     new Gauge({
+      name: 'journal_queued_bytes',
+      help: 'Estimated memory held by quote journal records waiting for their append, both journal topics (bounded by JOURNAL_QUEUE_BYTES each).',
+      registers,
+      collect() {
+        this.set(sources.journal.queuedBytesTotal);
+      },
+    });
+    new Gauge({
       name: 'journal_queued_records',
       help: 'Quote journal records waiting in memory for their append (journal lag).',
       registers,

@@ -207,10 +207,15 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
   /** Stamp a frame with the subscriber's own requestId, journal it, send exactly that text. */
   private send(sub: Subscriber, frame: SharedFrame): void {
     // A frame that cannot be journalled is not sent (the log refuses appends and the queue is full).
-    if (!this.journal.accepting) return;
+    if (!this.journal.accepts('stream')) return;
     const requestId = randomUUID();
     const body = frame.stamp(requestId);
-    const journalled = this.journal.recordFrame({ requestId, tickId: frame.tickId, body });
+    const journalled = this.journal.recordFrame({
+      requestId,
+      tickId: frame.tickId,
+      calculatedAt: frame.result.calculatedAt,
+      body,
+    });
     if (this.journal.mode !== 'strict') {
       journalled.catch((e: unknown) => this.journalFailed(e));
       sub.ws.send(body);

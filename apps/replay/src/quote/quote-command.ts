@@ -4,9 +4,11 @@ import { Command, Option } from 'commander';
 import {
   findQuotes,
   formatDiff,
-  JournalIndex,
+  journalHorizonOf,
   journalIndexDir,
+  journalIndexes,
   replayQuote,
+  type JournalIndexes,
   type JournalOccurrence,
   type QuoteReplay,
 } from '@app/audit';
@@ -26,7 +28,8 @@ interface QuoteOptions {
 const MAX_RESPONSE_FILE = 64 * 1024 * 1024;
 
 const HELP = `
-Each requestId is looked up in the quotes topic; every journal record it has is listed (a client
+Each requestId is looked up in the journal (the quotes topic for REST answers, the stream topic
+for stream frames); every journal record it has is listed (a client
 may reuse an x-request-id, so one id can have several quotes, numbered #1 oldest first) and each
 is replayed unless --occurrence picks one. Ids come from the arguments, or one per line from
 standard input when none is given or one is '-' (blank lines and lines starting with # skipped).
@@ -36,7 +39,8 @@ stdout: each recomputed response, one JSON text per line. stderr: per replay 'id
 response (journal run with JOURNAL_RESPONSES=true) or against --response FILE, the response as the
 client received it (used once its hash matches the record).
 Exit status: 0 every replay identical; 1 one differs or cannot be replayed; 3 a requestId is not
-journalled (and none differs); 2 usage.
+journalled (and none differs; when retention has removed older records, the message names the
+journal's horizon); 2 usage.
 
 Examples:
   route-service replay quote 4f1c2d...
@@ -85,8 +89,8 @@ async function quote(args: readonly string[], o: QuoteOptions, ctx: CliContext):
   const ids = await requestIds(args, ctx);
   const received = o.response === undefined ? undefined : readResponse(resolve(ctx.cwd, o.response));
   const log = openReadLog(o.dataDir, ctx);
-  // The requestId index the API keeps beside the data (read only here; what it lacks is scanned).
-  const index = new JournalIndex(log, journalIndexDir(logConfig(o.dataDir, ctx).dataDir));
+  // The requestId indexes the API keeps beside the data (read only here; what they lack is scanned).
+  const index = journalIndexes(log, journalIndexDir(logConfig(o.dataDir, ctx).dataDir));
   let worst = 0;
   try {
     for (const id of ids) {
@@ -101,17 +105,22 @@ async function quote(args: readonly string[], o: QuoteOptions, ctx: CliContext):
   return worst;
 }
 
+/** Where an entry is: `<topic>/<partition>@<offset>`. */
+function at(o: { readonly topic: string; readonly partition: number; readonly offset: number }): string {
+  return `${o.topic}/${o.partition}@${o.offset}`;
+}
+
 function describe(o: JournalOccurrence, k: number, n: number): string {
-  const where = `quotes/${o.partition}@${o.offset}`;
+  const where = at(o);
   if (!o.ok) return `#${k}/${n} ${where}: ${o.problem}`;
   const r = o.record;
-  const tick = o.tick === undefined ? '' : ` (frame of tick quotes/${o.tick.partition}@${o.tick.offset})`;
+  const tick = o.tick === undefined ? '' : ` (frame of tick ${at(o.tick)})`;
   return `#${k}/${n} ${where}${tick}: ${r.kind} ${r.request.from}->${r.request.to} ${r.request.amount} ${r.request.strategy}, calculatedAt ${r.calculatedAt} (${new Date(r.calculatedAt).toISOString()}), status ${r.status ?? '-'}`;
 }
 
 async function quoteOne(
   log: EventLog,
-  index: JournalIndex,
+  index: JournalIndexes,
   id: string,
   o: QuoteOptions,
   ctx: CliContext,
@@ -121,9 +130,7 @@ async function quoteOne(
   const t0 = performance.now();
   const found = await findQuotes(log, id, index);
   if (found.length === 0) {
-    ctx.err(
-      `no journal record for requestId ${JSON.stringify(id)} (replays and the demo journal into ./.data-replay: add --data-dir .data-replay for those)`,
-    );
+    ctx.err(await notFound(log, id));
     return 3;
   }
   const n = found.length;
@@ -145,7 +152,7 @@ async function quoteOne(
   for (const [occ, k] of picked) {
     const label = many || n > 1 ? `${id} #${k}/${n} ` : '';
     if (!occ.ok) {
-      ctx.err(`NOT REPRODUCIBLE: ${label}quotes/${occ.partition}@${occ.offset}: ${occ.problem}`);
+      ctx.err(`NOT REPRODUCIBLE: ${label}${at(occ)}: ${occ.problem}`);
       worst = 1;
       continue;
     }
@@ -153,9 +160,8 @@ async function quoteOne(
     const ms = performance.now() - t0;
     ctx.out(`${replay.body}\n`);
     const s = replay.stats;
-    const tick =
-      occ.tick === undefined ? '' : ` (frame of tick quotes/${occ.tick.partition}@${occ.tick.offset})`;
-    const where = `quotes/${occ.partition}@${occ.offset}${tick}; ${s.books} books from ${s.bookRecordsFolded} records (${s.bookEntriesRead} entries read), ${s.venueRecordsFolded} venue records; ${ms.toFixed(0)} ms`;
+    const tick = occ.tick === undefined ? '' : ` (frame of tick ${at(occ.tick)})`;
+    const where = `${at(occ)}${tick}; ${s.books} books from ${s.bookRecordsFolded} records (${s.bookEntriesRead} entries read), ${s.venueRecordsFolded} venue records; ${ms.toFixed(0)} ms`;
     for (const note of replay.notes) ctx.err(`note: ${note}`);
     if (replay.identical) {
       ctx.err(`identical: ${label}sha256 ${replay.sha256} (${where})`);
@@ -169,6 +175,24 @@ async function quoteOne(
     worst = 1;
   }
   return worst;
+}
+
+/**
+ * Why an id has no record: when retention has cut the partitions it would be in, the journal's
+ * horizon there (an id answered before it is gone); otherwise the likely wrong data directory.
+ */
+async function notFound(log: EventLog, id: string): Promise<string> {
+  const cut = (await journalHorizonOf(log, id)).filter((h) => h.retainedFrom > 0);
+  const head = `no journal record for requestId ${JSON.stringify(id)}`;
+  if (cut.length === 0)
+    return `${head} (replays and the demo journal into ./.data-replay: add --data-dir .data-replay for those)`;
+  const where = cut
+    .map(
+      (h) =>
+        `${h.topic}/${h.partition} from offset ${h.retainedFrom}${h.at === null ? '' : `, calculatedAt ${h.at} (${new Date(h.at).toISOString()})`}`,
+    )
+    .join('; ');
+  return `${head} within the journal's retention horizon: retention (LOG_RETENTION_MS, LOG_RETENTION_BYTES) has removed the oldest records of the partitions it would be in, which now start at ${where}. A quote answered before that is past the horizon and cannot be replayed.`;
 }
 
 /** The field diff, or why there is none and what the auditor can do to get one. */

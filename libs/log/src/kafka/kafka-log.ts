@@ -56,7 +56,7 @@ export const DEFAULT_FETCH: KafkaFetchOptions = {
   maxWaitTimeInMs: 100,
 };
 
-const DEFAULT_PARTITIONS: Readonly<Record<TopicName, number>> = { books: 8, venues: 4, quotes: 4 };
+const DEFAULT_PARTITIONS: Readonly<Record<TopicName, number>> = { books: 8, venues: 4, quotes: 4, stream: 4 };
 
 interface Sub {
   readonly topic: TopicName;
