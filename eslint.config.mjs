@@ -1,24 +1,21 @@
-// Type-checked lint; the pure libraries may not import frameworks, clients or node built-ins.
+// Type-checked lint; the pure libraries may not import frameworks, clients, validators or node
+// built-ins, and class-validator is imported only where the route-request DTO lives (libs/request).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+
+/** The route request's DTO and its rules are libs/request's: everything else imports @app/request. */
+const validatorImports = {
+  group: ['class-validator', 'class-validator/*', 'class-validator-jsonschema'],
+  message: 'class-validator belongs to the route-request DTO in libs/request; import @app/request.',
+};
 
 const pureLibImports = {
   patterns: [
     {
-      group: [
-        '@nestjs/*',
-        'kafkajs',
-        'ccxt',
-        'class-validator',
-        'rxjs',
-        'node:*',
-        'fs',
-        'path',
-        'http',
-        'ws',
-      ],
-      message: 'events, books and routing stay pure.',
+      group: ['@nestjs/*', 'kafkajs', 'ccxt', 'rxjs', 'node:*', 'fs', 'path', 'http', 'ws'],
+      message: 'events, books, routing and journal stay pure.',
     },
+    validatorImports,
     { group: ['@app/log', '@app/config'], message: 'pure libs depend only on events <- books <- routing.' },
   ],
 };
@@ -36,6 +33,13 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-extraneous-class': 'off',
     },
+  },
+  {
+    // Before the blocks below: a later block's options replace these (the pure libs' repeat the
+    // class-validator pattern; unit specs may import it, to read the DTO's metadata).
+    files: ['**/*.ts'],
+    ignores: ['libs/request/src/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [validatorImports] }] },
   },
   {
     files: [

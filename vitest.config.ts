@@ -19,9 +19,10 @@ const alias = {
 };
 
 /**
- * Three tiers (README "Tests"): `unit` specs touch no file, socket or process (lint-guarded);
+ * Four tiers (README "Tests"): `unit` specs touch no file, socket or process (lint-guarded);
  * `int` specs (`*.int.spec.ts`) use a real Kafka broker, real files, child processes or ccxt
- * against mock venues; `e2e` specs (`test/**\/*.e2e-spec.ts`) drive whole apps through sockets.
+ * against mock venues; `e2e` specs (`test/**\/*.e2e-spec.ts`) drive whole apps through sockets;
+ * `fleet` (`test/fleet/*.fleet-spec.ts`) runs the replicated deployment and breaks it.
  */
 export default defineConfig({
   resolve: { alias },
@@ -45,6 +46,17 @@ export default defineConfig({
         test: { name: 'int', include: ['**/*.int.spec.ts'], exclude: ['**/node_modules/**', 'dist/**'] },
       },
       { extends: true, test: { name: 'e2e', include: ['test/**/*.e2e-spec.ts'] } },
+      {
+        // The fleet (docs/operations-fleet.md): 3 brokers, Redis, HAProxy, 2 API replicas, 2
+        // ingestors, each broken in turn under load. One file: its steps share the fleet.
+        extends: true,
+        test: {
+          name: 'fleet',
+          include: ['test/fleet/**/*.fleet-spec.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 240_000,
+        },
+      },
     ],
   },
 });

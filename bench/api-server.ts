@@ -6,6 +6,7 @@
  * Prints one JSON line with the URL once listening; SIGINT/SIGTERM closes it cleanly (so a CPU
  * profile is written).
  */
+import { createLogger } from '@app/logging';
 import { onShutdown } from '../apps/api/src/compose';
 import { startBenchServer } from './api';
 import { ROUTE } from './api-rest';
@@ -15,7 +16,8 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0) throw new Error(`bad port '${process.argv[2]}'`);
   const server = await startBenchServer(port);
   process.stdout.write(`${JSON.stringify({ url: server.url, route: server.url + ROUTE })}\n`);
-  onShutdown(() => server.close());
+  const logger = createLogger({ level: 'warn', format: 'json', destination: 2 });
+  onShutdown(() => server.close(), { deadlineMs: 30_000, logger, pending: () => null });
 }
 
 main().catch((e: unknown) => {

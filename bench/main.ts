@@ -11,12 +11,14 @@ import { benchApi } from './api';
 import { benchApiExplain } from './api-explain';
 import type { BenchRow } from './bench-row';
 import { benchExplain } from './explain';
+import { benchFleet } from './fleet';
 import { benchFold } from './fold';
 import { benchHostile } from './hostile';
 import { benchIngestor } from './ingestor';
 import { benchLog } from './log';
 import { benchLongevity } from './longevity';
 import { benchReplay } from './replay';
+import { benchRequest } from './request';
 import { benchSoak } from './soak';
 import { benchSolve } from './solve';
 import { API_FLOOD, benchStreamFlood, HOSTILE_FLOOD } from './stream-flood';
@@ -41,6 +43,7 @@ const SCENARIOS: Scenario[] = [
   { name: 'ingestor', run: () => benchIngestor() },
   { name: 'api', run: async () => [...(await benchApi()), ...(await benchStreamFlood(API_FLOOD))] },
   { name: 'api-explain', run: () => benchApiExplain() },
+  { name: 'request', run: () => benchRequest() },
   { name: 'tools', run: () => benchTools() },
   {
     name: 'hostile',
@@ -53,6 +56,7 @@ const SCENARIOS: Scenario[] = [
   },
   { name: 'longevity', run: () => benchLongevity() },
   { name: 'soak', run: () => benchSoak() },
+  { name: 'fleet', run: () => benchFleet() },
 ];
 
 async function main(): Promise<void> {

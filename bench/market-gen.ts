@@ -1,5 +1,5 @@
 import { seeded } from '@app/synth';
-import type { BookRecord, EventRecord, Level } from '@app/events';
+import type { BookRecord, EventRecord, Level, MarketRuleField } from '@app/events';
 
 /** Deterministic PRNG (mulberry32): same seed, same stream (the generator's, shared). */
 export const prng = seeded;
@@ -13,6 +13,19 @@ export const BENCH_MARKETS: readonly { symbol: string; mid: number; tick: number
   { symbol: 'ETH/USDC', mid: 3_201, tick: 0.01, size: 1 },
   { symbol: 'USDC/USDT', mid: 0.9999, tick: 0.0001, size: 5_000 },
 ];
+
+/**
+ * Order rules on every bench market (docs/semantics.md section 13), of the size real venues use:
+ * lot steps, minimum amounts and notionals, a market-order maximum.
+ */
+export const BENCH_RULES: Readonly<Record<string, Partial<Record<MarketRuleField, number>>>> = {
+  'BTC/USDT': { amountStep: 0.00001, minAmount: 0.00001, minCost: 5, maxAmount: 100 },
+  'ETH/USDT': { amountStep: 0.0001, minAmount: 0.0001, minCost: 5, maxAmount: 2000 },
+  'ETH/BTC': { amountStep: 0.0001, minAmount: 0.0001, minCost: 0.0001, maxAmount: 2000 },
+  'BTC/USDC': { amountStep: 0.00001, minAmount: 0.00001, minCost: 5, maxAmount: 100 },
+  'ETH/USDC': { amountStep: 0.0001, minAmount: 0.0001, minCost: 5, maxAmount: 2000 },
+  'USDC/USDT': { amountStep: 1, minAmount: 1, minCost: 5, maxAmount: 5_000_000 },
+};
 
 export const venueIds = (n: number): string[] =>
   Array.from({ length: n }, (_, i) => `venue${String(i).padStart(2, '0')}`);

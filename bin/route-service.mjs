@@ -20,6 +20,10 @@ const COMMANDS = {
     'dist/apps/ingestor/src/main.js',
     'the ingestor alone, into the event log (npm run start:ingestor)',
   ],
+  venues: [
+    'dist/apps/ingestor/src/venues-main.js',
+    'check: connect to each venue as the ingestor would and report what it serves (first step of a live deployment)',
+  ],
   replay: [
     'dist/apps/replay/src/main.js',
     'quote, audit, record, backtest, generate: replay and audit journalled quotes (npm run replay)',
@@ -54,6 +58,7 @@ async function topLevel() {
       `
 Each command has its own help: route-service <command> --help (flags, environment variables,
 defaults, exit codes). Examples:
+  route-service venues check --venues binance,kraken
   route-service start --replay replay-data/ --speed max --port 0
   route-service replay quote <requestId>
   route-service replay audit --from 2026-08-10T12:00:00Z --to 2026-08-10T13:00:00Z`,

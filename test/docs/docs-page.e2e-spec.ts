@@ -34,11 +34,11 @@ describe('/docs', () => {
     });
     await page.goto(`${s.url}/docs`);
     const summaries = page.locator('.opblock-summary');
-    await expect.poll(() => summaries.count(), { timeout: 15_000 }).toBe(13);
+    await expect.poll(() => summaries.count(), { timeout: 15_000 }).toBe(14);
     const listed = (await page.locator('.opblock-summary-method').allTextContents()).map(
       (m, i) => `${m} ${i}`,
     );
-    expect(listed).toHaveLength(13);
+    expect(listed).toHaveLength(14);
     const paths = await page.locator('.opblock-summary-path').allTextContents();
     for (const path of [
       '/route',
@@ -49,6 +49,7 @@ describe('/docs', () => {
       '/symbols',
       '/exchanges/status',
       '/health',
+      '/ready',
       '/openapi.json',
       '/asyncapi.json',
       '/docs',

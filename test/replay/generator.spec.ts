@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
 import { BookCache, type OrderBook } from '@app/books';
-import { parseRecord, type EventRecord } from '@app/events';
+import { parseRecord, type EventRecord, type MarketRecord } from '@app/events';
+import { routeRequest } from '@app/request';
+import { DEFAULT_ROUTING_CONFIG, solveWithProof } from '@app/routing';
+import { isWholeMultiple } from '@test/support';
 import { describe, expect, it } from 'vitest';
-import { generateMarket, type MarketGenSpec } from '@app/synth';
+import { generateMarket, orderRules, type MarketGenSpec } from '@app/synth';
 
 const SPEC: MarketGenSpec = {
   seed: 7,
@@ -127,6 +130,44 @@ describe('seeded market generator', () => {
         }
     }
     expect(checks).toBeGreaterThan(10_000);
+  });
+
+  it('gives every venue order rules modelled on real venues, which shape its quotes', () => {
+    const markets = records.filter((r): r is MarketRecord => r.type === 'market');
+    expect(markets.every((m) => m.amountStep !== undefined)).toBe(true);
+    // Six styles: lot filters, fine lots, eight lot decimals, minimum order values, coarse lots
+    // with a market-order cap, and significant digits with no step.
+    const btc = markets.filter((m) => m.symbol === 'BTC/USDT');
+    expect(new Set(btc.map((m) => m.amountStep))).toEqual(new Set([0.00001, 1e-8, 0.0001, null]));
+    expect(new Set(btc.map((m) => m.minCost))).toEqual(new Set([5, null, 0.5, 10]));
+    expect(btc.find((m) => m.exchangeId === 'sim00')).toMatchObject(orderRules(1, 0, 'BTC/USDT')!);
+    // A quote at 30 s over the folded books: legs obey their markets, and the rules did work.
+    const at = SPEC.startAt + 30_000;
+    const cache = new BookCache();
+    for (const r of records) if (r.receivedAt <= at) cache.apply(r);
+    const rules = new Map(markets.map((m) => [`${m.exchangeId}|${m.symbol}`, m]));
+    const request = routeRequest({
+      requestId: 'demo',
+      from: 'USDT',
+      to: 'BTC',
+      amount: 20_000,
+      strategy: 'split_optimal',
+    });
+    const { result, proof } = solveWithProof({
+      request,
+      books: cache,
+      now: at,
+      config: DEFAULT_ROUTING_CONFIG,
+    });
+    expect(result.fullyFillable).toBe(true);
+    for (const leg of result.hops[0]!.legs) {
+      const m = rules.get(`${leg.exchangeId}|BTC/USDT`)!;
+      if (m.amountStep != null) expect(isWholeMultiple(leg.amount, m.amountStep)).toBe(true);
+      expect(leg.amount * leg.averagePrice).toBeGreaterThanOrEqual((m.minCost ?? 0) * (1 - 1e-12));
+    }
+    const hop = proof.candidates[proof.decision.winner!]!.hops[0]!;
+    expect(hop.legs.some((l) => l.shapedBy === 'step')).toBe(true);
+    expect(hop.venues.some((v) => v.droppedBecause !== null)).toBe(true);
   });
 
   it('rejects a bad spec with a clear error', () => {

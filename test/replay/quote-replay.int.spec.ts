@@ -63,6 +63,8 @@ describe('replay quote <requestId> against an embedded log', () => {
   let log: EmbeddedLog;
   let feed: LogBookFeed;
   const served = new Map<string, string>();
+  /** Quotes the venues' order rules shaped: routing as if no market carried rules differs. */
+  const shaped = new Set<string>();
 
   beforeAll(async () => {
     log = new EmbeddedLog({ dataDir: dir, fsync: 'never' });
@@ -94,6 +96,13 @@ describe('replay quote <requestId> against an embedded log', () => {
         const result = solve({ request, books: feed.cache, now, config: ROUTING });
         const body = JSON.stringify(result);
         served.set(request.requestId, body);
+        const free = solve({
+          request,
+          books: feed.cache,
+          now,
+          config: { ...ROUTING, ignoreVenueRules: true },
+        });
+        if (JSON.stringify(free) !== body) shaped.add(request.requestId);
         await journal.record({
           kind: round % 2 === 0 ? 'rest' : 'stream',
           request,
@@ -133,6 +142,9 @@ describe('replay quote <requestId> against an embedded log', () => {
     // The set really exercises stale books and routed quotes, not one outcome.
     expect(outcomes).toContain('routed');
     expect(outcomes).toContain('all_books_stale');
+    // The generated venues carry order rules (libs/synth order-rules.ts): the market records in
+    // the log hold them, so quotes they shaped replay to the same bytes too.
+    expect(shaped.size).toBeGreaterThan(10);
   });
 
   // Its wall time is a benchmark figure (npm run bench -- tools), not an assertion: on a loaded

@@ -5,5 +5,6 @@
 export { T0, book, market, venue } from './records';
 export { waitFor } from './wait-for';
 export { tempDir } from './temp-dir';
+export { decimal, isWholeMultiple, sumsExactly, type Decimal } from './decimal';
 export { bookRecords, listingRecords, seeded, toEntries, type StreamSpec } from '@app/synth';
 export { CHROMIUM, launchChromium } from './browser';

@@ -20,16 +20,17 @@ export interface BinanceCapture {
   readonly deltas: readonly BinanceDelta[];
 }
 
-export function readBinanceCapture(): BinanceCapture {
-  const info = readV1('BINANCE.0').find((l) => l.t === 'http');
+/** `prefix` BINANCE_US reads Binance.US's capture of 2021-10-12, which has the same shape. */
+export function readBinanceCapture(prefix: 'BINANCE' | 'BINANCE_US' = 'BINANCE'): BinanceCapture {
+  const info = readV1(`${prefix}.0`).find((l) => l.t === 'http');
   const snapshots = new Map<string, string>();
-  for (const l of readV1('BINANCE.http.0.0')) {
+  for (const l of readV1(`${prefix}.http.0.0`)) {
     if (l.t !== 'http') continue;
     const id = /symbol=(\w+)/.exec(l.url)?.[1];
     if (id !== undefined) snapshots.set(id, l.data);
   }
   const deltas: BinanceDelta[] = [];
-  for (const l of readV1('BINANCE.ws.1.0')) {
+  for (const l of readV1(`${prefix}.ws.1.0`)) {
     if (l.t !== 'recv') continue;
     const msg = JSON.parse(l.data) as { stream?: string; data?: Record<string, unknown> };
     const d = msg.data;
@@ -43,7 +44,7 @@ export function readBinanceCapture(): BinanceCapture {
       a: d.a as [string, string][],
     });
   }
-  if (info === undefined || info.t !== 'http') throw new Error('BINANCE.0 holds no exchangeInfo');
+  if (info === undefined || info.t !== 'http') throw new Error(`${prefix}.0 holds no exchangeInfo`);
   return { exchangeInfo: info.data, snapshots, deltas };
 }
 

@@ -1,7 +1,7 @@
 import type { WebSocket } from 'ws';
 import { readV1 } from './captures';
 import { RawBook } from './memory-sink';
-import { sendPaced, startMockVenue, type MockVenue } from './mock-server';
+import { sendPaced, startMockVenue, type MockVenue, type RestReply } from './mock-server';
 
 type V1Level = [string, string, string, string?];
 type V1Body = { as?: V1Level[]; bs?: V1Level[]; a?: V1Level[]; b?: V1Level[]; c?: string };
@@ -68,8 +68,13 @@ export function toV2(pair: string, f: KrakenFrame): string {
  * a success ack per symbol, then that pair's captured frames translated from v1 to v2 (the
  * capture predates v2; levels, order and values are kept, only the envelope changes).
  */
-export function startKrakenMock(frames: ReadonlyMap<string, KrakenFrame[]>, paceMs = 1): Promise<MockVenue> {
+export function startKrakenMock(
+  frames: ReadonlyMap<string, KrakenFrame[]>,
+  paceMs = 1,
+  rest?: (url: URL) => RestReply | undefined,
+): Promise<MockVenue> {
   return startMockVenue({
+    rest,
     onMessage: (socket: WebSocket, text: string) => {
       const msg = JSON.parse(text) as {
         method?: string;

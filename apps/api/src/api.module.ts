@@ -4,8 +4,10 @@ import { EventLog } from '@app/log';
 import { Clock } from './clock';
 import { BookFeed } from '@app/feed';
 import { ClockSkew } from './health/clock-skew';
+import { ReadyController } from './health/ready.controller';
 import { ServiceStatus } from './health/service-status';
 import { RequestGate } from './http/request-gate';
+import { Limits } from './limits/limits';
 import { QuoteJournal } from '@app/audit';
 import { MarketController } from './market/market.controller';
 import { MarketService } from './market/market.service';
@@ -26,6 +28,8 @@ export interface ApiDeps {
   readonly clock: Clock;
   readonly log: EventLog;
   readonly journal: QuoteJournal;
+  /** The rate limit and the stream cap (in this process, or shared through Redis). */
+  readonly limits: Limits;
 }
 
 @Module({})
@@ -33,13 +37,14 @@ export class ApiModule {
   static forRoot(deps: ApiDeps): DynamicModule {
     return {
       module: ApiModule,
-      controllers: [ExplainController, RouteController, MarketController],
+      controllers: [ExplainController, RouteController, MarketController, ReadyController],
       providers: [
         { provide: SERVER_CONFIG, useValue: deps.config },
         { provide: BookFeed, useValue: deps.feed },
         { provide: Clock, useValue: deps.clock },
         { provide: EventLog, useValue: deps.log },
         { provide: QuoteJournal, useValue: deps.journal },
+        { provide: Limits, useValue: deps.limits },
         RequestGate,
         RouteService,
         MarketService,

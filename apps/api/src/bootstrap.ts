@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Logger, type LoggerService, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -14,6 +15,8 @@ import { RequestGate } from './http/request-gate';
 import { ApiMetrics } from './metrics/api-metrics';
 import { installRouteTiming } from './metrics/route-timing';
 import { StreamHub, type StreamStats } from './stream/stream-hub';
+import type { Limits } from './limits/limits';
+import { limitsFor } from './limits/limits-for';
 
 /** POST /route body cap (clarifications 9). */
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -33,10 +36,25 @@ export interface ApiServer {
   /** /health's judgement with the venue detail behind it (console summary). */
   readonly status: ServiceStatus;
   streamStats(): StreamStats;
+  /** What a stop has in hand now: open streams, requests in flight, journal records not yet in the log. */
+  pending(): PendingWork;
+  /**
+   * Graceful stop: /ready turns 503, streams close with 1001, the listener closes and in-flight
+   * requests finish, then the journal's batched records are appended and the journal closed.
+   */
   close(): Promise<void>;
 }
 
-export interface ApiServerOptions extends Omit<ApiDeps, 'journal'> {
+/** The work a stop waits for (docs/deploy.md "Shutdown"). */
+export interface PendingWork {
+  readonly streams: number;
+  readonly requests: number;
+  readonly journalRecords: number;
+}
+
+export interface ApiServerOptions extends Omit<ApiDeps, 'journal' | 'limits'> {
+  /** Default: from the config (shared through Redis with REDIS_URL, else in this process). */
+  readonly limits?: Limits;
   /** Nest's logger: the service logger (NestLogger), false for none, or Nest's console at these levels. */
   readonly logger?: false | LogLevel[] | LoggerService;
   /** Keep the journal's requestId index here (JournalIndexer); none when omitted. */
@@ -64,7 +82,9 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     flushMs: options.log instanceof EmbeddedLog ? 0 : 20,
     onError: (e) => journalLogger.error(`append failed, retrying: ${e.message}`),
   });
-  const { journalIndexDir, ...rest } = options;
+  const { journalIndexDir, limits: given, ...rest } = options;
+  const limits = given ?? limitsFor(options.config);
+  await limits.start();
   const indexer =
     journalIndexDir === undefined
       ? null
@@ -73,7 +93,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
             `requestId index not updated (replay reads the rest of the journal): ${e.message}`,
           ),
         );
-  const deps: ApiDeps = { ...rest, journal };
+  const deps: ApiDeps = { ...rest, journal, limits };
   const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(deps), http.adapter, {
     logger: options.logger ?? ['error', 'warn'],
     // Bodies are parsed by installJsonBodyParser (strict JSON), not Nest's default parsers.
@@ -81,6 +101,13 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   });
   http.wire(app);
   const fastify = app.getHttpAdapter().getInstance();
+  // Requests between their first byte and their answer's end (or the connection's loss).
+  let requests = 0;
+  const httpServer: Server = app.getHttpServer();
+  httpServer.on('request', (_req, res) => {
+    requests++;
+    res.once('close', () => requests--);
+  });
   const hub = app.get(StreamHub);
   const status = app.get(ServiceStatus);
   const gate = app.get(RequestGate);
@@ -91,6 +118,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     stream: () => hub.stats(),
     refusals: () => gate.refusals,
     connections: () => http.connections(),
+    limits: () => limits.stats(),
     status: () => status.report(),
   });
   hub.onPush = (ms) => metrics.observePush(ms);
@@ -114,11 +142,15 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     metrics,
     status,
     streamStats: () => hub.stats(),
+    pending: () => ({ streams: hub.stats().subscribers, requests, journalRecords: journal.queued }),
     close: async () => {
+      status.markStopping();
+      await hub.goAway();
       await app.close();
       // After the server stopped answering: everything it served is appended before the log closes.
       await journal.close();
       await indexer?.stop();
+      await limits.close();
     },
   };
 }

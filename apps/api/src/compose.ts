@@ -3,7 +3,7 @@ import type { LogConfig, ServerConfig } from '@app/config';
 import type { ServiceLogger } from '@app/logging';
 import { RECORD_TOPICS } from '@app/events';
 import { DEFAULT_SNAPSHOT_POLICY, LogError, openEventLog, retentionLine, type EventLog } from '@app/log';
-import { startApiServer, type ApiServer } from './bootstrap';
+import { startApiServer, type ApiServer, type PendingWork } from './bootstrap';
 import type { Clock } from './clock';
 import { NestLogger } from './logging/nest-logger';
 import { createBookFeed, type BookFeed, type FeedLogger } from '@app/feed';
@@ -28,6 +28,7 @@ export async function openFeed(
     dataDir: config.dataDir,
     topicPrefix: config.topicPrefix,
     retention: config.retention,
+    replication: config.replication,
     onRetention: (results) => logger.log(retentionLine(results)),
   });
   await refuseShortRetention(log);
@@ -95,20 +96,71 @@ export async function closeHost(host: ApiHost): Promise<void> {
   await host.log.close();
 }
 
-/** Exit cleanly on SIGINT/SIGTERM after `stop` finishes. */
-export function onShutdown(stop: () => Promise<void>): void {
+/** How a process stops on SIGINT/SIGTERM (docs/deploy.md "Shutdown"). */
+export interface ShutdownOptions {
+  /** SHUTDOWN_TIMEOUT_MS: past it the process exits with what is unfinished counted. */
+  readonly deadlineMs: number;
+  readonly logger: ServiceLogger;
+  /** The work still in hand (null before the server listens). */
+  readonly pending: () => PendingWork | null;
+}
+
+/**
+ * On SIGINT/SIGTERM run `stop` (once) and exit 0 when it finishes; if it has not finished within
+ * the deadline (a broker that does not answer, a client that never ends its request), exit 1. The
+ * process's last line counts what the stop found and what it could not finish: streams closed,
+ * requests finished or unfinished, journal records appended or lost.
+ */
+export function onShutdown(stop: () => Promise<void>, options: ShutdownOptions): void {
   let stopping = false;
-  const handler = (): void => {
+  const handler = (signal: NodeJS.Signals): void => {
     if (stopping) return;
     stopping = true;
+    const startedAt = performance.now();
+    const before = options.pending() ?? { streams: 0, requests: 0, journalRecords: 0 };
+    options.logger.info('stopping', {
+      signal,
+      deadlineMs: options.deadlineMs,
+      ...prefixed('pending', before),
+    });
+    const deadline = setTimeout(() => {
+      const left = options.pending() ?? before;
+      options.logger.error('stop deadline passed: exiting with work unfinished', {
+        deadlineMs: options.deadlineMs,
+        streamsClosed: before.streams - left.streams,
+        requestsUnfinished: left.requests,
+        journalRecordsLost: left.journalRecords,
+      });
+      process.exit(1);
+    }, options.deadlineMs);
     stop().then(
-      () => process.exit(0),
+      () => {
+        clearTimeout(deadline);
+        const left = options.pending() ?? { streams: 0, requests: 0, journalRecords: 0 };
+        options.logger.info('stopped', {
+          ms: Math.round(performance.now() - startedAt),
+          streamsClosed: before.streams,
+          requestsFinished: before.requests - left.requests,
+          requestsUnfinished: left.requests,
+          journalRecordsLost: left.journalRecords,
+        });
+        process.exit(0);
+      },
       (e: unknown) => {
-        process.stderr.write(`shutdown failed: ${String(e)}\n`);
+        clearTimeout(deadline);
+        options.logger.error('stop failed', { error: e instanceof Error ? e.message : String(e) });
         process.exit(1);
       },
     );
   };
   process.once('SIGINT', handler);
   process.once('SIGTERM', handler);
+}
+
+function prefixed(prefix: string, work: PendingWork): Record<string, number> {
+  return {
+    [`${prefix}Streams`]: work.streams,
+    [`${prefix}Requests`]: work.requests,
+    [`${prefix}JournalRecords`]: work.journalRecords,
+  };
 }

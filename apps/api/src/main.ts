@@ -16,10 +16,13 @@ async function main(): Promise<void> {
     logger,
   );
   const stopObserving = await observe(server, config, logger);
-  onShutdown(async () => {
-    await stopObserving();
-    await closeHost(host);
-  });
+  onShutdown(
+    async () => {
+      await stopObserving();
+      await closeHost(host);
+    },
+    { deadlineMs: config.shutdownTimeoutMs, logger, pending: () => server.pending() },
+  );
 }
 
 main().catch((e: unknown) => {

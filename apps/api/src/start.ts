@@ -36,10 +36,13 @@ async function main(): Promise<void> {
   }
   const server = await serveApi(host, config.server, clock, logger);
   stops.push(await observe(server, config, logger));
-  onShutdown(async () => {
-    for (const stop of stops.reverse()) await stop();
-    await closeHost(host);
-  });
+  onShutdown(
+    async () => {
+      for (const stop of stops.reverse()) await stop();
+      await closeHost(host);
+    },
+    { deadlineMs: config.shutdownTimeoutMs, logger, pending: () => server.pending() },
+  );
   if (config.replay === null) {
     // The API answers first (GET /health within a second of launch); the venues connect behind it.
     live ??= await liveVenues(config, logger);

@@ -12,9 +12,10 @@ import { createLogger, quietRepeats, type ServiceLogger } from '@app/logging';
 import { feedReplay, newestReceivedAt } from '@app/feed';
 import { watchOrderBookIds } from '@app/venues';
 import { Ingestor } from '@app/venues';
-import { ingestorOptions } from '@app/venues';
+import { ingestorOptions, type IngestorOptions } from '@app/venues';
 import { loadVenuesConfig, VenuesConfigError } from '@app/venues';
 import { VenueTally } from './venue-tally';
+import { VenueShards } from './venue-shards';
 
 /** The first summary comes this soon after start (venues have had time to connect or fail). */
 const FIRST_SUMMARY_MS = 10_000;
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
     kafkaBrokers: config.log.kafkaBrokers,
     dataDir: config.log.dataDir,
     topicPrefix: config.log.topicPrefix,
+    replication: config.log.replication,
     clientId: 'route-ingestor',
     // A recording's receivedAt are the recording's, not today's: only the size bound applies to it.
     retention:
@@ -47,13 +49,27 @@ async function main(): Promise<void> {
     logger.error(problem);
     process.exit(2);
   }
-  const stop = config.replay === null ? startLive(config, sink, logger) : startReplay(config, log, logger);
-  const shutdown = (): void => {
-    logger.info('stopping ingestor');
+  const stop =
+    config.replay === null ? startLive(config, log, sink, logger) : startReplay(config, log, logger);
+  // A stop (records in hand written, the log closed) has SHUTDOWN_TIMEOUT_MS: a broker that does
+  // not answer must not outlive the orchestrator's grace period (docs/deploy.md "Shutdown").
+  const shutdown = (signal: NodeJS.Signals): void => {
+    logger.info('stopping ingestor', { signal, deadlineMs: config.shutdownTimeoutMs });
+    const startedAt = performance.now();
+    const deadline = setTimeout(() => {
+      logger.error('stop deadline passed: exiting with records unwritten', {
+        deadlineMs: config.shutdownTimeoutMs,
+      });
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
     stop()
       .then(() => log.close())
       .then(
-        () => process.exit(0),
+        () => {
+          clearTimeout(deadline);
+          logger.info('stopped', { ms: Math.round(performance.now() - startedAt) });
+          process.exit(0);
+        },
         (e: unknown) => {
           logger.error('stop failed', { error: String(e) });
           process.exit(1);
@@ -81,7 +97,12 @@ async function checkLog(log: EventLog, logger: ServiceLogger): Promise<void> {
   }
 }
 
-function startLive(config: IngestorConfig, sink: RecordSink, logger: ServiceLogger): () => Promise<void> {
+function startLive(
+  config: IngestorConfig,
+  log: EventLog,
+  sink: RecordSink,
+  logger: ServiceLogger,
+): () => Promise<void> {
   let venuesConfig = null;
   if (config.venuesConfig !== null) {
     try {
@@ -96,15 +117,16 @@ function startLive(config: IngestorConfig, sink: RecordSink, logger: ServiceLogg
   const every = config.console.summaryEveryMs;
   // A venue that stays down retries for weeks: one line per failure kind per summary period.
   const quiet = quietRepeats(logger.child({ component: 'Ingestor' }), Math.max(60_000, every));
-  const ingestor = new Ingestor(
-    ingestorOptions({
-      sink: tally.tap(sink),
-      venuesConfig,
-      logger: quiet,
-      bufferBytes: config.writeBufferBytes,
-    }),
-  );
-  ingestor.start();
+  const options = ingestorOptions({
+    sink: tally.tap(sink),
+    venuesConfig,
+    logger: quiet,
+    bufferBytes: config.writeBufferBytes,
+  });
+  const running =
+    config.shards === null
+      ? wholeIngestor(options)
+      : shardedIngestor(config, options, log, (s) => tally.tap(s), logger);
   const timers: NodeJS.Timeout[] = [];
   if (every > 0) {
     const summarize = (): void => {
@@ -125,16 +147,71 @@ function startLive(config: IngestorConfig, sink: RecordSink, logger: ServiceLogg
   }
   return async () => {
     for (const t of timers) clearTimeout(t);
-    await ingestor.stop();
+    await running.stop();
   };
+}
+
+/**
+ * Where a looping replay starts: after the newest record already in the log (time keeps moving),
+ * and never before now: an API on the wall clock (its own process, docker-compose.yml) then sees
+ * fresh books from the first pass, not the recording's day. A log that cannot answer yet (a Kafka
+ * topic just created, its partition leaders not elected) is asked again every second.
+ */
+async function loopStart(log: EventLog, signal: AbortSignal, logger: ServiceLogger): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return Math.max((await newestReceivedAt(log)) ?? 0, Date.now());
+    } catch (e) {
+      if (signal.aborted) throw e;
+      if (attempt % 10 === 1)
+        logger.warn('event log not readable yet; the replay waits for it', {
+          attempt,
+          error: e instanceof Error ? e.message : String(e),
+        });
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+}
+
+/** Every configured venue in this process. */
+function wholeIngestor(options: IngestorOptions): { stop(): Promise<void> } {
+  const ingestor = new Ingestor(options);
+  ingestor.start();
+  return ingestor;
+}
+
+/** INGESTOR_GROUP: this process runs the venues the group gives it (venue-shards.ts). */
+function shardedIngestor(
+  config: IngestorConfig,
+  options: IngestorOptions,
+  log: EventLog,
+  tap: (sink: RecordSink) => RecordSink,
+  logger: ServiceLogger,
+): { stop(): Promise<void> } {
+  const shards = new VenueShards({
+    log,
+    tap,
+    shards: config.shards!,
+    brokers: config.log.kafkaBrokers ?? [],
+    topicPrefix: config.log.topicPrefix ?? '',
+    replicationFactor: config.log.replication?.factor ?? 1,
+    options,
+    logger: logger.child({ component: 'IngestorGroup' }),
+    ingestor: (o) => new Ingestor(o),
+  });
+  // A broker not reachable yet is retried by the group itself; only a bad setting ends the process.
+  shards.start().catch((e: unknown) => {
+    logger.error('ingestor group failed', { error: e instanceof Error ? e.message : String(e) });
+    process.exit(1);
+  });
+  return shards;
 }
 
 function startReplay(config: IngestorConfig, log: EventLog, logger: ServiceLogger): () => Promise<void> {
   const replay = config.replay!;
   const abort = new AbortController();
   let lastPass = -1;
-  // A looping replay continues after the newest record already in the log (time keeps moving).
-  const done = (replay.loop ? newestReceivedAt(log) : Promise.resolve(null))
+  const done = (replay.loop ? loopStart(log, abort.signal, logger) : Promise.resolve(null))
     .then((after) =>
       feedReplay({
         path: replay.path,

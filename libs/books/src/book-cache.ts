@@ -2,6 +2,17 @@ import { byCodeUnit as cmp } from '@app/events';
 import type { BookRecord, EventRecord, MarketRecord, VenueRecord } from '@app/events';
 import { OrderBook, type ApplyOutcome, type BookView } from './order-book';
 
+/**
+ * A market's order rules as its record carried them (docs/semantics.md section 13): each a number
+ * > 0, or null when unknown.
+ */
+export interface MarketRules {
+  readonly amountStep: number | null;
+  readonly minAmount: number | null;
+  readonly minCost: number | null;
+  readonly maxAmount: number | null;
+}
+
 /** A market as a venue lists it. */
 export interface MarketInfo {
   readonly exchangeId: string;
@@ -9,6 +20,8 @@ export interface MarketInfo {
   readonly base: string;
   readonly quote: string;
   readonly takerFeeRate: number | null;
+  /** Null when the record carried no rule at all: the market routes as it always did. */
+  readonly rules: MarketRules | null;
 }
 
 /** A venue's state: the last venue record plus counters folded from its book records. */
@@ -110,6 +123,7 @@ export class BookCache implements MarketsView {
       base: record.base,
       quote: record.quote,
       takerFeeRate: record.takerFeeRate,
+      rules: rulesOf(record),
     };
     this.markets.set(key(record.exchangeId, record.symbol), market);
     this.list(record.symbol, record.exchangeId).market = market;
@@ -199,6 +213,16 @@ export class BookCache implements MarketsView {
   venueStates(): VenueInfo[] {
     return [...this.venues.values()].map((v) => ({ ...v })).sort((a, b) => cmp(a.exchangeId, b.exchangeId));
   }
+}
+
+/** The record's order rules, or null when it carries none (absent and null alike). */
+export function rulesOf(record: MarketRecord): MarketRules | null {
+  const amountStep = record.amountStep ?? null;
+  const minAmount = record.minAmount ?? null;
+  const minCost = record.minCost ?? null;
+  const maxAmount = record.maxAmount ?? null;
+  if (amountStep === null && minAmount === null && minCost === null && maxAmount === null) return null;
+  return { amountStep, minAmount, minCost, maxAmount };
 }
 
 interface MutableListing {

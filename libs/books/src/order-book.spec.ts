@@ -177,6 +177,33 @@ describe('BookCache', () => {
     });
   });
 
+  it("folds a market record's order rules; the latest record wins, one without rules clears them", () => {
+    const c = new BookCache();
+    const market = {
+      v: 1,
+      type: 'market',
+      exchangeId: 'binance',
+      symbol: 'BTC/USDT',
+      base: 'BTC',
+      quote: 'USDT',
+      takerFeeRate: 0.001,
+      receivedAt: 1,
+    } as const;
+    c.apply({ ...market, amountStep: 0.00001, minCost: 5 });
+    expect(c.market('binance', 'BTC/USDT')?.rules).toEqual({
+      amountStep: 0.00001,
+      minAmount: null,
+      minCost: 5,
+      maxAmount: null,
+    });
+    c.apply({ ...market, amountStep: null, minAmount: null });
+    expect(c.market('binance', 'BTC/USDT')?.rules).toBeNull();
+    c.apply({ ...market, maxAmount: 9000 });
+    expect(c.listings('BTC/USDT')[0]?.market?.rules?.maxAmount).toBe(9000);
+    c.apply(market);
+    expect(c.market('binance', 'BTC/USDT')?.rules).toBeNull();
+  });
+
   it('bookHash is equal for equal books and differs when one level differs', () => {
     const a = new OrderBook('x', 'BTC/USDT');
     const b = new OrderBook('x', 'BTC/USDT');

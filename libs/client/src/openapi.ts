@@ -144,8 +144,25 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Liveness and readiness */
+    /** Liveness */
     get: operations['getHealth'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ready': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Readiness, for orchestrators (extension) */
+    get: operations['getReady'];
     put?: never;
     post?: never;
     delete?: never;
@@ -487,7 +504,7 @@ export interface components {
       exchanges: components['schemas']['VenueStatus'][];
       log: components['schemas']['StorageStatus'];
     };
-    /** @description Liveness and readiness. */
+    /** @description Liveness, and whether the service can quote. */
     Health: {
       /**
        * @description Whether the service can quote: `starting` until the cache has caught up with the event log; `no_fresh_books` when no book is in sync and fresh (every quote is unroutable); `degraded` when fewer than half the known venues have a fresh book, quote journal appends are failing, or reading the log found damage or books it could not rebuild (details in /exchanges/status `log`); `ok` otherwise.
@@ -496,6 +513,16 @@ export interface components {
       status: 'starting' | 'no_fresh_books' | 'degraded' | 'ok';
       /** @description Whole seconds since the API started. */
       uptimeSec: number;
+    };
+    /** @description Whether an orchestrator should send traffic here (an extension of the spec). */
+    Readiness: {
+      /** @description True when the service takes traffic (HTTP 200), else false (HTTP 503). */
+      ready: boolean;
+      /**
+       * @description `starting` until the cache has caught up with the event log; `stopping` once shutdown has begun; `ready` in between.
+       * @enum {string}
+       */
+      status: 'ready' | 'starting' | 'stopping';
     };
     /** @description One level a leg consumed. */
     LevelProof: {
@@ -516,10 +543,10 @@ export interface components {
       /** @description The leg's raw cost after this take. */
       runningCost: number;
       /**
-       * @description What ended the take.
+       * @description What ended the take (max_reached and whole_step come from the venue's order rules).
        * @enum {string}
        */
-      stop: 'level_exhausted' | 'amount_met' | 'cap_reached';
+      stop: 'level_exhausted' | 'amount_met' | 'cap_reached' | 'max_reached' | 'whole_step';
     };
     /** @description One leg: its levels and the fee and staleness arithmetic. */
     LegProof: {
@@ -556,6 +583,21 @@ export interface components {
       cap: number | null;
       /** @description The cap stopped this leg. */
       capLimited: boolean;
+      /** @description Null when the market carries no order rule. */
+      rules: {
+        /** @description Null when it does not apply (docs/explain.md). */
+        amountStep: number | null;
+        /** @description Null when it does not apply (docs/explain.md). */
+        minAmount: number | null;
+        /** @description Null when it does not apply (docs/explain.md). */
+        minCost: number | null;
+        /** @description Null when it does not apply (docs/explain.md). */
+        maxAmount: number | null;
+      } | null;
+      /** @description Null when it does not apply (docs/explain.md). */
+      steps: number | null;
+      /** @description Null when it does not apply (docs/explain.md). */
+      shapedBy: ('step' | 'max') | null;
     };
     /** @description A venue listing the hop market after the filters. */
     VenueProof: {
@@ -585,6 +627,19 @@ export interface components {
       cap: number | null;
       /** @description The venue has a leg. */
       used: boolean;
+      /** @description Null when the market carries no order rule. */
+      rules: {
+        /** @description Null when it does not apply (docs/explain.md). */
+        amountStep: number | null;
+        /** @description Null when it does not apply (docs/explain.md). */
+        minAmount: number | null;
+        /** @description Null when it does not apply (docs/explain.md). */
+        minCost: number | null;
+        /** @description Null when it does not apply (docs/explain.md). */
+        maxAmount: number | null;
+      } | null;
+      /** @description Null when it does not apply (docs/explain.md). */
+      droppedBecause: ('min_amount' | 'min_cost') | null;
     };
     /** @description One hop of a candidate path as solved. */
     HopProof: {
@@ -640,6 +695,8 @@ export interface components {
       fullyFillable: boolean;
       venues: components['schemas']['VenueProof'][];
       legs: components['schemas']['LegProof'][];
+      /** @description The legs come from the fill search over venue minimums. */
+      fillSearch: boolean;
     };
     /** @description The score arithmetic. */
     ScoreProof: {
@@ -1807,7 +1864,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Always 200; status says whether the cache has caught up. */
+      /** @description Always 200 while the process answers (liveness); status says whether it can quote. For readiness see /ready. */
       200: {
         headers: {
           'x-request-id': components['headers']['x-request-id'];
@@ -1828,6 +1885,55 @@ export interface operations {
       414: components['responses']['UriTooLong'];
       429: components['responses']['RateLimited'];
       431: components['responses']['HeadersTooLarge'];
+    };
+  };
+  getReady: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request: echoed (header and RouteResult requestId) when it matches ^[\w.-]{1,200}$; any other value is replaced by a minted UUID without complaint. */
+        'x-request-id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Takes traffic: the cache has caught up with the event log. */
+      200: {
+        headers: {
+          'x-request-id': components['headers']['x-request-id'];
+          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
+          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
+          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Readiness'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      403: components['responses']['Ipv4Only'];
+      405: components['responses']['MethodNotAllowed'];
+      408: components['responses']['RequestTimeout'];
+      413: components['responses']['ContentTooLarge'];
+      414: components['responses']['UriTooLong'];
+      429: components['responses']['RateLimited'];
+      431: components['responses']['HeadersTooLarge'];
+      /** @description Starting (catching up with the event log) or stopping (shutdown has begun); retry-after says when to ask again. */
+      503: {
+        headers: {
+          'x-request-id': components['headers']['x-request-id'];
+          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
+          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
+          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+          'retry-after': components['headers']['retry-after'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Readiness'];
+        };
+      };
     };
   };
   getOpenApi: {

@@ -3,7 +3,13 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { ConfigError } from './config-error';
 import { readHttpLimits, type HttpLimits } from './http-limits';
-import { readConsole, readMetrics, type ConsoleConfig, type MetricsConfig } from './observability';
+import {
+  readConsole,
+  readMetrics,
+  readShutdownTimeout,
+  type ConsoleConfig,
+  type MetricsConfig,
+} from './observability';
 import { parseArgv } from './parse-argv';
 import { FLAGS_OF, SWITCHES, type AppName } from './options';
 import { Reader } from './read-values';
@@ -21,6 +27,8 @@ export interface LogConfig {
   readonly topicPrefix?: string;
   /** Retention (embedded log: applied by the writer; Kafka: set on the topics it creates). loadConfig always sets it. */
   readonly retention?: LogRetention;
+  /** KAFKA_REPLICATION_FACTOR / KAFKA_MIN_INSYNC_REPLICAS of the topics created on Kafka; loadConfig always sets it. */
+  readonly replication?: { readonly factor: number; readonly minInsync: number };
 }
 
 /** Routing knobs the server applies and echoes (structurally @app/routing's RoutingConfig). */
@@ -50,12 +58,21 @@ export interface ServerConfig {
   readonly streamBudget?: StreamBudgetSettings;
   /** JOURNAL_QUEUE_BYTES: journal records held in memory per journal topic while the log lags; absent = 64 MiB. */
   readonly journalQueueBytes?: number;
+  /** REDIS_URL: rate limit and stream cap shared through Redis; null (or absent) = in this process. */
+  readonly redisUrl?: string | null;
 }
 
 /** The stream's global budget (docs/api.md "Stream budget"). */
 export interface StreamBudgetSettings {
   readonly framesPerSec: number;
   readonly bytesPerSec: number;
+}
+
+/** INGESTOR_GROUP: ingestors of one group split the venues between them (Kafka only). */
+export interface ShardConfig {
+  readonly group: string;
+  /** INGESTOR_SESSION_MS: how long a silent member keeps its venues. */
+  readonly sessionMs: number;
 }
 
 export type ReplaySpeed = number | 'max';
@@ -77,6 +94,8 @@ export interface ApiConfig {
   readonly nowMs: number | null;
   readonly console: ConsoleConfig;
   readonly metrics: MetricsConfig | null;
+  /** SHUTDOWN_TIMEOUT_MS: the deadline of a graceful stop. */
+  readonly shutdownTimeoutMs: number;
 }
 
 /** `npm start`: ingestor (live) or replay feeder, plus the API, in one process. */
@@ -92,6 +111,8 @@ export interface StartConfig {
   readonly writeBufferBytes: number;
   readonly console: ConsoleConfig;
   readonly metrics: MetricsConfig | null;
+  /** SHUTDOWN_TIMEOUT_MS: the deadline of a graceful stop. */
+  readonly shutdownTimeoutMs: number;
 }
 
 /** `apps/ingestor`: live venues into the log. */
@@ -104,6 +125,10 @@ export interface IngestorConfig {
   /** WRITE_BUFFER_BYTES: records the ingestor holds while the log refuses writes. */
   readonly writeBufferBytes: number;
   readonly console: ConsoleConfig;
+  /** SHUTDOWN_TIMEOUT_MS: the deadline of a graceful stop. */
+  readonly shutdownTimeoutMs: number;
+  /** null = this ingestor runs every configured venue. */
+  readonly shards: ShardConfig | null;
 }
 
 export type { AppName };
@@ -140,6 +165,7 @@ export function loadConfig<A extends AppName>(
     app === 'start' && r.flag('replay') !== undefined ? './.data-replay' : './.data',
   );
   const consoleConfig = readConsole(r);
+  const shutdownTimeoutMs = readShutdownTimeout(r);
   let config: ApiConfig | StartConfig | IngestorConfig;
   if (app === 'ingestor') {
     const replay = readReplay(r, cwd);
@@ -150,6 +176,8 @@ export function loadConfig<A extends AppName>(
       venuesConfig: readVenuesConfig(r, cwd),
       writeBufferBytes: readWriteBuffer(r),
       console: consoleConfig,
+      shutdownTimeoutMs,
+      shards: readShards(r, log),
     };
   } else {
     const server = readServer(r);
@@ -158,7 +186,7 @@ export function loadConfig<A extends AppName>(
     const metrics = readMetrics(r);
     config =
       app === 'api'
-        ? { app: 'api', server, log, nowMs: pinned, console: consoleConfig, metrics }
+        ? { app: 'api', server, log, nowMs: pinned, console: consoleConfig, metrics, shutdownTimeoutMs }
         : {
             app: 'start',
             server,
@@ -169,6 +197,7 @@ export function loadConfig<A extends AppName>(
             writeBufferBytes: readWriteBuffer(r),
             console: consoleConfig,
             metrics,
+            shutdownTimeoutMs,
           };
   }
   if (r.issues.length > 0) throw new ConfigError(r.issues);
@@ -228,7 +257,36 @@ function readServer(r: Reader): ServerConfig {
         2 ** 40,
       ),
     },
+    redisUrl: readRedisUrl(r),
   };
+}
+
+/** `redis://[user:password@]host:port[/db]` (or rediss:// for TLS). */
+function readRedisUrl(r: Reader): string | null {
+  const raw = r.envValue('REDIS_URL');
+  if (raw === undefined) return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = null;
+  }
+  if (url === null || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || url.hostname === '') {
+    r.bad('REDIS_URL', `must be redis://host:port, got '${raw.replace(/\/\/[^@/]*@/, '//***@')}'`);
+    return null;
+  }
+  return raw;
+}
+
+function readShards(r: Reader, log: LogConfig): ShardConfig | null {
+  const group = r.envValue('INGESTOR_GROUP');
+  const sessionMs = r.int('INGESTOR_SESSION_MS', r.envValue('INGESTOR_SESSION_MS'), 10_000, 1000, 300_000);
+  if (group === undefined) return null;
+  if (!/^[A-Za-z0-9._-]{1,200}$/.test(group))
+    r.bad('INGESTOR_GROUP', `must be 1 to 200 of [A-Za-z0-9._-], got '${group}'`);
+  if (log.kafkaBrokers === null)
+    r.bad('INGESTOR_GROUP', 'needs KAFKA_BROKERS: ingestors split venues through a Kafka consumer group');
+  return { group, sessionMs };
 }
 
 function readLog(r: Reader, cwd: string, defaultDir: string): LogConfig {
@@ -243,11 +301,19 @@ function readLog(r: Reader, cwd: string, defaultDir: string): LogConfig {
   // Kafka's legal topic characters; the embedded log also uses the name as a directory.
   if (!/^[A-Za-z0-9._-]{0,200}$/.test(topicPrefix))
     r.bad('TOPIC_PREFIX', `must be up to 200 of [A-Za-z0-9._-], got '${topicPrefix}'`);
+  const factor = r.int('KAFKA_REPLICATION_FACTOR', r.envValue('KAFKA_REPLICATION_FACTOR'), 1, 1, 32);
+  const minInsync = r.int('KAFKA_MIN_INSYNC_REPLICAS', r.envValue('KAFKA_MIN_INSYNC_REPLICAS'), 1, 1, 32);
+  if (minInsync > factor)
+    r.bad(
+      'KAFKA_MIN_INSYNC_REPLICAS',
+      `must not exceed KAFKA_REPLICATION_FACTOR (${factor}), got ${minInsync}: no append could be acknowledged`,
+    );
   return {
     kafkaBrokers,
     dataDir: resolve(cwd, r.envValue('DATA_DIR') ?? defaultDir),
     topicPrefix,
     retention: readRetention(r),
+    replication: { factor, minInsync },
   };
 }
 

@@ -40,6 +40,7 @@ describe('loadConfig', () => {
       journalResponses: false,
       journalQueueBytes: 64 * 1024 * 1024,
       streamBudget: { framesPerSec: 10_000, bytesPerSec: 32 * 1024 * 1024 },
+      redisUrl: null,
     });
     expect(c.server.http).toEqual(HTTP_LIMIT_DEFAULTS);
     expect(c.log).toEqual({
@@ -47,6 +48,7 @@ describe('loadConfig', () => {
       dataDir: join(cwd, '.data'),
       topicPrefix: '',
       retention: { maxAgeMs: 7 * 86_400_000, maxBytes: 512 * 1024 * 1024, segmentBytes: 64 * 1024 * 1024 },
+      replication: { factor: 1, minInsync: 1 },
     });
     expect(c.console).toEqual({ level: 'info', format: 'auto', summaryEveryMs: 60_000 });
     expect(c.metrics).toBeNull();
@@ -91,11 +93,31 @@ describe('loadConfig', () => {
     expect(c.server.routing.stalenessPenaltyBps).toBe(2.5);
     expect(c.server.trustedProxies).toEqual(['10.0.0.1']);
     expect(loadConfig('api', [], { JOURNAL_STRICT: 'true' }, cwd).server.journalStrict).toBe(true);
+    // The fleet's settings (docs/operations-fleet.md), and what they refuse.
+    const fleet = { KAFKA_BROKERS: 'k:9092', KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2' };
+    expect(loadConfig('api', [], { ...fleet, REDIS_URL: 'redis://r:6379' }, cwd).server.redisUrl).toBe(
+      'redis://r:6379',
+    );
+    expect(loadConfig('api', [], fleet, cwd).log.replication).toEqual({ factor: 3, minInsync: 2 });
+    expect(loadConfig('ingestor', [], { ...fleet, INGESTOR_GROUP: 'g' }, cwd).shards).toEqual({
+      group: 'g',
+      sessionMs: 10_000,
+    });
+    expect(() => loadConfig('api', [], { REDIS_URL: 'http://r' }, cwd)).toThrow(
+      /REDIS_URL: must be redis:\/\/host:port/,
+    );
+    expect(() => loadConfig('api', [], { KAFKA_MIN_INSYNC_REPLICAS: '2' }, cwd)).toThrow(
+      /must not exceed KAFKA_REPLICATION_FACTOR/,
+    );
+    expect(() => loadConfig('ingestor', [], { INGESTOR_GROUP: 'g' }, cwd)).toThrow(
+      /INGESTOR_GROUP: needs KAFKA_BROKERS/,
+    );
     expect(c.log).toEqual({
       kafkaBrokers: ['localhost:9092', 'kafka:29092'],
       dataDir: join(cwd, 'd'),
       topicPrefix: '',
       retention: { maxAgeMs: null, maxBytes: 1_073_741_824, segmentBytes: 8_388_608 },
+      replication: { factor: 1, minInsync: 1 },
     });
     expect(loadConfig('ingestor', [], { LOG_RETENTION_MS: '3600000' }, cwd).log.retention?.maxAgeMs).toBe(
       3_600_000,

@@ -11,6 +11,7 @@ export type {
   RoutingSettings,
   ServerConfig,
   StreamBudgetSettings,
+  ShardConfig,
   StartConfig,
 } from './app-config';
 export { loadConfigOrExit } from './load-or-exit';

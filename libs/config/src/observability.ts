@@ -40,6 +40,14 @@ export function readConsole(r: Reader): ConsoleConfig {
   };
 }
 
+/**
+ * SHUTDOWN_TIMEOUT_MS: how long a stop (SIGTERM, SIGINT) may take before the process exits with
+ * what it could not finish counted in its last line (default 8000: inside Docker's 10 s grace).
+ */
+export function readShutdownTimeout(r: Reader): number {
+  return r.int('SHUTDOWN_TIMEOUT_MS', r.envValue('SHUTDOWN_TIMEOUT_MS'), 8000, 100, 3_600_000);
+}
+
 /** METRICS_PORT (unset: no metrics endpoint) and METRICS_HOST. */
 export function readMetrics(r: Reader): MetricsConfig | null {
   const raw = r.envValue('METRICS_PORT');

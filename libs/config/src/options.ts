@@ -86,6 +86,7 @@ export const FLAGS_OF: Readonly<Record<AppName, readonly string[]>> = {
 const LOG: readonly AppName[] = ['api', 'start', 'ingestor'];
 const SERVER: readonly AppName[] = ['api', 'start'];
 const VENUES: readonly AppName[] = ['start', 'ingestor'];
+const INGESTOR: readonly AppName[] = ['ingestor'];
 
 /** Every environment variable read (libs/config is the only reader of process.env). */
 export const ENV_HELP: readonly EnvHelp[] = [
@@ -124,6 +125,33 @@ export const ENV_HELP: readonly EnvHelp[] = [
   },
   { name: 'TOPIC_PREFIX', defaultText: 'unset', description: 'topics become <prefix>.books etc.', apps: LOG },
   {
+    name: 'KAFKA_REPLICATION_FACTOR',
+    defaultText: '1',
+    description: 'replicas of each topic this service creates on Kafka (3 on a 3-broker cluster)',
+    apps: LOG,
+  },
+  {
+    name: 'KAFKA_MIN_INSYNC_REPLICAS',
+    defaultText: '1',
+    description:
+      'min.insync.replicas of the topics it creates: an append is acknowledged once this many replicas have it (2 with 3 replicas)',
+    apps: LOG,
+  },
+  {
+    name: 'INGESTOR_GROUP',
+    defaultText: 'unset',
+    description:
+      'Kafka only: ingestors sharing this group name split the venues, each venue run by one live ingestor; unset = run every venue',
+    apps: INGESTOR,
+  },
+  {
+    name: 'INGESTOR_SESSION_MS',
+    defaultText: '10000',
+    description:
+      "with INGESTOR_GROUP: a silent ingestor's venues move to the others after this (it stops writing them before)",
+    apps: INGESTOR,
+  },
+  {
     name: 'VENUES_CONFIG',
     defaultText: 'default venues',
     description: 'JSON file choosing venues and symbols',
@@ -133,6 +161,13 @@ export const ENV_HELP: readonly EnvHelp[] = [
     name: 'RATE_LIMIT_RPS',
     defaultText: '5',
     description: 'requests per 1000 ms window per client IP',
+    apps: SERVER,
+  },
+  {
+    name: 'REDIS_URL',
+    defaultText: 'unset',
+    description:
+      'redis://host:port : the rate limit and the stream cap shared by every API replica; unset = kept in this process',
     apps: SERVER,
   },
   {
@@ -258,6 +293,13 @@ export const ENV_HELP: readonly EnvHelp[] = [
     name: 'LOG_SUMMARY_MS',
     defaultText: '60000',
     description: 'period of the one-line venue and book summary; 0 = none',
+    apps: LOG,
+  },
+  {
+    name: 'SHUTDOWN_TIMEOUT_MS',
+    defaultText: '8000',
+    description:
+      'a stop (SIGTERM) may take this long; then the process exits, counting what it could not finish',
     apps: LOG,
   },
   {

@@ -1,5 +1,13 @@
-export type { BookRecord, EventRecord, Level, MarketRecord, RecordType, VenueRecord } from './records';
-export { recordKey } from './records';
+export type {
+  BookRecord,
+  EventRecord,
+  Level,
+  MarketRecord,
+  MarketRuleField,
+  RecordType,
+  VenueRecord,
+} from './records';
+export { MARKET_RULE_FIELDS, recordKey } from './records';
 export { RecordError } from './record-error';
 export type { RecordErrorCode } from './record-error';
 export { parseRecord, parseRecordLine } from './parse-record';

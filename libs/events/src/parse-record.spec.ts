@@ -84,6 +84,33 @@ describe('parseRecord (events.md)', () => {
     if (!res.ok) expect(res.error.message).toContain(message);
   });
 
+  it('keeps the optional order rules of a market record, before receivedAt, null included', () => {
+    // Written with receivedAt first: the parsed record puts the rules before it, in the documented order.
+    const line = JSON.stringify(market).replace('}', ',"minCost":5,"minAmount":null,"amountStep":0.00001}');
+    const res = parseRecordLine(line);
+    const { receivedAt: _, ...head } = market;
+    expect(res.ok && JSON.stringify(res.record)).toBe(
+      JSON.stringify({ ...head, amountStep: 0.00001, minAmount: null, minCost: 5, receivedAt: T0 }),
+    );
+    // Without rules the record parses to the base record's fields only, in the same order.
+    const plain = parseRecordLine(JSON.stringify(market));
+    expect(plain.ok && JSON.stringify(plain.record)).toBe(JSON.stringify(market));
+  });
+
+  const badRules: [string, unknown][] = [
+    ['amountStep', 0],
+    ['minAmount', -1],
+    ['minCost', '5'],
+    ['maxAmount', 'Infinity'],
+    ['amountStep', true],
+  ];
+  it.each(badRules)('rejects a market record whose %s is %s, naming the field', (key, value) => {
+    // 'Infinity' stands for the JSON text 1e400, which JSON.parse reads as Infinity.
+    const res = parseRecordLine(JSON.stringify({ ...market, [key]: value }).replace('"Infinity"', '1e400'));
+    expect(res.ok).toBe(false);
+    if (!res.ok) expect(res.error.message).toContain(`field '${key}' must be null or a finite number > 0`);
+  });
+
   it('names the record in the error', () => {
     const res = parseRecord({ ...book, sequence: -3 });
     expect(!res.ok && res.error.message).toMatch(

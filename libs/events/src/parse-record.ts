@@ -1,4 +1,12 @@
-import type { BookRecord, EventRecord, Level, MarketRecord, VenueRecord } from './records';
+import {
+  MARKET_RULE_FIELDS,
+  type BookRecord,
+  type EventRecord,
+  type Level,
+  type MarketRecord,
+  type MarketRuleField,
+  type VenueRecord,
+} from './records';
 import { RecordError } from './record-error';
 
 export type ParseResult =
@@ -195,16 +203,37 @@ function market(o: Obj, name: LazyName): MarketRecord {
   if (fee !== null && (typeof fee !== 'number' || !Number.isFinite(fee) || fee < 0 || fee >= 1)) {
     throw new RecordError('bad_field', name.get(), 'takerFeeRate', 'must be null or a fraction in [0, 1)');
   }
+  const exchangeId = str(o, name, 'exchangeId');
+  const receivedAt = time(o, name, 'receivedAt');
+  const rules = marketRules(o, name);
+  // A record without rules parses to exactly the fields it had, so it re-serialises to the same
+  // bytes; present rules sit before receivedAt, in the documented order.
+  if (rules === null)
+    return { v: 1, type: 'market', exchangeId, symbol: sym, base, quote, takerFeeRate: fee, receivedAt };
   return {
     v: 1,
     type: 'market',
-    exchangeId: str(o, name, 'exchangeId'),
+    exchangeId,
     symbol: sym,
     base,
     quote,
     takerFeeRate: fee,
-    receivedAt: time(o, name, 'receivedAt'),
+    ...rules,
+    receivedAt,
   };
+}
+
+/** The optional order rules present on a market record (each null or a finite number > 0); null when none is. */
+function marketRules(o: Obj, name: LazyName): Partial<Record<MarketRuleField, number | null>> | null {
+  let out: Partial<Record<MarketRuleField, number | null>> | null = null;
+  for (const key of MARKET_RULE_FIELDS) {
+    const v = o[key];
+    if (v === undefined) continue;
+    if (v !== null && (typeof v !== 'number' || !Number.isFinite(v) || v <= 0))
+      throw new RecordError('bad_field', name.get(), key, 'must be null or a finite number > 0');
+    (out ??= {})[key] = v;
+  }
+  return out;
 }
 
 function venue(o: Obj, name: LazyName): VenueRecord {

@@ -15,7 +15,14 @@ export interface BookRecord {
   readonly receivedAt: number;
 }
 
-/** A market a venue lists and its taker fee (events.md "Market record"). */
+/**
+ * The four optional order rules a market record may carry (docs/events.md, docs/semantics.md
+ * section 13). Each is a number > 0 or null (unknown); absent means the same as null.
+ */
+export const MARKET_RULE_FIELDS = ['amountStep', 'minAmount', 'minCost', 'maxAmount'] as const;
+export type MarketRuleField = (typeof MARKET_RULE_FIELDS)[number];
+
+/** A market a venue lists, its taker fee and, when known, its order rules (events.md "Market record"). */
 export interface MarketRecord {
   readonly v: 1;
   readonly type: 'market';
@@ -25,6 +32,14 @@ export interface MarketRecord {
   readonly quote: string;
   /** Fraction, e.g. 0.001. Null when the venue publishes none (the configured default applies). */
   readonly takerFeeRate: number | null;
+  /** Base units; an order's amount must be a whole multiple of it. */
+  readonly amountStep?: number | null;
+  /** Base units: the smallest order. */
+  readonly minAmount?: number | null;
+  /** Quote units: the smallest amount x price of an order. */
+  readonly minCost?: number | null;
+  /** Base units: the largest single order. */
+  readonly maxAmount?: number | null;
   readonly receivedAt: number;
 }
 

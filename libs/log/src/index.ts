@@ -19,6 +19,8 @@ export type { RetentionPolicy, RetentionResult } from './embedded/retention';
 export type { LogFiles } from './embedded/log-files';
 export { DEFAULT_FETCH, KafkaLog } from './kafka/kafka-log';
 export type { KafkaFetchOptions, KafkaLogOptions } from './kafka/kafka-log';
+export { ShardGroup } from './kafka/shard-group';
+export type { ShardGroupOptions } from './kafka/shard-group';
 export { openEventLog } from './open-event-log';
 export type { OpenEventLogOptions } from './open-event-log';
 export { nextTurn, TurnBudget, TURN_MS } from './turn';

@@ -18,6 +18,8 @@ export interface OpenEventLogOptions {
   readonly readOnly?: boolean;
   /** Retention: the embedded log applies it to the topics this process writes; Kafka sets it on topics it creates. */
   readonly retention?: RetentionPolicy & { readonly segmentBytes?: number };
+  /** Kafka: replication factor and min.insync.replicas of the topics it creates (default 1 and 1). */
+  readonly replication?: { readonly factor: number; readonly minInsync: number };
   /** Embedded log: told what each retention pass removed. */
   readonly onRetention?: (results: readonly RetentionResult[]) => void;
 }
@@ -35,6 +37,8 @@ export function openEventLog(options: OpenEventLogOptions): EventLog {
       partitions: options.partitions,
       clientId: options.clientId,
       retention: options.retention,
+      replicationFactor: options.replication?.factor,
+      minInsyncReplicas: options.replication?.minInsync,
     });
   }
   return new EmbeddedLog({

@@ -1,6 +1,6 @@
 import type { Balances } from '@app/routing';
 import { REQUEST_LIMITS, isPrototypeKey, shown } from './limits';
-import { ASSET_ANY_CASE, VENUE, isPlainDecimal } from './scan';
+import { ASSET, ASSET_ANY_CASE, VENUE, isPlainDecimal } from './scan';
 
 export type BalancesParse =
   { readonly ok: true; readonly balances: Balances } | { readonly ok: false; readonly error: string };
@@ -84,4 +84,43 @@ function collect(holdings: readonly [string | null, string, number][]): Balances
 
 function fail(error: string): BalancesParse {
   return { ok: false, error };
+}
+
+/** Where a value breaks the shape of normalised Balances: the path below `balances` and the rule. */
+export interface BalancesProblem {
+  readonly path: string;
+  readonly rule: string;
+}
+
+/**
+ * Why `value` is not normalised Balances ({default, perVenue}: upper-case asset codes to finite
+ * amounts >= 0, per venue id), or null: the rule behind the DTO's IsBalances. Per-venue holdings
+ * are checked before the default ones, as stored requests have always been.
+ */
+export function balancesProblem(value: unknown): BalancesProblem | null {
+  if (!isObject(value)) return { path: '', rule: 'must be a JSON object' };
+  const perVenue = value.perVenue;
+  if (!isObject(perVenue)) return { path: '.perVenue', rule: 'must be a JSON object' };
+  for (const venue of Object.keys(perVenue)) {
+    if (!VENUE.test(venue) || isPrototypeKey(venue))
+      return { path: `.perVenue.${venue}`, rule: 'is not a venue id' };
+    const problem = amountsProblem(perVenue[venue], `.perVenue.${venue}`);
+    if (problem !== null) return problem;
+  }
+  return amountsProblem(value.default, '.default');
+}
+
+function amountsProblem(value: unknown, path: string): BalancesProblem | null {
+  if (!isObject(value)) return { path, rule: 'must be a JSON object' };
+  for (const asset of Object.keys(value)) {
+    if (!ASSET.test(asset)) return { path: `${path}.${asset}`, rule: 'is not an asset code' };
+    const n = value[asset];
+    if (typeof n !== 'number' || !Number.isFinite(n) || n < 0)
+      return { path: `${path}.${asset}`, rule: 'must be a finite number >= 0' };
+  }
+  return null;
+}
+
+function isObject(v: unknown): v is Readonly<Record<string, unknown>> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -1,6 +1,7 @@
 import { shown } from './limits';
-import { PARAM_BY_NAME, type RouteParamName } from './params';
+import { declaredParam } from './params';
 import { paramsError, parseRouteInput, type ParamsParse } from './parse';
+import type { RouteParamName } from './route-params-dto';
 import type { Supplied } from './values';
 
 /**
@@ -14,7 +15,7 @@ export function parseRouteBody(body: unknown): ParamsParse {
     return paramsError('body must be a JSON object');
   const supplied = new Map<RouteParamName, Supplied>();
   for (const [name, json] of Object.entries(body as Record<string, unknown>)) {
-    if (!PARAM_BY_NAME.has(name)) return paramsError(`unknown parameter ${shown(name)}`);
+    if (declaredParam(name) === undefined) return paramsError(`unknown parameter ${shown(name)}`);
     supplied.set(name as RouteParamName, { json });
   }
   return parseRouteInput(supplied, 'rest');

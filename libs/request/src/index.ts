@@ -1,8 +1,9 @@
 export { ROUTE_DEFAULTS, MODE_DEFAULTS, routeRequest } from './defaults';
 export type { RouteMode } from './defaults';
 export { REQUEST_LIMITS, isPrototypeKey, shown } from './limits';
-export { ROUTE_PARAMS, ROUTE_PARAM_NAMES, PARAM_BY_NAME } from './params';
-export type { ParamSpec, RouteParamName } from './params';
+export { RouteParamsDto } from './route-params-dto';
+export type { RouteParamName } from './route-params-dto';
+export { ROUTE_PARAM_NAMES } from './params';
 export { parseRouteInput, paramsError } from './parse';
 export type { ParamsError, ParamsParse, RouteParams } from './parse';
 export { parseNamedQuery, parseRouteQuery, splitQuery } from './query';

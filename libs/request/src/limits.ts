@@ -34,6 +34,8 @@ export function shown(value: string): string {
 }
 
 /** Object keys that could reach a prototype: refused wherever a client names a key. */
+export const PROTOTYPE_KEYS: readonly string[] = Object.freeze(['__proto__', 'constructor', 'prototype']);
+
 export function isPrototypeKey(key: string): boolean {
   return key === '__proto__' || key === 'constructor' || key === 'prototype';
 }

@@ -1,110 +1,199 @@
+import { getMetadataStorage } from 'class-validator';
+import { validationMetadataArrayToSchemas } from 'class-validator-jsonschema';
+import { MODE_DEFAULTS } from './defaults';
 import { REQUEST_LIMITS } from './limits';
-import { ROUTE_PARAMS, type ParamSpec } from './params';
+import { requestRules } from './param-decorators';
+import { DECLARED_PARAMS, paramRange, type DeclaredParam } from './params';
+import { RouteParamsDto } from './route-params-dto';
 import { TEXT_PATTERNS, numberTextPattern } from './text-patterns';
 
 /** A JSON Schema (OpenAPI 3.1 dialect) as plain data. */
 export type JsonSchema = Readonly<Record<string, unknown>>;
 
+type ValidationMetadata = Parameters<typeof validationMetadataArrayToSchemas>[0][number];
+
+interface ValueSchemas {
+  readonly properties: Readonly<Record<string, JsonSchema>>;
+  readonly required: readonly string[];
+}
+
+/**
+ * class-validator-jsonschema's converters, where the DTO's need differs from its defaults: IsDefined
+ * is stated by `required`; Min, Max and IsPositive give bounds only (the type is IsNumber's or
+ * IsInt's); AcceptedIn is stated by which operations list a parameter, and balances' schemas are
+ * their written forms.
+ */
+const CONVERTERS = {
+  isDefined: {},
+  min: (m: ValidationMetadata) => ({ minimum: m.constraints[0] as number }),
+  max: (m: ValidationMetadata) => ({ maximum: m.constraints[0] as number }),
+  isPositive: { exclusiveMinimum: 0 },
+  acceptedIn: {},
+  isBalances: {},
+};
+
+let values: ValueSchemas | null = null;
+
+/**
+ * Each parameter's value schema (type, bounds, enum, list size) and the required ones: the DTO's
+ * class-validator metadata converted by class-validator-jsonschema. The metadata is passed in the
+ * order the rules are written (decorators register from the property outwards), so a later rule
+ * refines an earlier one: IsInt after IsNumber makes an integer.
+ */
+function valueSchemas(): ValueSchemas {
+  if (values !== null) return values;
+  const metas = getMetadataStorage()
+    .getTargetValidationMetadatas(RouteParamsDto, '', true, false)
+    .map((m) => ({ ...m, type: m.name ?? m.type }))
+    .reverse();
+  const schema = validationMetadataArrayToSchemas(metas, {
+    additionalConverters: CONVERTERS,
+    skipMissingProperties: true,
+  })[RouteParamsDto.name];
+  values = {
+    properties: (schema?.properties ?? {}) as ValueSchemas['properties'],
+    required: schema?.required ?? [],
+  };
+  return values;
+}
+
 const text = (maxLength: number = REQUEST_LIMITS.valueChars): JsonSchema => ({ type: 'string', maxLength });
 
 /**
  * The OpenAPI query parameters of GET /route (and the stream's, with `mode`), generated from the
- * one parameter table, so the document cannot drift from the parser. Rules that tie parameters
- * together (exactly one amount, from differs from to, each holding once, asOf within the log's
- * reach, the 4096-character query string) cannot be stated per parameter; the descriptions say them.
+ * DTO: its rules through class-validator-jsonschema, each parameter's written form, its words.
+ * Rules that tie parameters together (from differs from to, each holding once, asOf within the
+ * log's reach, the 4096-character query string) cannot be stated per parameter; the descriptions
+ * say them.
  */
 export function routeQueryParameters(mode: 'rest' | 'stream'): JsonSchema[] {
-  return ROUTE_PARAMS.filter((p) => p.modes.includes(mode)).map((p) => ({
+  const v = valueSchemas();
+  return DECLARED_PARAMS.filter((p) => p.modes.includes(mode)).map((p) => ({
     name: p.name,
     in: 'query',
-    required: p.required === true,
-    description: p.description,
-    ...(p.kind === 'list' ? { style: 'form', explode: false } : {}),
-    schema: { ...querySchema(p), ...docDefault(p, mode) },
+    required: v.required.includes(p.name),
+    description: p.doc.description,
+    ...(isList(p) ? { style: 'form', explode: false } : {}),
+    schema: { ...querySchema(p, valueOf(p)), ...docDefault(p, mode) },
     // An asOf example would be pre-filled by try-it consoles and refused by a server whose log starts later.
-    ...(p.example === undefined || p.kind === 'epochMs' ? {} : { example: p.example }),
+    ...(p.doc.example === undefined || p.form === 'epochMs' ? {} : { example: p.doc.example }),
   }));
 }
 
-/** The JSON Schema of the POST /route body, from the same table. */
+/** The JSON Schema of the POST /route body, from the same DTO. */
 export function routeBodySchema(): JsonSchema {
+  const v = valueSchemas();
   const properties: Record<string, JsonSchema> = {};
-  for (const p of ROUTE_PARAMS)
+  for (const p of DECLARED_PARAMS)
     if (p.modes.includes('rest'))
-      properties[p.name] = { description: p.description, ...bodySchema(p), ...docDefault(p, 'rest') };
+      properties[p.name] = {
+        description: p.doc.description,
+        ...bodySchema(p, valueOf(p)),
+        ...docDefault(p, 'rest'),
+      };
+  const oneOf = requestRules(RouteParamsDto).flatMap((r) =>
+    r.kind === 'exactlyOne'
+      ? [
+          { required: [r.names[0]], not: { required: [r.names[1]] } },
+          { required: [r.names[1]], not: { required: [r.names[0]] } },
+        ]
+      : [],
+  );
   return {
     type: 'object',
     description:
       'The GET /route parameters as a JSON object. Numbers as JSON numbers or decimal strings, flags as JSON booleans (or the query text), lists as arrays or comma strings. Unknown keys are refused.',
     additionalProperties: false,
-    maxProperties: ROUTE_PARAMS.length,
-    required: ROUTE_PARAMS.filter((p) => p.required === true).map((p) => p.name),
+    maxProperties: DECLARED_PARAMS.length,
+    required: DECLARED_PARAMS.filter((p) => v.required.includes(p.name)).map((p) => p.name),
     properties,
-    // Exactly one amount (spec 4.1).
-    oneOf: [
-      { required: ['amountIn'], not: { required: ['amountOut'] } },
-      { required: ['amountOut'], not: { required: ['amountIn'] } },
-    ],
+    ...(oneOf.length === 0 ? {} : { oneOf }),
   };
 }
 
-function docDefault(p: ParamSpec, mode: 'rest' | 'stream'): JsonSchema {
-  if (p.name === 'includeQuotes') return { default: mode === 'rest' };
-  if (p.kind === 'list' && Array.isArray(p.default)) return { default: [...(p.default as string[])] };
-  return p.default === undefined ? {} : { default: p.default };
+function valueOf(p: DeclaredParam): JsonSchema {
+  return valueSchemas().properties[p.name] ?? {};
 }
 
-function numberRange(p: ParamSpec & { kind: 'number' }): JsonSchema {
+const isList = (p: DeclaredParam): boolean => p.form === 'assetList' || p.form === 'venueList';
+
+/** The documented default; the stream's own defaults (MODE_DEFAULTS) are named as the parameters are. */
+function docDefault(p: DeclaredParam, mode: 'rest' | 'stream'): JsonSchema {
+  const own = (MODE_DEFAULTS[mode] as Readonly<Record<string, unknown>>)[p.name];
+  const value = own ?? p.doc.default;
+  if (Array.isArray(value)) return { default: [...(value as unknown[])] };
+  return value === undefined ? {} : { default: value };
+}
+
+/** A number's type and bounds, as the value schema states them. */
+function numberSchema(v: JsonSchema): JsonSchema {
+  const pick = (k: string): JsonSchema => (v[k] === undefined ? {} : { [k]: v[k] });
   return {
-    type: p.integer === true ? 'integer' : 'number',
-    ...(p.minExclusive === true ? { exclusiveMinimum: p.min } : { minimum: p.min }),
-    ...(p.max === undefined ? {} : { maximum: p.max }),
+    type: v.type,
+    ...(v.exclusiveMinimum !== undefined ? pick('exclusiveMinimum') : pick('minimum')),
+    ...pick('maximum'),
   };
 }
 
-function querySchema(p: ParamSpec): JsonSchema {
-  switch (p.kind) {
+function listSchema(p: DeclaredParam, v: JsonSchema): JsonSchema {
+  return {
+    type: 'array',
+    maxItems: v.maxItems,
+    items: {
+      type: 'string',
+      pattern: p.form === 'assetList' ? TEXT_PATTERNS.asset : TEXT_PATTERNS.venueItem,
+    },
+  };
+}
+
+function querySchema(p: DeclaredParam, v: JsonSchema): JsonSchema {
+  switch (p.form) {
     case 'asset':
       return { type: 'string', pattern: TEXT_PATTERNS.asset, maxLength: REQUEST_LIMITS.valueChars };
     case 'number':
-      return numberRange(p);
     case 'epochMs':
-      return { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER };
+      return numberSchema(v);
     case 'enum':
-      return { type: 'string', enum: [...p.values] };
+      return { type: 'string', enum: [...(v.enum as readonly unknown[])] };
     case 'flag':
       // Any text is accepted; only the exact word flips the default (parsing rules 1-2).
       return text();
-    case 'list':
-      return listSchema(p);
+    case 'assetList':
+    case 'venueList':
+      return listSchema(p, v);
     case 'balances':
       return { type: 'string', pattern: TEXT_PATTERNS.balances, maxLength: REQUEST_LIMITS.balancesChars };
   }
 }
 
-function bodySchema(p: ParamSpec): JsonSchema {
-  switch (p.kind) {
+function bodySchema(p: DeclaredParam, v: JsonSchema): JsonSchema {
+  switch (p.form) {
     case 'asset':
     case 'enum':
-      return querySchema(p);
+      return querySchema(p, v);
     case 'number':
       return {
         oneOf: [
-          numberRange(p),
-          { type: 'string', pattern: numberTextPattern(p), maxLength: REQUEST_LIMITS.valueChars },
+          numberSchema(v),
+          {
+            type: 'string',
+            pattern: numberTextPattern(p.name, paramRange(p.name)),
+            maxLength: REQUEST_LIMITS.valueChars,
+          },
         ],
       };
     case 'epochMs':
-      return { oneOf: [querySchema(p), { type: 'string', pattern: TEXT_PATTERNS.epochMs }] };
+      return { oneOf: [querySchema(p, v), { type: 'string', pattern: TEXT_PATTERNS.epochMs }] };
     case 'flag':
-      return { oneOf: [{ type: 'boolean' }, text()] };
-    case 'list':
+      return { oneOf: [{ type: v.type }, text()] };
+    case 'assetList':
+    case 'venueList':
       return {
         oneOf: [
-          listSchema(p),
+          listSchema(p, v),
           {
             type: 'string',
-            pattern: TEXT_PATTERNS.list(p.item, p.maxItems),
+            pattern: TEXT_PATTERNS.list(p.form === 'assetList' ? 'asset' : 'venue', v.maxItems as number),
             maxLength: REQUEST_LIMITS.listChars,
           },
         ],
@@ -112,7 +201,7 @@ function bodySchema(p: ParamSpec): JsonSchema {
     case 'balances':
       return {
         oneOf: [
-          querySchema(p),
+          querySchema(p, v),
           {
             type: 'array',
             maxItems: REQUEST_LIMITS.balancesEntries,
@@ -137,12 +226,4 @@ function bodySchema(p: ParamSpec): JsonSchema {
         ],
       };
   }
-}
-
-function listSchema(p: ParamSpec & { kind: 'list' }): JsonSchema {
-  return {
-    type: 'array',
-    maxItems: p.maxItems,
-    items: { type: 'string', pattern: p.item === 'asset' ? TEXT_PATTERNS.asset : TEXT_PATTERNS.venueItem },
-  };
 }

@@ -1,8 +1,12 @@
-import type { Balances, BalanceMode, RouteRequest, Strategy } from '@app/routing';
+import type { RouteRequest } from '@app/routing';
 import { byCodeUnit } from '@app/events';
+import { validateSync, type ValidationError, type ValidatorOptions } from 'class-validator';
 import { MODE_DEFAULTS, ROUTE_DEFAULTS, type RouteMode } from './defaults';
-import { ROUTE_PARAMS, type RouteParamName } from './params';
-import { parseValue, type ParamValue, type Supplied } from './values';
+import { ACCEPTED_IN, brokenRequestRule, firstBroken } from './param-decorators';
+import { ROUTE_PARAM_NAMES, declaredParam } from './params';
+import { RouteParamsDto, type RouteParamName } from './route-params-dto';
+import { WRITTEN } from './rule-messages';
+import { decodeParam, type ParamValue, type Supplied } from './values';
 
 /** A validated request minus its id (the id comes from the header, or is minted per frame). */
 export type RouteParams = Omit<RouteRequest, 'requestId'>;
@@ -18,61 +22,121 @@ export type ParamsParse =
   { readonly ok: true; readonly params: RouteParams; readonly asOf: number | null } | ParamsError;
 
 /**
+ * class-validator's options per entry point: its validation group (AcceptedIn refuses a parameter
+ * in the groups of the entry points that do not take it), absent parameters left to IsDefined,
+ * and no copies of the DTO or its values in the errors.
+ */
+const VALIDATION: Readonly<Record<RouteMode, ValidatorOptions>> = Object.freeze({
+  rest: options('rest'),
+  stream: options('stream'),
+  schedule: options('schedule'),
+});
+
+function options(mode: RouteMode): ValidatorOptions {
+  return Object.freeze({
+    groups: [mode],
+    always: true,
+    skipUndefinedProperties: true,
+    forbidUnknownValues: false,
+    validationError: { target: false, value: false },
+  });
+}
+
+/**
  * The one route-request parser (spec 4.1 and its parsing rules; clarifications 8-9): every entry
  * point (query string, JSON body, stream URL, backtest schedule) brings its parameters to a map of
- * supplied values and ends here, so one table of rules and one table of defaults decide for all.
+ * supplied values and ends here. Each value is decoded by the scanners into a RouteParamsDto, then
+ * class-validator checks the DTO. A parameter the entry point does not take is refused alone;
+ * otherwise every bad parameter is named, in the spec's order, each by its first broken rule (a
+ * malformed text before any rule); the rules that tie parameters together come last.
  */
 export function parseRouteInput(
   supplied: ReadonlyMap<RouteParamName, Supplied>,
   mode: RouteMode,
 ): ParamsParse {
-  const values = new Map<RouteParamName, ParamValue>();
-  const problems: string[] = [];
-  for (const spec of ROUTE_PARAMS) {
-    const given = supplied.get(spec.name);
-    if (given === undefined) {
-      if (spec.required === true) problems.push(`${spec.name} is required`);
-      continue;
+  const dto = new RouteParamsDto();
+  const target = dto as unknown as Record<string, unknown>;
+  let malformed: Map<string, string> | null = null;
+  for (const [name, given] of supplied) {
+    const decoded = decodeParam(declaredParam(name)!, given);
+    if (decoded.ok) {
+      target[name] = decoded.value;
+      if (decoded.text !== undefined) (dto[WRITTEN] ??= {})[name] = decoded.text;
+    } else {
+      // Kept as supplied, so AcceptedIn still sees it; its other rules are not reported.
+      target[name] = 'text' in given ? given.text : given.json;
+      (malformed ??= new Map()).set(name, decoded.error);
     }
-    if (!spec.modes.includes(mode))
-      return paramsError(spec.unavailable ?? `${spec.name} is not accepted here`);
-    const parsed = parseValue(spec, given);
-    if (parsed.ok) values.set(spec.name, parsed.value);
-    else problems.push(parsed.error);
   }
-  if (problems.length > 0) return paramsError(problems.join('; '));
-  const amountIn = values.get('amountIn') as number | undefined;
-  const amountOut = values.get('amountOut') as number | undefined;
-  if ((amountIn === undefined) === (amountOut === undefined))
-    return paramsError('exactly one of amountIn and amountOut must be supplied');
-  const from = values.get('from') as string;
-  const to = values.get('to') as string;
-  if (from === to) return paramsError(`from and to must differ (both are ${from})`);
-  return { ok: true, params: build(values, mode), asOf: (values.get('asOf') as number | undefined) ?? null };
+  const errors = validateSync(dto, VALIDATION[mode]);
+  if (errors.length > 0 || malformed !== null) {
+    for (const e of errors) {
+      const refused = e.constraints?.[ACCEPTED_IN];
+      if (refused !== undefined) return paramsError(refused);
+    }
+    const problems = namedProblems(errors, malformed);
+    if (problems.length > 0) return paramsError(problems.join('; '));
+  }
+  const broken = brokenRequestRule(RouteParamsDto, target);
+  if (broken !== null) return paramsError(broken);
+  return { ok: true, params: build(dto, mode), asOf: dto.asOf ?? null };
 }
 
-function build(v: ReadonlyMap<RouteParamName, ParamValue>, mode: RouteMode): RouteParams {
+function namedProblems(
+  errors: readonly ValidationError[],
+  malformed: ReadonlyMap<string, string> | null,
+): string[] {
+  const byName = new Map(errors.map((e) => [e.property, e]));
+  const problems: string[] = [];
+  for (const name of ROUTE_PARAM_NAMES) {
+    const problem = malformed?.get(name) ?? firstBroken(byName.get(name));
+    if (problem !== undefined) problems.push(problem);
+  }
+  return problems;
+}
+
+/**
+ * One parameter alone, as a route request would take it (e.g. /orderbook's asOf): its value, or
+ * the message its scanner or its first broken rule gives.
+ */
+export function parseParam(
+  name: RouteParamName,
+  supplied: Supplied,
+): { readonly ok: true; readonly value: ParamValue } | { readonly ok: false; readonly error: string } {
+  const decoded = decodeParam(declaredParam(name)!, supplied);
+  if (!decoded.ok) return decoded;
+  const dto = new RouteParamsDto();
+  (dto as unknown as Record<string, unknown>)[name] = decoded.value;
+  if (decoded.text !== undefined) dto[WRITTEN] = { [name]: decoded.text };
+  const error = firstBroken(validateSync(dto, VALIDATION.rest).find((e) => e.property === name));
+  return error === undefined ? { ok: true, value: decoded.value as ParamValue } : { ok: false, error };
+}
+
+function build(dto: RouteParamsDto, mode: RouteMode): RouteParams {
   const d: Omit<RouteParams, 'from' | 'to' | 'amount'> = { ...ROUTE_DEFAULTS, ...MODE_DEFAULTS[mode] };
-  const amountIn = v.get('amountIn') as number | undefined;
-  const exchanges = v.get('exchanges') as readonly string[] | undefined;
   return {
-    from: v.get('from') as string,
-    to: v.get('to') as string,
-    exactSide: amountIn !== undefined ? 'in' : 'out',
-    amount: amountIn ?? (v.get('amountOut') as number),
-    strategy: (v.get('strategy') as Strategy | undefined) ?? d.strategy,
-    maxVenues: (v.get('maxVenues') as number | undefined) ?? d.maxVenues,
-    bridges: (v.get('bridges') as readonly string[] | undefined) ?? d.bridges,
-    hopPenaltyBps: (v.get('hopPenaltyBps') as number | undefined) ?? d.hopPenaltyBps,
-    exchanges: exchanges === undefined ? d.exchanges : [...exchanges].sort(byCodeUnit),
-    certifiedOnly: (v.get('certified') as boolean | undefined) ?? d.certifiedOnly,
-    includeFees: (v.get('includeFees') as boolean | undefined) ?? d.includeFees,
-    includeQuotes: (v.get('includeQuotes') as boolean | undefined) ?? d.includeQuotes,
-    balances: (v.get('balances') as Balances | undefined) ?? d.balances,
-    balanceMode: (v.get('balanceMode') as BalanceMode | undefined) ?? d.balanceMode,
-    minLegNotional: (v.get('minLegNotional') as number | undefined) ?? d.minLegNotional,
-    requireFullFill: (v.get('requireFullFill') as boolean | undefined) ?? d.requireFullFill,
+    from: dto.from,
+    to: dto.to,
+    exactSide: dto.amountIn !== undefined ? 'in' : 'out',
+    amount: dto.amountIn ?? dto.amountOut!,
+    strategy: dto.strategy ?? d.strategy,
+    maxVenues: dto.maxVenues ?? d.maxVenues,
+    // Bridges keep the caller's order; both lists lose repeats; exchanges are echoed sorted.
+    bridges: dto.bridges === undefined ? d.bridges : unique(dto.bridges),
+    hopPenaltyBps: dto.hopPenaltyBps ?? d.hopPenaltyBps,
+    exchanges: dto.exchanges === undefined ? d.exchanges : unique(dto.exchanges).sort(byCodeUnit),
+    certifiedOnly: dto.certified ?? d.certifiedOnly,
+    includeFees: dto.includeFees ?? d.includeFees,
+    includeQuotes: dto.includeQuotes ?? d.includeQuotes,
+    balances: dto.balances ?? d.balances,
+    balanceMode: dto.balanceMode ?? d.balanceMode,
+    minLegNotional: dto.minLegNotional ?? d.minLegNotional,
+    requireFullFill: dto.requireFullFill ?? d.requireFullFill,
   };
+}
+
+function unique(items: readonly string[]): string[] {
+  return [...new Set(items)];
 }
 
 /** A 400 (or 414) with its message. */

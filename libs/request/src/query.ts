@@ -1,7 +1,8 @@
 import { REQUEST_LIMITS, shown } from './limits';
-import { PARAM_BY_NAME, type RouteParamName } from './params';
-import { paramsError, parseRouteInput, type ParamsError, type ParamsParse } from './parse';
-import { parseValue, type ParamValue, type Supplied } from './values';
+import { declaredParam } from './params';
+import { paramsError, parseParam, parseRouteInput, type ParamsError, type ParamsParse } from './parse';
+import type { RouteParamName } from './route-params-dto';
+import type { ParamValue, Supplied } from './values';
 
 /** The parameters of one query string, each named once, or why they cannot be. */
 export type QueryPairs = { readonly ok: true; readonly pairs: ReadonlyMap<string, string> } | ParamsError;
@@ -40,7 +41,7 @@ export function parseRouteQuery(raw: string, mode: 'rest' | 'stream'): ParamsPar
   if (!split.ok) return split;
   const supplied = new Map<RouteParamName, Supplied>();
   for (const [name, text] of split.pairs) {
-    if (!PARAM_BY_NAME.has(name)) return paramsError(`unknown parameter ${shown(name)}`);
+    if (declaredParam(name) === undefined) return paramsError(`unknown parameter ${shown(name)}`);
     supplied.set(name as RouteParamName, { text });
   }
   return parseRouteInput(supplied, mode);
@@ -68,12 +69,12 @@ export function parseNamedQuery(
   if (!split.ok) return split;
   const values = new Map<RouteParamName, ParamValue>();
   for (const [name, text] of split.pairs) {
-    const spec = PARAM_BY_NAME.get(name);
-    if (spec === undefined || !names.includes(spec.name))
+    const param = declaredParam(name);
+    if (param === undefined || !names.includes(param.name))
       return paramsError(`unknown parameter ${shown(name)}`);
-    const parsed = parseValue(spec, { text });
+    const parsed = parseParam(param.name, { text });
     if (!parsed.ok) return paramsError(parsed.error);
-    values.set(spec.name, parsed.value);
+    values.set(param.name, parsed.value);
   }
   return { ok: true, values };
 }

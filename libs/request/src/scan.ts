@@ -54,3 +54,15 @@ export const VENUE = /^[A-Za-z0-9_-]{1,64}$/;
 export function commaList(text: string): string[] {
   return text.trim() === '' ? [] : text.split(',').map((s) => s.trim());
 }
+
+/**
+ * Upper-case the ASCII letters only: the asset alphabet is ASCII, and String.toUpperCase would turn
+ * 'ß' into 'SS', a text that must not pass as an asset. Others are left for the rule to refuse.
+ */
+export function asciiUpper(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 97 && c <= 122) return text.replace(/[a-z]+/g, (s) => s.toUpperCase());
+  }
+  return text;
+}

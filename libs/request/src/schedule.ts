@@ -1,7 +1,8 @@
 import { EXACT_SIDES, type ExactSide, type Strategy } from '@app/routing';
 import { ROUTE_DEFAULTS } from './defaults';
-import { ROUTE_PARAMS, type RouteParamName } from './params';
+import { DECLARED_PARAMS } from './params';
 import { parseRouteInput, type RouteParams } from './parse';
+import type { RouteParamName } from './route-params-dto';
 import type { Supplied } from './values';
 
 /**
@@ -28,7 +29,7 @@ export const SCHEDULE_FIELDS: readonly string[] = [
   'label',
   'exactSide',
   'sizes',
-  ...ROUTE_PARAMS.filter((p) => p.modes.includes('schedule') && !SUPPLIED_BY_SCHEDULE.has(p.name)).map(
+  ...DECLARED_PARAMS.filter((p) => p.modes.includes('schedule') && !SUPPLIED_BY_SCHEDULE.has(p.name)).map(
     (p) => p.name,
   ),
 ];

@@ -1,30 +1,29 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseBalances } from './balances';
-import { PARAM_BY_NAME, type ParamSpec } from './params';
+import { paramRange } from './params';
+import { parseParam } from './parse';
+import type { RouteParamName } from './route-params-dto';
 import { TEXT_PATTERNS, numberTextPattern } from './text-patterns';
-import { parseValue } from './values';
 
 // The documents promise that a text matching these patterns is accepted: checked here against the
 // parser itself on thousands of texts drawn from each pattern (fast-check stringMatching).
-const spec = (name: string): ParamSpec => PARAM_BY_NAME.get(name)!;
-const accepts = (name: string, text: string): boolean => parseValue(spec(name), { text }).ok;
+const pattern = (name: RouteParamName): string => numberTextPattern(name, paramRange(name));
+const accepts = (name: RouteParamName, text: string): boolean => parseParam(name, { text }).ok;
 const drawn = (pattern: string) => fc.stringMatching(new RegExp(pattern));
 const RUNS = { numRuns: 2000 };
 /** The one rule the patterns leave to the descriptions: names that could reach a prototype are refused. */
 const PROTO = /__proto__|constructor|prototype/;
 
 describe('document text patterns are sound: what they admit, the parser accepts', () => {
-  for (const name of ['amountIn', 'maxVenues', 'hopPenaltyBps', 'minLegNotional'])
+  for (const name of ['amountIn', 'maxVenues', 'hopPenaltyBps', 'minLegNotional'] as const)
     it(`${name} as text`, () => {
-      const p = spec(name) as ParamSpec & { kind: 'number' };
-      const pattern = numberTextPattern(p);
       fc.assert(
-        fc.property(drawn(pattern), (t) => t.length > 256 || accepts(name, t)),
+        fc.property(drawn(pattern(name)), (t) => t.length > 256 || accepts(name, t)),
         RUNS,
       );
       // And the plain forms a client writes are admitted.
-      expect(new RegExp(pattern).test('1')).toBe(true);
+      expect(new RegExp(pattern(name)).test('1')).toBe(true);
     });
 
   it('assets, venue lists, asOf', () => {
@@ -73,17 +72,17 @@ describe('document text patterns are sound: what they admit, the parser accepts'
       fc.property(
         drawn(TEXT_PATTERNS.holdingKey),
         drawn(TEXT_PATTERNS.nonNegativeSpaced),
-        (key, amount) => PROTO.test(key) || parseValue(spec('balances'), { json: { [key]: amount } }).ok,
+        (key, amount) => PROTO.test(key) || parseParam('balances', { json: { [key]: amount } }).ok,
       ),
       RUNS,
     );
   });
 
   it('refuses what the parser refuses at the edges', () => {
-    const positive = new RegExp(numberTextPattern(spec('amountIn') as ParamSpec & { kind: 'number' }));
+    const positive = new RegExp(pattern('amountIn'));
     for (const t of ['0', '-1', '0.0', '', '1e', 'Infinity', '0x10', '1,5'])
       expect(positive.test(t)).toBe(false);
-    const bps = new RegExp(numberTextPattern(spec('hopPenaltyBps') as ParamSpec & { kind: 'number' }));
+    const bps = new RegExp(pattern('hopPenaltyBps'));
     expect(['10000', '9999.5', '0', '-0'].every((t) => bps.test(t))).toBe(true);
     expect(['10000.1', '10001', '-1'].some((t) => bps.test(t))).toBe(false);
   });

@@ -1,4 +1,4 @@
-import type { ParamSpec } from './params';
+import type { NumberRange } from './param-decorators';
 
 /*
  * The textual forms the parser accepts, as ECMA regular expressions for the documents (OpenAPI,
@@ -45,12 +45,12 @@ export const TEXT_PATTERNS = Object.freeze({
   },
 });
 
-/** The text form of a number parameter, in its range. */
-export function numberTextPattern(p: ParamSpec & { kind: 'number' }): string {
-  if (p.integer === true && p.min === 1 && p.max === undefined) return '^\\+?0*[1-9][0-9]*(\\.0*)?$';
-  if (p.minExclusive === true && p.min === 0 && p.max === undefined) return `^${POSITIVE}$`;
-  if (p.min === 0 && p.max === undefined) return `^${NON_NEGATIVE}$`;
-  if (p.min === 0 && p.max === 10_000)
+/** The text form of number parameter `name`, in its range (as the DTO's constraints state it). */
+export function numberTextPattern(name: string, r: NumberRange): string {
+  if (r.integer && r.min === 1 && r.max === undefined) return '^\\+?0*[1-9][0-9]*(\\.0*)?$';
+  if (r.exclusive && r.min === 0 && r.max === undefined) return `^${POSITIVE}$`;
+  if (!r.integer && r.min === 0 && r.max === undefined) return `^${NON_NEGATIVE}$`;
+  if (!r.integer && r.min === 0 && r.max === 10_000)
     return '^(\\+?0*([0-9]{1,4}(\\.[0-9]*)?|10000(\\.0*)?|\\.[0-9]+)|-(0+(\\.0*)?|\\.0+))$';
-  throw new Error(`no text pattern for the range of ${p.name}: add one`);
+  throw new Error(`no text pattern for the range of ${name}: add one`);
 }

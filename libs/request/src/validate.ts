@@ -1,7 +1,7 @@
 import { BALANCE_MODES, EXACT_SIDES, STRATEGIES, type Balances, type RouteRequest } from '@app/routing';
-import { isPrototypeKey } from './limits';
-import { PARAM_BY_NAME, type ParamSpec } from './params';
-import { ASSET, VENUE } from './scan';
+import { validateSync, type ValidatorOptions } from 'class-validator';
+import { balancesProblem } from './balances';
+import { RouteParamsDto, type RouteParamName } from './route-params-dto';
 
 /** Why a stored request is not a valid normalised RouteRequest: the field's path and the rule. */
 export interface StoredRequestError {
@@ -13,7 +13,17 @@ export type StoredRequestParse =
   | { readonly ok: true; readonly request: RouteRequest & { readonly asOf?: number } }
   | ({ readonly ok: false } & StoredRequestError);
 
-type Obj = Record<string, unknown>;
+type Obj = Readonly<Record<string, unknown>>;
+
+/** No entry point's group (AcceptedIn does not apply), every rule in full. */
+const STORED: ValidatorOptions = Object.freeze({
+  strictGroups: true,
+  skipUndefinedProperties: true,
+  forbidUnknownValues: false,
+  validationError: { target: false, value: false },
+});
+/** Input caps bound parsing cost, not validity: a stored request is not held to them. */
+const CAPS = new Set(['arrayMaxSize']);
 
 class Bad extends Error {
   constructor(
@@ -25,9 +35,10 @@ class Bad extends Error {
 }
 
 /**
- * Validate a normalised request as stored (quote journal records): the same rules as the parser,
- * read from the same parameter table, applied to the solver's field names and types. Input caps
- * (list lengths, value lengths) are not re-applied: they bound parsing cost, not validity.
+ * Validate a normalised request as stored (quote journal records) against the DTO's rules: its
+ * fields are put under the DTO's parameter names (amount as amountIn, certifiedOnly as certified)
+ * and class-validator checks them; what only a stored request has (requestId, exactSide, every
+ * field present, finite numbers) is checked here. Fields are reported in the order they always were.
  */
 export function validateStoredRequest(value: unknown): StoredRequestParse {
   try {
@@ -40,68 +51,91 @@ export function validateStoredRequest(value: unknown): StoredRequestParse {
 
 function stored(value: unknown): RouteRequest & { asOf?: number } {
   const o = obj(value, 'request');
+  const broken = brokenRules(o);
+  const rule = (field: string, param: RouteParamName, message: string): void => {
+    if (o[field] === undefined || broken.has(param)) throw new Bad(`request.${field}`, message);
+  };
   const str = (k: string, allowEmpty = false): string => {
     const v = o[k];
     if (typeof v !== 'string' || (!allowEmpty && v === ''))
       throw new Bad(`request.${k}`, 'must be a non-empty string');
     return v;
   };
-  const asset = (k: string): string => {
+  const asset = (k: 'from' | 'to'): string => {
     const v = str(k);
-    if (!ASSET.test(v)) throw new Bad(`request.${k}`, 'must be an upper-case asset code');
+    rule(k, k, 'must be an upper-case asset code');
     return v;
   };
-  const num = (k: string, spec: ParamSpec | null): number => {
+  const num = (k: string, param: RouteParamName): number => {
     const v = o[k];
     if (typeof v !== 'number' || !Number.isFinite(v))
       throw new Bad(`request.${k}`, 'must be a finite number');
-    if (spec?.kind === 'number') {
-      const low = spec.minExclusive === true ? v <= spec.min : v < spec.min;
-      if (low || (spec.max !== undefined && v > spec.max) || (spec.integer === true && !Number.isInteger(v)))
-        throw new Bad(`request.${k}`, `is out of the range of ${spec.name}`);
-    }
+    rule(k, param, `is out of the range of ${param}`);
     return v;
   };
-  const bool = (k: string): boolean => {
-    if (typeof o[k] !== 'boolean') throw new Bad(`request.${k}`, 'must be a boolean');
-    return o[k];
+  const bool = (k: string, param: RouteParamName): boolean => {
+    rule(k, param, 'must be a boolean');
+    return o[k] as boolean;
   };
-  const oneOf = <T extends string>(k: string, values: readonly T[]): T => {
+  const oneOf = <T extends string>(k: string, values: readonly T[], param?: RouteParamName): T => {
     const v = o[k];
-    if (typeof v !== 'string' || !(values as readonly string[]).includes(v))
-      throw new Bad(`request.${k}`, `must be one of ${values.join(', ')}`);
+    const bad = param === undefined ? !(values as readonly unknown[]).includes(v) : broken.has(param);
+    if (typeof v !== 'string' || bad) throw new Bad(`request.${k}`, `must be one of ${values.join(', ')}`);
     return v as T;
   };
-  const list = (k: string, item: RegExp): string[] => {
-    const v = o[k];
-    if (!Array.isArray(v) || v.some((s) => typeof s !== 'string' || !item.test(s) || isPrototypeKey(s)))
-      throw new Bad(`request.${k}`, 'must be an array of valid identifiers');
-    return [...(v as string[])];
+  const list = (k: 'bridges' | 'exchanges'): string[] => {
+    rule(k, k, 'must be an array of valid identifiers');
+    return [...(o[k] as string[])];
   };
-  const exchanges = o.exchanges === null ? null : list('exchanges', VENUE);
-  const asOf = o.asOf;
-  if (asOf !== undefined && (typeof asOf !== 'number' || !Number.isSafeInteger(asOf) || asOf < 0))
-    throw new Bad('request.asOf', 'must be a non-negative integer');
+  const exchanges = o.exchanges === null ? null : list('exchanges');
+  if (o.asOf !== undefined) rule('asOf', 'asOf', 'must be a non-negative integer');
   return {
     requestId: str('requestId', true),
     from: asset('from'),
     to: asset('to'),
     exactSide: oneOf('exactSide', EXACT_SIDES),
-    amount: num('amount', PARAM_BY_NAME.get('amountIn')!),
-    strategy: oneOf('strategy', STRATEGIES),
-    maxVenues: num('maxVenues', PARAM_BY_NAME.get('maxVenues')!),
-    bridges: list('bridges', ASSET),
-    hopPenaltyBps: num('hopPenaltyBps', PARAM_BY_NAME.get('hopPenaltyBps')!),
+    amount: num('amount', 'amountIn'),
+    strategy: oneOf('strategy', STRATEGIES, 'strategy'),
+    maxVenues: num('maxVenues', 'maxVenues'),
+    bridges: list('bridges'),
+    hopPenaltyBps: num('hopPenaltyBps', 'hopPenaltyBps'),
     exchanges,
-    certifiedOnly: bool('certifiedOnly'),
-    includeFees: bool('includeFees'),
-    includeQuotes: bool('includeQuotes'),
-    balances: balances(o.balances),
-    balanceMode: oneOf('balanceMode', BALANCE_MODES),
-    minLegNotional: num('minLegNotional', PARAM_BY_NAME.get('minLegNotional')!),
-    requireFullFill: bool('requireFullFill'),
-    ...(asOf === undefined ? {} : { asOf }),
+    certifiedOnly: bool('certifiedOnly', 'certified'),
+    includeFees: bool('includeFees', 'includeFees'),
+    includeQuotes: bool('includeQuotes', 'includeQuotes'),
+    balances: balances(o.balances, broken.has('balances')),
+    balanceMode: oneOf('balanceMode', BALANCE_MODES, 'balanceMode'),
+    minLegNotional: num('minLegNotional', 'minLegNotional'),
+    requireFullFill: bool('requireFullFill', 'requireFullFill'),
+    ...(o.asOf === undefined ? {} : { asOf: o.asOf as number }),
   };
+}
+
+/** The parameters whose DTO rules the stored fields break (caps aside). */
+function brokenRules(o: Obj): ReadonlySet<string> {
+  const dto = Object.assign(new RouteParamsDto(), {
+    from: o.from,
+    to: o.to,
+    // One amount, whichever side it pins: amountIn's and amountOut's rules are the same.
+    amountIn: o.amount,
+    strategy: o.strategy,
+    maxVenues: o.maxVenues,
+    bridges: o.bridges,
+    hopPenaltyBps: o.hopPenaltyBps,
+    exchanges: o.exchanges ?? undefined,
+    certified: o.certifiedOnly,
+    includeFees: o.includeFees,
+    includeQuotes: o.includeQuotes,
+    balances: o.balances ?? undefined,
+    balanceMode: o.balanceMode,
+    minLegNotional: o.minLegNotional,
+    requireFullFill: o.requireFullFill,
+    asOf: o.asOf,
+  });
+  const broken = new Set<string>();
+  for (const e of validateSync(dto, STORED))
+    if (Object.keys(e.constraints ?? {}).some((c) => !CAPS.has(c))) broken.add(e.property);
+  return broken;
 }
 
 function obj(v: unknown, field: string): Obj {
@@ -109,25 +143,13 @@ function obj(v: unknown, field: string): Obj {
   return v as Obj;
 }
 
-function balances(v: unknown): Balances | null {
+function balances(v: unknown, broken: boolean): Balances | null {
   if (v === null) return null;
-  const o = obj(v, 'request.balances');
+  // IsBalances decides; its rule names the first bad holding.
+  const problem = broken || v === undefined ? balancesProblem(v) : null;
+  if (problem !== null) throw new Bad(`request.balances${problem.path}`, problem.rule);
+  const b = v as Balances;
   const perVenue: Record<string, Record<string, number>> = {};
-  for (const [venue, held] of Object.entries(obj(o.perVenue, 'request.balances.perVenue'))) {
-    if (!VENUE.test(venue) || isPrototypeKey(venue))
-      throw new Bad(`request.balances.perVenue.${venue}`, 'is not a venue id');
-    perVenue[venue] = amounts(held, `request.balances.perVenue.${venue}`);
-  }
-  return { default: amounts(o.default, 'request.balances.default'), perVenue };
-}
-
-function amounts(v: unknown, field: string): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const [asset, n] of Object.entries(obj(v, field))) {
-    if (!ASSET.test(asset)) throw new Bad(`${field}.${asset}`, 'is not an asset code');
-    if (typeof n !== 'number' || !Number.isFinite(n) || n < 0)
-      throw new Bad(`${field}.${asset}`, 'must be a finite number >= 0');
-    out[asset] = n;
-  }
-  return out;
+  for (const venue of Object.keys(b.perVenue)) perVenue[venue] = { ...b.perVenue[venue] };
+  return { default: { ...b.default }, perVenue };
 }

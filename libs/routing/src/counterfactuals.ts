@@ -77,7 +77,7 @@ const STRATEGIES: readonly Strategy[] = ['best_single', 'split_optimal', 'split_
 /** The constraints a request can carry, in report order, each with the change that lifts it. */
 const CONSTRAINTS: readonly {
   name: string;
-  active: (r: RouteRequest, c: RoutingConfig) => boolean;
+  active: (r: RouteRequest, c: RoutingConfig, ruled: boolean) => boolean;
   request?: Partial<RouteRequest>;
   config?: Partial<RoutingConfig>;
 }[] = [
@@ -96,6 +96,8 @@ const CONSTRAINTS: readonly {
   },
   { name: 'certifiedOnly', active: (r) => r.certifiedOnly, request: { certifiedOnly: false } },
   { name: 'exchanges', active: (r) => r.exchanges !== null, request: { exchanges: null } },
+  // Active when some market the solve read carries order rules (docs/semantics.md section 13).
+  { name: 'venueRules', active: (_, __, ruled) => ruled, config: { ignoreVenueRules: true } },
 ];
 
 /**
@@ -142,10 +144,15 @@ export function constraintCosts(input: SolveInput): ConstraintCosts {
       return { name: s, requestChange: {}, configChange: {}, ...outcome(route), current: true, result: null };
     }),
     paths: kept.decision === null ? [] : pathCosts(kept.decision, request, routeRate),
-    constraints: CONSTRAINTS.filter((c) => c.active(request, config)).map((c) =>
+    constraints: CONSTRAINTS.filter((c) => c.active(request, config, ruled(kept.decision))).map((c) =>
       counterfactual(c.name, c.request ?? {}, c.config),
     ),
   };
+}
+
+/** Some hop the route's own solve walked was on a market carrying order rules. */
+function ruled(d: Decision | null): boolean {
+  return d?.outcomes.some((o) => o?.hops.some((h) => h.ctx.ruled) ?? false) ?? false;
 }
 
 function valueOf(request: RouteRequest, amountIn: number, amountOut: number): number {

@@ -7,6 +7,7 @@ import {
   type RoutingConfig,
   type Side,
 } from './types';
+import { venueRules, type VenueRules } from './venue-rules';
 
 /** One venue as a hop sees it: fee, staleness, freshness and the walked side of its book. */
 export interface VenueCtx {
@@ -27,6 +28,8 @@ export interface VenueCtx {
   readonly levels: BookSideView | null;
   /** Per-base-unit price multiplier for ranking: (1+f)(1+s) on a buy, (1-f)(1-s) on a sell. */
   readonly rankMul: number;
+  /** The market's order rules (docs/semantics.md section 13); null when it carries none. */
+  readonly rules: VenueRules | null;
 }
 
 /** A market conversion between two assets, with the venues it may use. */
@@ -41,6 +44,8 @@ export interface HopCtx {
   readonly venues: readonly VenueCtx[];
   /** The fresh subset of `venues`, same order. */
   readonly fresh: readonly VenueCtx[];
+  /** Some fresh venue's market carries order rules: the hop is solved by the rule-aware walks. */
+  readonly ruled: boolean;
 }
 
 /** Build the context of a hop converting `inAsset` over market `symbol` (BASE/QUOTE). */
@@ -59,6 +64,8 @@ export function hopContext(
   const allow = request.exchanges === null ? null : new Set(request.exchanges);
   const venues: VenueCtx[] = [];
   const fresh: VenueCtx[] = [];
+  const withRules = config.ignoreVenueRules !== true;
+  let ruled = false;
   for (const listing of books.listings(symbol)) {
     const exchangeId = listing.exchangeId;
     if (allow !== null && !allow.has(exchangeId)) continue;
@@ -91,11 +98,25 @@ export function hopContext(
       fresh: isFresh,
       levels: book === undefined ? null : side === 'buy' ? book.asks : book.bids,
       rankMul: side === 'buy' ? (1 + fee) * (1 + s) : (1 - fee) * (1 - s),
+      rules: withRules ? venueRules(listing.market?.rules) : null,
     };
     venues.push(ctx);
-    if (isFresh) fresh.push(ctx);
+    if (isFresh) {
+      fresh.push(ctx);
+      if (ctx.rules !== null) ruled = true;
+    }
   }
-  return { symbol, base, quote, side, inAsset, outAsset: side === 'buy' ? base : quote, venues, fresh };
+  return {
+    symbol,
+    base,
+    quote,
+    side,
+    inAsset,
+    outAsset: side === 'buy' ? base : quote,
+    venues,
+    fresh,
+    ruled,
+  };
 }
 
 /** What venue `exchangeId` holds of `asset` per the request's balances (0 when unlisted). */

@@ -1,8 +1,11 @@
 import type { HopCtx, VenueCtx } from './hop-context';
 import { BPS, reached } from './numeric';
-import { byLegOrder, solveHopWalk, totalPinned, type CapOf, type StrategyOptions } from './strategies';
+import { byLegOrder, totalPinned, type CapOf, type StrategyOptions } from './fill-value';
+import { solveHopWalk } from './strategies';
 import type { Hop, Leg, Quote, RouteRequest, Strategy, UnroutableReason } from './types';
+import { executable, sumBase } from './venue-rules';
 import { walkVenue, type Fill, type WalkResult, type WalkSpec } from './walk';
+import { isRuledFill, walkVenueRuled } from './walk-rules';
 
 /** A solved hop: the hop body, or why it could not be routed. */
 export interface HopOutcome {
@@ -67,6 +70,7 @@ function outcome(
   walk: WalkResult,
   capOf: CapOf | null,
 ): HopOutcome {
+  if (ctx.ruled) return ruledOutcome(ctx, spec, reason, walk, capOf);
   let base = 0;
   let value = 0; // quote after fees: spent on a buy, received on a sell
   for (const fill of walk.fills) {
@@ -79,6 +83,42 @@ function outcome(
   // A met pinned amount is exactly the amount asked: float dust never turns into a partial fill.
   if (full && spec.pinned === 'in') amountIn = spec.amount;
   if (full && spec.pinned === 'out') amountOut = spec.amount;
+  return { ctx, spec, reason, walk, full, amountIn, amountOut, capOf };
+}
+
+/**
+ * A hop solved under venue rules (docs/semantics.md section 13): its amounts are the sums of its
+ * legs, the base side exactly (whole steps); a pinned amount met within the rounding dust is
+ * reported as what the legs achieve. Only float dust on a float sum snaps to the amount asked.
+ */
+function ruledOutcome(
+  ctx: HopCtx,
+  spec: WalkSpec,
+  reason: UnroutableReason | null,
+  walk: WalkResult,
+  capOf: CapOf | null,
+): HopOutcome {
+  let value = 0;
+  for (const fill of walk.fills)
+    value += ctx.side === 'buy' ? fill.cost * (1 + fill.venue.fee) : fill.cost * (1 - fill.venue.fee);
+  const parts = walk.fills.map((f) => ({
+    base: f.base,
+    steps: isRuledFill(f) ? f.steps : 0,
+    rules: f.venue.rules,
+  }));
+  const base = sumBase(parts);
+  const exactBase = parts.every((p) => p.rules !== null && p.rules.stepUnits > 0);
+  const full = walk.full || (walk.fills.length > 0 && reached(totalPinned(walk, spec), spec.amount));
+  let amountIn = ctx.side === 'buy' ? value : base;
+  let amountOut = ctx.side === 'buy' ? base : value;
+  const pinnedIsBase = (spec.pinned === 'in') === (ctx.side === 'sell');
+  if (full && !(pinnedIsBase && exactBase)) {
+    const achieved = spec.pinned === 'in' ? amountIn : amountOut;
+    if (reached(achieved, spec.amount) && achieved !== spec.amount) {
+      if (spec.pinned === 'in') amountIn = spec.amount;
+      else amountOut = spec.amount;
+    }
+  }
   return { ctx, spec, reason, walk, full, amountIn, amountOut, capOf };
 }
 
@@ -119,7 +159,9 @@ export function leg(fill: Fill, side: 'buy' | 'sell', withBalances: boolean): Le
 }
 
 function quote(venue: VenueCtx, ctx: HopCtx, spec: WalkSpec): Quote {
-  const r = walkVenue(venue, spec, Infinity);
+  let r = venue.rules === null ? walkVenue(venue, spec, Infinity) : walkVenueRuled(venue, spec, Infinity);
+  // Under its rules a venue quotes what it could execute: nothing when that is under its minimum.
+  if (r.fills.length > 0 && !executable(venue.rules, r.fills[0]!)) r = { fills: [], full: false };
   const fill = r.fills[0];
   const averagePrice = fill === undefined ? null : fill.cost / fill.base;
   return {

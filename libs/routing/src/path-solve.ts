@@ -3,7 +3,7 @@ import { hopContext, holding, type HopCtx } from './hop-context';
 import { deliveries, solveHop, type HopOutcome } from './hop';
 import { reached } from './numeric';
 import type { Candidate } from './paths';
-import type { CapOf } from './strategies';
+import type { CapOf } from './fill-value';
 import type { RouteRequest, RoutingConfig, UnroutableReason } from './types';
 
 /** A solved candidate path. `failedAt` is the index of the hop that could not be routed. */
@@ -91,7 +91,8 @@ function solveDirect(candidate: Candidate, env: Env): PathOutcome {
     failedAt: null,
     amountIn: h.amountIn,
     amountOut: h.amountOut,
-    full: h.full && reached(achieved, request.amount),
+    // Under venue rules a hop meets its amount within the rounding dust (docs/semantics.md section 13).
+    full: h.full && (ctx!.ruled || reached(achieved, request.amount)),
     trim: null,
   };
 }
@@ -133,7 +134,9 @@ function solveBridged(candidate: Candidate, env: Env): PathOutcome {
     h2 = t2;
     rounds++;
   }
-  const full = h1.full && h2.full && reached(h1.amountIn, request.amount);
+  // Untrimmed, hop 1 is its first solve: met means met (exactly, or within the rounding dust of
+  // venue rules). Trimmed, it must still have spent the whole amount.
+  const full = h1.full && h2.full && (!trimmed || reached(h1.amountIn, request.amount));
   return {
     candidate,
     hops: [h1, h2],

@@ -1,16 +1,17 @@
 import type { MarketsView } from '@app/books';
 import type { HopCtx, VenueCtx } from './hop-context';
 import { leg, type HopOutcome } from './hop';
-import type { HopProof, LegProof, LevelProof, VenueProof } from './proof';
-import { byLegOrder } from './strategies';
+import type { HopProof, LegProof, LevelProof, RulesProof, VenueProof } from './proof';
+import { byLegOrder } from './fill-value';
 import type { Strategy } from './types';
 import type { Fill } from './walk';
+import { isRuledFill } from './walk-rules';
 import type { LevelTake } from './walk-tape';
 
 // A hop of the proof: the venues the hop could use, and for each leg the levels its walk took
 // (recorded by the walk itself) with the fee and staleness arithmetic the result shows.
 
-const STOPS = ['level_exhausted', 'amount_met', 'cap_reached'] as const;
+const STOPS = ['level_exhausted', 'amount_met', 'cap_reached', 'max_reached', 'whole_step'] as const;
 
 /** The proof of one solved hop; `fullyFillable` is what the result reports for it. */
 export function hopProof(
@@ -44,7 +45,13 @@ export function hopProof(
     fullyFillable,
     venues: ctx.venues.map((v) => venueProof(v, ctx, books, o, used.has(v.exchangeId))),
     legs: fills.map((f) => legProof(f, ctx, books, o, takes.get(f) ?? [], steps)),
+    fillSearch: o.walk.searched === true,
   };
+}
+
+function rulesProof(venue: VenueCtx): RulesProof | null {
+  const r = venue.rules?.market;
+  return r === undefined ? null : { ...r };
 }
 
 /** Order of every take of the hop's final fills within the hop: a take's rank by recording order. */
@@ -77,25 +84,18 @@ function legProof(
   steps: ReadonlyMap<LevelTake, number>,
 ): LegProof {
   const venue = fill.venue;
-  let runningBase = 0;
-  let runningCost = 0;
-  // Summed exactly as the walk summed them (fill.base += base; fill.cost += base * price).
-  const levels = takes.map((t): LevelProof => {
-    const cost = t.base * t.price;
-    runningBase += t.base;
-    runningCost += cost;
-    return {
-      step: steps.get(t) ?? -1,
-      level: t.level,
-      price: t.price,
-      available: t.available,
-      base: t.base,
-      cost,
-      runningBase,
-      runningCost,
-      stop: STOPS[t.stop],
-    };
-  });
+  // Running totals as the walk computed them (walk-tape.ts).
+  const levels = takes.map((t): LevelProof => ({
+    step: steps.get(t) ?? -1,
+    level: t.level,
+    price: t.price,
+    available: t.available,
+    base: t.base,
+    cost: t.base * t.price,
+    runningBase: t.runningBase,
+    runningCost: t.runningCost,
+    stop: STOPS[t.stop],
+  }));
   const l = leg(fill, ctx.side, false);
   const buy = ctx.side === 'buy';
   return {
@@ -116,6 +116,9 @@ function legProof(
     rankingPrice: l.averagePrice * venue.rankMul,
     cap: capOf(o, venue),
     capLimited: fill.capLimited,
+    rules: rulesProof(venue),
+    steps: isRuledFill(fill) && venue.rules !== null && venue.rules.stepUnits > 0 ? fill.steps : null,
+    shapedBy: isRuledFill(fill) ? fill.rule : null,
   };
 }
 
@@ -142,6 +145,8 @@ function venueProof(
     bestPrice: side !== null && side.count > 0 ? side.price(0) : null,
     cap: capOf(o, venue),
     used,
+    rules: rulesProof(venue),
+    droppedBecause: o.walk.dropped?.get(venue) ?? null,
   };
 }
 

@@ -23,8 +23,19 @@ export interface LevelProof {
   runningBase: number;
   /** The leg's raw cost after this take (the last one is the leg's cost). */
   runningCost: number;
-  /** What ended the take. */
-  stop: 'level_exhausted' | 'amount_met' | 'cap_reached';
+  /**
+   * What ended the take; with venue rules also `max_reached` (the leg's maxAmount) and
+   * `whole_step` (the level's rest waits for a whole step, docs/semantics.md section 13).
+   */
+  stop: 'level_exhausted' | 'amount_met' | 'cap_reached' | 'max_reached' | 'whole_step';
+}
+
+/** A market's order rules as its record carried them (docs/semantics.md section 13). */
+export interface RulesProof {
+  amountStep: number | null;
+  minAmount: number | null;
+  minCost: number | null;
+  maxAmount: number | null;
 }
 
 /** One leg: the levels it consumed and the fee and staleness arithmetic on top. */
@@ -61,6 +72,12 @@ export interface LegProof {
   cap: number | null;
   /** The cap, not the book or the size, stopped this leg. */
   capLimited: boolean;
+  /** The market's order rules; null when it carries none. */
+  rules: RulesProof | null;
+  /** Whole steps in the leg; null on a market without a step. */
+  steps: number | null;
+  /** The rule that shaped the leg: rounded down to a whole step, or cut at maxAmount; null when none did. */
+  shapedBy: 'step' | 'max' | null;
 }
 
 /** A venue listing the hop's market after the exchanges and certified filters. */
@@ -81,6 +98,10 @@ export interface VenueProof {
   cap: number | null;
   /** This venue has a leg in the hop. */
   used: boolean;
+  /** The market's order rules; null when it carries none. */
+  rules: RulesProof | null;
+  /** Its leg was under the market's minimum amount or cost, so the hop was solved without it. */
+  droppedBecause: 'min_amount' | 'min_cost' | null;
 }
 
 /** One hop of a candidate path as solved. */
@@ -103,6 +124,8 @@ export interface HopProof {
   venues: VenueProof[];
   /** In the result's leg order: amount descending, ties by exchangeId. */
   legs: LegProof[];
+  /** The legs come from the fill search over venue minimums (docs/semantics.md section 13). */
+  fillSearch: boolean;
 }
 
 /** score = amountOut * factor^(hops-1), by repeated multiplication. */

@@ -186,12 +186,15 @@ function routed(input: SolveInput, outcome: PathOutcome, considered: PathConside
   const { request, config } = input;
   const hops = outcome.hops.map((h, i) => hopBody(h, request, hopFillable(outcome, i)));
   const achieved = request.exactSide === 'in' ? outcome.amountIn : outcome.amountOut;
-  const fillRatio = outcome.full ? 1 : achieved / request.amount;
+  // Met within the rounding dust of venue rules (docs/semantics.md section 13): the shortfall is
+  // reported, but it is neither a partial fill nor a warning. Without rules met means exactly met.
+  const dust = outcome.full && achieved < request.amount && outcome.hops.some((h) => h.ctx.ruled);
+  const fillRatio = outcome.full && !dust ? 1 : achieved / request.amount;
   const effectiveRate = outcome.amountOut / outcome.amountIn;
   const referenceRate = routeReferenceRate(hops);
   const warnings: string[] = [];
   if (outcome.candidate.bridge !== null) warnings.push(multiHopWarning(outcome.candidate));
-  if (fillRatio < 1) {
+  if (fillRatio < 1 && !outcome.full) {
     const asset = request.exactSide === 'in' ? request.from : request.to;
     warnings.push(
       `partial_fill: only ${achieved} of ${request.amount} ${asset} could be routed; effectiveRate covers the filled part`,
@@ -213,7 +216,7 @@ function routed(input: SolveInput, outcome: PathOutcome, considered: PathConside
     hops,
     fullyFillable: outcome.full && hops.every((h) => h.fullyFillable),
     fillRatio,
-    unfilledAmount: outcome.full ? 0 : Math.max(0, request.amount - achieved),
+    unfilledAmount: outcome.full && !dust ? 0 : Math.max(0, request.amount - achieved),
     unroutableReason: null,
     unroutableHopIndex: null,
     warnings,

@@ -1,38 +1,16 @@
 import { byCodeUnit as cmp } from '@app/events';
+import {
+  beatsBest,
+  byLegOrder,
+  pinnedAchieved,
+  rankingPrice,
+  totalPinned,
+  type CapOf,
+  type StrategyOptions,
+} from './fill-value';
 import type { VenueCtx } from './hop-context';
-import { FILL_EPS } from './numeric';
-import { walkMerged, walkVenue, type Fill, type WalkResult, type WalkSpec } from './walk';
-import type { Strategy } from './types';
-
-/** Funding cap of a venue in the hop's input asset (Infinity when unconstrained). */
-export type CapOf = (venue: VenueCtx) => number;
-
-export interface StrategyOptions {
-  readonly strategy: Strategy;
-  readonly maxVenues: number;
-  readonly minLegNotional: number;
-  /** Balances were supplied (changes the minLegNotional exception). */
-  readonly balancesInPlay: boolean;
-}
-
-/** Amount of the pinned side a fill achieved. */
-export function pinnedAchieved(fill: Fill, spec: WalkSpec): number {
-  const f = fill.venue.fee;
-  if (spec.pinned === 'in') return spec.side === 'buy' ? fill.cost * (1 + f) : fill.base;
-  return spec.side === 'buy' ? fill.base : fill.cost * (1 - f);
-}
-
-/** Sum of the pinned side over fills, in fill order. */
-export function totalPinned(result: WalkResult, spec: WalkSpec): number {
-  let t = 0;
-  for (const fill of result.fills) t += pinnedAchieved(fill, spec);
-  return t;
-}
-
-/** Fee- and staleness-adjusted VWAP of a fill: the ranking value. */
-export function rankingPrice(fill: Fill): number {
-  return (fill.cost / fill.base) * fill.venue.rankMul;
-}
+import { bestSingleRuled, executableDepth, executableMerged } from './strategies-rules';
+import { walkMerged, walkVenue, type WalkResult, type WalkSpec } from './walk';
 
 /**
  * best_single (clarifications 4): venues that fill the whole size first, best ranking price among
@@ -49,16 +27,7 @@ export function bestSingle(venues: readonly VenueCtx[], spec: WalkSpec, capOf: C
     if (fill === undefined) continue;
     const achieved = pinnedAchieved(fill, spec);
     const price = rankingPrice(fill);
-    // Fills equal up to float dust (two venues capped at one balance) compare on price. Venues
-    // arrive in exchangeId order, so keeping the first of equals breaks ties by exchangeId.
-    const more = achieved > bestPinned * (1 + FILL_EPS);
-    const same = !more && achieved >= bestPinned * (1 - FILL_EPS);
-    if (
-      best === null ||
-      (r.full && !best.full) ||
-      (r.full === best.full && !r.full && more) ||
-      (r.full === best.full && (r.full || same) && (price - bestPrice) * better > 0)
-    ) {
+    if (beatsBest(r, achieved, price, best, bestPinned, bestPrice, better)) {
       best = r;
       bestPinned = achieved;
       bestPrice = price;
@@ -69,11 +38,6 @@ export function bestSingle(venues: readonly VenueCtx[], spec: WalkSpec, capOf: C
 
 function mergedOver(venues: readonly VenueCtx[], spec: WalkSpec, capOf: CapOf): WalkResult {
   return walkMerged(venues, spec, venues.map(capOf));
-}
-
-/** Legs in output order: amount descending, ties by exchangeId (clarifications 4). */
-export function byLegOrder(a: Fill, b: Fill): number {
-  return b.base - a.base || cmp(a.venue.exchangeId, b.venue.exchangeId);
 }
 
 /** Base units on the walked side of a venue's book: "deepest" in split_capped's fallback. */
@@ -90,18 +54,23 @@ function subset(venues: readonly VenueCtx[], keep: ReadonlySet<string>): VenueCt
   return venues.filter((v) => keep.has(v.exchangeId));
 }
 
+/** A merged solve over a venue set, whose fill search (with rules) may use at most `maxCount` venues. */
+type Merged = (venues: readonly VenueCtx[], maxCount: number) => WalkResult;
+
 /**
  * split_capped (spec 4.1): solve unconstrained, keep the maxVenues highest-volume venues and
  * re-solve; when that set cannot fill, fall back to the maxVenues deepest venues, unless they
- * fill less than the highest-volume set did (then the latter stands; docs/semantics.md).
+ * fill less than the highest-volume set did (then the latter stands; docs/semantics.md). With
+ * venue rules the solves are executable ones and the depth is what a venue could execute.
  */
 function splitCapped(
   venues: readonly VenueCtx[],
   spec: WalkSpec,
-  capOf: CapOf,
   maxVenues: number,
+  merged: Merged,
+  depthOf: (venue: VenueCtx) => number,
 ): WalkResult {
-  const free = mergedOver(venues, spec, capOf);
+  const free = merged(venues, Infinity);
   if (free.fills.length <= maxVenues) return free;
   const top = new Set(
     [...free.fills]
@@ -109,15 +78,21 @@ function splitCapped(
       .slice(0, maxVenues)
       .map((f) => f.venue.exchangeId),
   );
-  const capped = mergedOver(subset(venues, top), spec, capOf);
+  const capped = merged(subset(venues, top), maxVenues);
   if (capped.full) return capped;
   const deepest = venues
-    .map((v) => ({ v, d: depth(v) }))
+    .map((v) => ({ v, d: depthOf(v) }))
     .sort((a, b) => b.d - a.d || cmp(a.v.exchangeId, b.v.exchangeId))
     .slice(0, maxVenues)
     .map((x) => x.v.exchangeId);
-  const fallback = mergedOver(subset(venues, new Set(deepest)), spec, capOf);
+  const fallback = merged(subset(venues, new Set(deepest)), maxVenues);
   return fallback.full || totalPinned(fallback, spec) > totalPinned(capped, spec) ? fallback : capped;
+}
+
+/** Some venue's market carries order rules: the rule-aware strategies apply (strategies-rules.ts). */
+function anyRules(venues: readonly VenueCtx[]): boolean {
+  for (const v of venues) if (v.rules !== null) return true;
+  return false;
 }
 
 /** Solve one strategy over a venue set, without the minLegNotional floor. */
@@ -127,13 +102,22 @@ export function solveStrategy(
   capOf: CapOf,
   opts: StrategyOptions,
 ): WalkResult {
+  const ruled = anyRules(venues);
   switch (opts.strategy) {
     case 'best_single':
-      return bestSingle(venues, spec, capOf);
+      return ruled ? bestSingleRuled(venues, spec, capOf) : bestSingle(venues, spec, capOf);
     case 'split_optimal':
-      return mergedOver(venues, spec, capOf);
+      return ruled ? executableMerged(venues, spec, capOf, Infinity) : mergedOver(venues, spec, capOf);
     case 'split_capped':
-      return splitCapped(venues, spec, capOf, opts.maxVenues);
+      return ruled
+        ? splitCapped(
+            venues,
+            spec,
+            opts.maxVenues,
+            (vs, max) => executableMerged(vs, spec, capOf, max),
+            executableDepth,
+          )
+        : splitCapped(venues, spec, opts.maxVenues, (vs) => mergedOver(vs, spec, capOf), depth);
   }
 }
 

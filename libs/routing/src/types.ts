@@ -1,5 +1,5 @@
 /** Bumped whenever a change can alter any result byte (recorded in the quote journal). */
-export const SOLVER_VERSION = '1.1.0';
+export const SOLVER_VERSION = '1.2.0';
 
 /** Which side of the conversion the caller pinned. */
 export const EXACT_SIDES = ['in', 'out'] as const;
@@ -61,6 +61,11 @@ export interface RoutingConfig {
   readonly staleBookMs: number;
   readonly stalenessPenaltyBps: number;
   readonly defaultTakerFeeRate: number;
+  /**
+   * Route as if no market record carried order rules (docs/semantics.md section 13). Only the
+   * `venueRules` row of the constraint costs sets it; absent everywhere else.
+   */
+  readonly ignoreVenueRules?: true;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Fill, WalkTape } from './walk';
+import { isRuledFill, type RuledStop } from './walk-rules';
 
 /** One level a walk took from, read off the walk tape. */
 export interface LevelTake {
@@ -11,8 +12,14 @@ export interface LevelTake {
   readonly available: number;
   /** Base units taken. */
   readonly base: number;
-  /** What ended this take: 0 the level ran out, 1 the pinned amount was met, 2 the cap was reached. */
-  readonly stop: 0 | 1 | 2;
+  /**
+   * What ended this take: 0 the level ran out, 1 the pinned amount was met, 2 the cap was reached;
+   * with venue rules also 3 the maximum was reached, 4 the level's rest waits for a whole step.
+   */
+  readonly stop: RuledStop;
+  /** The leg's base and raw cost after this take, as the walk computed them. */
+  readonly runningBase: number;
+  readonly runningCost: number;
 }
 
 /**
@@ -25,13 +32,29 @@ export function readTape(tape: WalkTape): Map<Fill, LevelTake[]> {
   const out = new Map<Fill, LevelTake[]>();
   for (let k = 0; k + 2 < tape.length; k += 3) {
     const fill = tape[k] as Fill;
-    const side = fill.venue.levels!;
     let takes = out.get(fill);
     if (takes === undefined) {
       takes = [];
       out.set(fill, takes);
     }
+    if (isRuledFill(fill) && (fill.venue.rules?.stepUnits ?? 0) > 0) {
+      steppedTake(takes, fill, k / 3, tape[k + 1] as number, tape[k + 2] as number);
+      continue;
+    }
+    const side = fill.venue.levels!;
     const before = takes.at(-1);
+    const base = tape[k + 1] as number;
+    if (before !== undefined && before.stop === 3 && before.base < before.available) {
+      // A floor the fill search laid (walk-rules.ts) ended inside a level: the walk goes on there.
+      takes[takes.length - 1] = {
+        ...before,
+        base: before.base + base,
+        stop: tape[k + 2] as RuledStop,
+        runningBase: before.runningBase + base,
+        runningCost: before.runningCost + base * before.price,
+      };
+      continue;
+    }
     if (before !== undefined && (before.stop !== 0 || before.base !== before.available))
       throw new Error(`walk tape out of step: ${fill.venue.exchangeId} took level ${before.level} in part`);
     const level = takes.length;
@@ -40,9 +63,44 @@ export function readTape(tape: WalkTape): Map<Fill, LevelTake[]> {
       level,
       price: side.price(level),
       available: side.amount(level),
-      base: tape[k + 1] as number,
-      stop: tape[k + 2] as 0 | 1 | 2,
+      base,
+      stop: tape[k + 2] as RuledStop,
+      runningBase: (before?.runningBase ?? 0) + base,
+      runningCost: (before?.runningCost ?? 0) + base * side.price(level),
     });
   }
   return out;
+}
+
+/**
+ * A stepped take (walk-rules.ts) brings the leg to `at` base units on level `code >> 3`: the
+ * levels before it are now whole in the leg, and that level holds the rest. Rows are per level, so
+ * a level a step spanned shows once, with the take that first reached it; running totals are the
+ * book's prefix sums, computed as the walk computed them.
+ */
+function steppedTake(takes: LevelTake[], fill: Fill, seq: number, at: number, code: number): void {
+  const side = fill.venue.levels!;
+  const level = code >> 3;
+  const stop = (code & 7) as RuledStop;
+  let cumBase = 0;
+  let cumCost = 0;
+  for (let i = 0; i < level; i++) {
+    const available = side.amount(i);
+    cumBase += available;
+    cumCost += available * side.price(i);
+    const row = { level: i, price: side.price(i), available, base: available, stop: 0 as const };
+    const seen = takes[i];
+    takes[i] = { ...row, seq: seen?.seq ?? seq, runningBase: cumBase, runningCost: cumCost };
+  }
+  const price = side.price(level);
+  takes[level] = {
+    seq: takes[level]?.seq ?? seq,
+    level,
+    price,
+    available: side.amount(level),
+    base: at - cumBase,
+    stop,
+    runningBase: at,
+    runningCost: cumCost + (at - cumBase) * price,
+  };
 }

@@ -25,7 +25,14 @@ export interface WalkResult {
   readonly fills: Fill[];
   /** The pinned amount was met. */
   readonly full: boolean;
+  /** With venue rules: venues left out because their leg was under a minimum (for the proof). */
+  readonly dropped?: ReadonlyMap<VenueCtx, DropReason>;
+  /** With venue rules: the legs come from the fill search (docs/semantics.md section 13). */
+  readonly searched?: boolean;
 }
+
+/** Why a venue rule left a venue out of a hop: its leg was under minAmount, or under minCost. */
+export type DropReason = 'min_amount' | 'min_cost';
 
 /** Why the last `take` stopped: 0 level exhausted, 1 pinned amount met, 2 cap reached. */
 let takeBy: 0 | 1 | 2 = 0;
@@ -51,6 +58,11 @@ let tape: WalkTape | null = null;
  */
 export function recordWalks(into: WalkTape | null): void {
   tape = into;
+}
+
+/** The tape being recorded, if any: the rule-aware walks (walk-rules.ts) append to it too. */
+export function recordingTape(): WalkTape | null {
+  return tape;
 }
 
 /**

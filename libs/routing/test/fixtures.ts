@@ -1,4 +1,4 @@
-import { BookCache } from '@app/books';
+import { BookCache, type MarketRules } from '@app/books';
 import type { EventRecord } from '@app/events';
 import { routeRequest } from '@app/request';
 import type { RouteRequest, RoutingConfig } from '@app/routing';
@@ -18,6 +18,8 @@ export interface BookSpec {
   /** Only a market record, no book (a listed venue whose feed never arrived). */
   readonly noBook?: boolean;
   readonly outOfSync?: boolean;
+  /** Order rules on the market record (docs/semantics.md section 13); a key left out is absent. */
+  readonly rules?: Partial<MarketRules>;
 }
 
 export const NOW = T0;
@@ -50,6 +52,7 @@ export function recordsFor(specs: readonly BookSpec[], now = NOW): EventRecord[]
       base,
       quote,
       takerFeeRate: s.fee === undefined ? 0 : s.fee,
+      ...s.rules,
       receivedAt: now,
     });
     if (s.noBook) continue;

@@ -1,4 +1,4 @@
-import type { BookCache } from '@app/books';
+import type { BookCache, MarketRules } from '@app/books';
 import type { Balances, RouteRequest, Strategy } from '@app/routing';
 import { seeded } from '@app/synth';
 import { cacheOf, req, type BookSpec } from './fixtures';
@@ -122,4 +122,32 @@ export function scenario(seed: number): Scenario {
 export function scenarioInput(seed: number, now: number): { request: RouteRequest; books: BookCache } {
   const s = scenario(seed);
   return { request: s.request, books: cacheOf(s.specs, now) };
+}
+
+/** A power of ten near `x` (steps and minimums on real venues are mostly such). */
+const tenth = (x: number): number => 10 ** Math.round(Math.log10(x));
+
+/** Order rules for one market of scenario books: steps, minimums and maximums in the scale of its levels. */
+function rulesFor(rand: () => number, mid: number, size: number): Partial<MarketRules> | undefined {
+  if (rand() < 0.1) return undefined;
+  const step = rand() < 0.1 ? null : tenth(size * pick(rand, [0.0001, 0.001, 0.01, 0.1, 0.5]));
+  const some = <T>(p: number, v: T): T | null => (rand() < p ? v : null);
+  return {
+    amountStep: step,
+    minAmount: some(0.4, +((step ?? size / 1000) * pick(rand, [1, 2, 5, 10])).toPrecision(6)),
+    minCost: some(0.6, pick(rand, [1, 5, 10, +(mid * size * pick(rand, [0.05, 0.5, 2])).toPrecision(6)])),
+    maxAmount: some(0.3, +(size * pick(rand, [0.3, 1, 4]) + (step ?? 0) / 2).toPrecision(8)),
+  };
+}
+
+/** The scenario of `seed` with order rules on (nearly) every market: the same books and request. */
+export function ruledScenario(seed: number): Scenario {
+  const s = scenario(seed);
+  const rand = prng(seed ^ 0x5eed);
+  const byMarket = new Map(MARKETS.map(([symbol, mid, size]) => [symbol, { mid, size }]));
+  const specs = s.specs.map((b) => {
+    const m = byMarket.get(b.symbol)!;
+    return { ...b, rules: rulesFor(rand, m.mid, m.size) };
+  });
+  return { specs, request: s.request };
 }

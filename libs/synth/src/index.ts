@@ -2,6 +2,8 @@ export { generateMarket, DEFAULT_GEN } from './market-sim';
 export type { MarketGenSpec } from './market-sim';
 export { MARKETS, TIERS, venueProfiles } from './profiles';
 export type { MarketSpec, Tier, VenueProfile } from './profiles';
+export { orderRules } from './order-rules';
+export type { OrderRules } from './order-rules';
 export { writeJsonl } from './write-events';
 export { SYNTH_EPOCH, between, exponential, gaussian, seeded } from './random';
 export type { Random } from './random';

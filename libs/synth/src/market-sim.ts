@@ -85,7 +85,7 @@ export function* generateMarket(spec: MarketGenSpec): Generator<EventRecord> {
   for (const v of venues) {
     yield venueRecord(v, t0, null);
     const tier = TIERS[v.profile.tier];
-    for (const { market, takerFeeRate } of v.profile.markets) {
+    for (const { market, takerFeeRate, rules } of v.profile.markets) {
       const m: MarketRecord = {
         v: 1,
         type: 'market',
@@ -94,6 +94,7 @@ export function* generateMarket(spec: MarketGenSpec): Generator<EventRecord> {
         base: market.base,
         quote: market.quote,
         takerFeeRate,
+        ...rules,
         receivedAt: t0,
       };
       yield m;

@@ -1,3 +1,4 @@
+import { orderRules, type OrderRules } from './order-rules';
 import { between, type Random } from './random';
 
 /**
@@ -89,6 +90,8 @@ const CORE = new Set(['BTC/USDT', 'ETH/USDT']);
 export interface VenueMarket {
   readonly market: MarketSpec;
   readonly takerFeeRate: number;
+  /** The venue's order rules for the market (order-rules.ts). */
+  readonly rules: OrderRules | null;
 }
 
 export interface VenueProfile {
@@ -116,6 +119,7 @@ export function venueProfiles(rand: Random, count: number): VenueProfile[] {
     const markets = MARKETS.filter((m) => CORE.has(m.symbol) || rand() < t.listProbability).map((market) => ({
       market,
       takerFeeRate: fee,
+      rules: orderRules(tier, i, market.symbol),
     }));
     out.push({
       exchangeId: `sim${String(i).padStart(2, '0')}`,

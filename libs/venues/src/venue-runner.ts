@@ -3,6 +3,7 @@ import { NetworkError } from 'ccxt';
 import { BookPublisher } from './book-publisher';
 import { createVenue, type CcxtBook, type CcxtClient, type CcxtProExchange } from './ccxt-venue';
 import { chooseTakerFee } from './fees';
+import { marketRules } from './market-rules';
 import type { IngestorOptions, VenueSettings } from './options';
 import { selectSymbols } from './select-symbols';
 import { touchedBand, trackBook } from './side-tracker';
@@ -166,6 +167,7 @@ export class VenueRunner {
         base: m.base,
         quote: m.quote,
         takerFeeRate: fee.rate,
+        ...marketRules(this.exchange, m),
         receivedAt: now,
       };
       records.push(record);

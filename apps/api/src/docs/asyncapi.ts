@@ -73,6 +73,12 @@ export const STREAM_CLOSES: readonly { code: number; reason: string; errorFrame:
     when: 'JOURNAL_STRICT=true and a frame could not be journalled.',
   },
   {
+    code: 1001,
+    reason: 'server shutting down',
+    errorFrame: false,
+    when: 'The server is stopping (SIGTERM): every open stream is closed, and a stream opened meanwhile too; reconnect to another instance or later.',
+  },
+  {
     code: 1006,
     reason: '',
     errorFrame: false,
@@ -80,7 +86,7 @@ export const STREAM_CLOSES: readonly { code: number; reason: string; errorFrame:
   },
 ];
 
-/** The connection's query parameters: the route parameter table in stream mode. */
+/** The connection's query parameters: the route-request DTO's, in stream mode. */
 function queryBinding(): JsonObject {
   const params = routeQueryParameters('stream');
   const properties: Record<string, unknown> = {};

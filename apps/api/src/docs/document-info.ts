@@ -1,5 +1,22 @@
-/** Version of the documents (the package version of the service). */
-export const API_VERSION = '0.1.0';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+const PACKAGE_NAME = 'route-quoting-service';
+
+/** package.json's version, found above this file (in the sources, dist/ and the image alike). */
+function packageVersion(): string {
+  for (let dir = __dirname; ; dir = dirname(dir)) {
+    const file = join(dir, 'package.json');
+    if (existsSync(file)) {
+      const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown; version?: unknown };
+      if (pkg.name === PACKAGE_NAME && typeof pkg.version === 'string') return pkg.version;
+    }
+    if (dirname(dir) === dir) throw new Error(`no package.json of ${PACKAGE_NAME} above ${__dirname}`);
+  }
+}
+
+/** Version of the documents: the service's, package.json's (CHANGELOG.md says what each one changed). */
+export const API_VERSION = packageVersion();
 
 /** The overview both documents open with (OpenAPI renders it as Markdown). */
 export const API_OVERVIEW = [

@@ -44,10 +44,24 @@ export const LevelProofSchema = Type.Object(
     cost: num('price * base.'),
     runningBase: num("The leg's base after this take."),
     runningCost: num("The leg's raw cost after this take."),
-    stop: stringEnum(['level_exhausted', 'amount_met', 'cap_reached'] as const, 'What ended the take.'),
+    stop: stringEnum(
+      ['level_exhausted', 'amount_met', 'cap_reached', 'max_reached', 'whole_step'] as const,
+      "What ended the take (max_reached and whole_step come from the venue's order rules).",
+    ),
   },
   closed('LevelProof', 'One level a leg consumed.'),
 );
+
+const RulesProofSchema = Type.Object(
+  {
+    amountStep: orNull(num('Base units: an order is a whole multiple of it.')),
+    minAmount: orNull(num('Base units: the smallest order.')),
+    minCost: orNull(num('Quote units: the smallest amount x price.')),
+    maxAmount: orNull(num('Base units: the largest single order.')),
+  },
+  { additionalProperties: false, description: "The market's order rules (docs/semantics.md section 13)." },
+);
+const rulesOrNull = nullable(RulesProofSchema, 'Null when the market carries no order rule.');
 
 export const LegProofSchema = Type.Object(
   {
@@ -68,6 +82,11 @@ export const LegProofSchema = Type.Object(
     rankingPrice: num('averagePrice * rankMul.'),
     cap: orNull(num('Funding cap from balances.')),
     capLimited: flag('The cap stopped this leg.'),
+    rules: rulesOrNull,
+    steps: orNull(count('Whole steps in the leg (null without a step).')),
+    shapedBy: orNull(
+      stringEnum(['step', 'max'] as const, 'Rounded down to a whole step, or cut at maxAmount.'),
+    ),
   },
   closed('LegProof', 'One leg: its levels and the fee and staleness arithmetic.'),
 );
@@ -92,6 +111,13 @@ export const VenueProofSchema = Type.Object(
     bestPrice: orNull(num('Best level on the walked side.')),
     cap: orNull(num('Funding cap in the hop input asset.')),
     used: flag('The venue has a leg.'),
+    rules: rulesOrNull,
+    droppedBecause: orNull(
+      stringEnum(
+        ['min_amount', 'min_cost'] as const,
+        "Its leg was under the market's minimum amount or cost, so the hop was solved without it.",
+      ),
+    ),
   },
   closed('VenueProof', 'A venue listing the hop market after the filters.'),
 );
@@ -119,6 +145,7 @@ export const HopProofSchema = Type.Object(
     fullyFillable: flag('As the result reports.'),
     venues: Type.Array(VenueProofSchema),
     legs: Type.Array(LegProofSchema),
+    fillSearch: flag('The legs come from the fill search over venue minimums.'),
   },
   closed('HopProof', 'One hop of a candidate path as solved.'),
 );

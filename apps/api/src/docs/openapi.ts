@@ -15,6 +15,7 @@ import {
   ExchangesStatusSchema,
   HealthSchema,
   MARKET_SCHEMAS,
+  ReadinessSchema,
   OrderBookSchema,
   SymbolsSchema,
 } from './schemas';
@@ -250,9 +251,36 @@ function operations(): Record<string, Record<string, Operation>> {
       get: plain(
         'getHealth',
         'meta',
-        'Liveness and readiness',
-        jsonResponse('Always 200; status says whether the cache has caught up.', HealthSchema, ex('health')),
+        'Liveness',
+        jsonResponse(
+          'Always 200 while the process answers (liveness); status says whether it can quote. For readiness see /ready.',
+          HealthSchema,
+          ex('health'),
+        ),
       ),
+    },
+    '/ready': {
+      get: {
+        tags: ['meta'],
+        operationId: 'getReady',
+        summary: 'Readiness, for orchestrators (extension)',
+        parameters: [REQUEST_ID],
+        responses: {
+          '200': jsonResponse('Takes traffic: the cache has caught up with the event log.', ReadinessSchema, {
+            ready: { ready: true, status: 'ready' },
+          }),
+          '503': jsonResponse(
+            'Starting (catching up with the event log) or stopping (shutdown has begun); retry-after says when to ask again.',
+            ReadinessSchema,
+            {
+              starting: { ready: false, status: 'starting' },
+              stopping: { ready: false, status: 'stopping' },
+            },
+            ['retry-after'],
+          ),
+        },
+        'x-extension': true,
+      },
     },
     '/openapi.json': {
       get: served('getOpenApi', 'This document (OpenAPI 3.1)', 'application/json', { type: 'object' }),
@@ -292,7 +320,7 @@ function bodyExamples(): JsonObject {
   };
 }
 
-/** The OpenAPI 3.1 document, built from the parameter table, the response schemas and the operation table. */
+/** The OpenAPI 3.1 document, built from the route-request DTO, the response schemas and the operation table. */
 export function buildOpenApiDocument(): JsonObject {
   const paths = operations();
   // The gate's statuses, declared once, join every operation; an operation's own answer of the

@@ -123,12 +123,26 @@ export const HealthSchema = Type.Object(
     ),
     uptimeSec: Type.Integer({ minimum: 0, description: 'Whole seconds since the API started.' }),
   },
-  closed('Health', 'Liveness and readiness.'),
+  closed('Health', 'Liveness, and whether the service can quote.'),
+);
+
+export const ReadinessSchema = Type.Object(
+  {
+    ready: Type.Boolean({
+      description: 'True when the service takes traffic (HTTP 200), else false (HTTP 503).',
+    }),
+    status: stringEnum(
+      ['ready', 'starting', 'stopping'] as const,
+      '`starting` until the cache has caught up with the event log; `stopping` once shutdown has begun; `ready` in between.',
+    ),
+  },
+  closed('Readiness', 'Whether an orchestrator should send traffic here (an extension of the spec).'),
 );
 
 export type Symbols = Static<typeof SymbolsSchema>;
 export type ExchangesStatus = Static<typeof ExchangesStatusSchema>;
 export type Health = Static<typeof HealthSchema>;
+export type Readiness = Static<typeof ReadinessSchema>;
 
 /** The schemas of this file, as the OpenAPI document lists them. */
 export const MARKET_SCHEMAS = [
@@ -141,6 +155,7 @@ export const MARKET_SCHEMAS = [
   StorageStatusSchema,
   ExchangesStatusSchema,
   HealthSchema,
+  ReadinessSchema,
 ];
 
 /** Compile-time proof that the schemas are the shapes the market service builds. */

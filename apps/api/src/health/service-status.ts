@@ -39,6 +39,7 @@ export interface StatusReport {
 @Injectable()
 export class ServiceStatus {
   private readonly staleBookMs: number;
+  private stopping = false;
 
   constructor(
     @Inject(BookFeed) private readonly feed: BookFeed,
@@ -82,6 +83,21 @@ export class ServiceStatus {
 
   status(): HealthStatus {
     return this.report().status;
+  }
+
+  /**
+   * GET /ready (docs/deploy.md "Readiness"): ready once the cache has caught up with the log
+   * (any status but `starting`: the answers are then the log's, stale or not), until shutdown
+   * begins. Orchestrators route traffic on it; /health stays 200 for liveness.
+   */
+  readiness(): { readonly ready: boolean; readonly status: 'ready' | 'starting' | 'stopping' } {
+    if (this.stopping) return { ready: false, status: 'stopping' };
+    return this.feed.isReady() ? { ready: true, status: 'ready' } : { ready: false, status: 'starting' };
+  }
+
+  /** Shutdown has begun: /ready answers 503 from now on. */
+  markStopping(): void {
+    this.stopping = true;
   }
 
   private judge(

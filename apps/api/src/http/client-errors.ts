@@ -1,6 +1,7 @@
 import type { Duplex } from 'node:stream';
 import { closeGently, inFlightResponse, sendError, writeRawError } from './answers';
 import type { FrontDoor } from './front-door';
+import { withVerdict } from './request-gate';
 
 /** Node's cap on the request line plus headers (set explicitly so the docs can state it). */
 export const MAX_HEADER_BYTES = 16 * 1024;
@@ -54,10 +55,11 @@ export function clientErrorHandler(front: FrontDoor, timeouts: TimeoutSettings) 
       res.once('finish', () => closeGently(socket));
       return;
     }
-    const verdict = front.judgePeer((socket as { remoteAddress?: string }).remoteAddress);
-    const refusal = verdict.refusal;
-    if (refusal !== null) writeRawError(socket, refusal.status, refusal.error, verdict.headers);
-    else writeRawError(socket, status, message, { ...verdict.headers, ...headers });
+    withVerdict(front.judgePeer((socket as { remoteAddress?: string }).remoteAddress), (verdict) => {
+      const refusal = verdict.refusal;
+      if (refusal !== null) writeRawError(socket, refusal.status, refusal.error, verdict.headers);
+      else writeRawError(socket, status, message, { ...verdict.headers, ...headers });
+    });
   };
 }
 

@@ -4,6 +4,7 @@ import type { HttpLimits } from '@app/config';
 import { inFlightResponse, reset, writeRawError } from './answers';
 import { unmapped } from './client-address';
 import type { FrontDoor } from './front-door';
+import { withVerdict } from './request-gate';
 import { pickShed, type Holder } from './shedding';
 
 type ConnectionListener = (socket: Socket) => void;
@@ -136,9 +137,10 @@ export class ConnectionBudget {
       this.lingering++;
       socket.once('close', () => this.lingering--);
     }
-    const verdict = this.front.judgePeer(socket.remoteAddress);
-    if (verdict.refusal !== null)
-      return writeRawError(socket, verdict.refusal.status, verdict.refusal.error, verdict.headers, linger);
-    writeRawError(socket, 429, message, { ...verdict.headers, 'retry-after': '1' }, linger);
+    withVerdict(this.front.judgePeer(socket.remoteAddress), (verdict) => {
+      if (verdict.refusal !== null)
+        return writeRawError(socket, verdict.refusal.status, verdict.refusal.error, verdict.headers, linger);
+      writeRawError(socket, 429, message, { ...verdict.headers, 'retry-after': '1' }, linger);
+    });
   }
 }

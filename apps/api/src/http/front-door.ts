@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { REQUEST_LIMITS } from '@app/request';
 import { sendError, type AnswerHeaders } from './answers';
-import type { RequestGate } from './request-gate';
+import { withVerdict, type RequestGate } from './request-gate';
 
 /** The one WebSocket endpoint (spec 4.3). */
 export const STREAM_PATH = '/stream/route';
@@ -59,13 +59,14 @@ export class FrontDoor {
 
   handle(req: IncomingMessage, res: ServerResponse, next: RequestHandler, expectsContinue = false): void {
     this.served.add(req.socket);
-    const verdict = this.judge(req);
-    for (const [name, value] of Object.entries(verdict.headers)) res.setHeader(name, value);
-    if (verdict.refusal !== null) return sendError(res, verdict.refusal.status, verdict.refusal.error);
-    const problem = this.problem(req, expectsContinue);
-    if (problem !== null) return sendError(res, problem.status, problem.error, problem.headers);
-    if (expectsContinue) res.writeContinue();
-    next(req, res);
+    withVerdict(this.judge(req), (verdict) => {
+      for (const [name, value] of Object.entries(verdict.headers)) res.setHeader(name, value);
+      if (verdict.refusal !== null) return sendError(res, verdict.refusal.status, verdict.refusal.error);
+      const problem = this.problem(req, expectsContinue);
+      if (problem !== null) return sendError(res, problem.status, problem.error, problem.headers);
+      if (expectsContinue) res.writeContinue();
+      next(req, res);
+    });
   }
 
   /** The gate's verdict on a request whose headers parsed. */

@@ -1,10 +1,10 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerOptions } from 'node:http';
 import type { Socket } from 'node:net';
 import type { HttpLimits } from '@app/config';
 import { inFlightResponse, reset } from './answers';
 import { MAX_HEADER_BYTES } from './client-errors';
 import { ConnectionBudget } from './connection-budget';
-import type { FrontDoor, RequestHandler } from './front-door';
+import { pathOf, STREAM_PATH, type FrontDoor, type RequestHandler } from './front-door';
 import { Upgrades } from './upgrades';
 
 /** How often Node checks the headers and request timeouts (they fire up to this much late). */
@@ -29,17 +29,20 @@ export function createHttpServer(
   front: FrontDoor,
   limits: HttpLimits,
 ): HttpServerParts {
-  const server = createServer(
-    {
-      // The front door answers a missing Host with a JSON body (Node's own 400 has none).
-      requireHostHeader: false,
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      connectionsCheckingInterval: TIMEOUT_CHECK_MS,
-      maxHeaderSize: MAX_HEADER_BYTES,
-    },
-    (req, res) => front.handle(req, res, handler),
-  );
+  const options: ServerOptions & { shouldUpgradeCallback?: (req: IncomingMessage) => boolean } = {
+    // The front door answers a missing Host with a JSON body (Node's own 400 has none).
+    requireHostHeader: false,
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    connectionsCheckingInterval: TIMEOUT_CHECK_MS,
+    maxHeaderSize: MAX_HEADER_BYTES,
+    // Node 24.9 and later (the image's Node 26): only the stream's path is taken as an upgrade, any
+    // other request with upgrade headers is a plain request. Those Nodes hand an upgraded
+    // request's body to `req`, no longer in `head`, so replaying it (./upgrades.ts, which Node 20
+    // still needs: it ignores this option) would lose a POST's body.
+    shouldUpgradeCallback: (req) => pathOf(req.url ?? '') === STREAM_PATH,
+  };
+  const server = createServer(options, (req, res) => front.handle(req, res, handler));
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   server.on('checkContinue', (req, res) => front.handle(req, res, handler, true));
   // An expectation other than 100-continue is ignored and the request answered (RFC 9110 10.1.1 allows it).

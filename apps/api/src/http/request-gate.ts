@@ -1,8 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ServerConfig } from '@app/config';
+import { Limits, type RateLimiter } from '../limits/limits';
 import { SERVER_CONFIG } from '../tokens';
 import { clientAddress, unmapped } from './client-address';
-import { FixedWindowLimiter } from './rate-limiter';
+import type { RateDecision } from './rate-limiter';
 import { requestIdFrom } from './request-id';
 
 /** The gate's own refusal: 403 ipv4_only or 429 over the rate limit. */
@@ -27,25 +28,26 @@ export interface Verdict {
  */
 @Injectable()
 export class RequestGate {
-  private readonly limiter: FixedWindowLimiter;
+  private readonly limiter: RateLimiter;
   private readonly trusted: ReadonlySet<string>;
   /** Requests and upgrades refused so far, by rule (metrics). */
   readonly refusals = { ipv4Only: 0, rateLimited: 0 };
 
-  constructor(@Inject(SERVER_CONFIG) config: ServerConfig) {
-    this.limiter = new FixedWindowLimiter(config.rateLimitRps);
+  constructor(@Inject(SERVER_CONFIG) config: ServerConfig, @Inject(Limits) limits: Limits) {
+    this.limiter = limits.rate;
     this.trusted = new Set(config.trustedProxies);
   }
 
   /**
    * Judge one answer: `forwardedFor` and `requestId` are the request's headers when it has any
-   * (undefined for what failed before its headers parsed: a fresh id is minted then).
+   * (undefined for what failed before its headers parsed: a fresh id is minted then). The verdict
+   * is immediate in one process, a promise when the limit is shared through Redis (withVerdict).
    */
   judge(
     peer: string | undefined,
     forwardedFor: string | string[] | undefined,
     requestId: string | string[] | undefined,
-  ): Verdict {
+  ): Verdict | Promise<Verdict> {
     const headers: Record<string, string> = { 'x-request-id': requestIdFrom(requestId) };
     const address = clientAddress(peer, forwardedFor, this.trusted);
     if (address === null) {
@@ -54,6 +56,10 @@ export class RequestGate {
     }
     // performance.now() is monotonic: a wall-clock step must not reopen or stretch windows.
     const d = this.limiter.hit(address, performance.now());
+    return d instanceof Promise ? d.then((x) => this.decide(headers, x)) : this.decide(headers, d);
+  }
+
+  private decide(headers: Record<string, string>, d: RateDecision): Verdict {
     headers['x-ratelimit-limit'] = String(d.limit);
     headers['x-ratelimit-remaining'] = String(d.remaining);
     headers['x-ratelimit-reset'] = String(d.resetSec);
@@ -73,6 +79,14 @@ export class RequestGate {
     return this.trusted.size > 0 && this.trusted.has(unmapped(peer ?? ''));
   }
 }
+
+/** Go on with a verdict: at once when it is one, when it settles when it is a promise. */
+export function withVerdict(verdict: Verdict | Promise<Verdict>, next: (v: Verdict) => void): void {
+  if (!(verdict instanceof Promise)) return next(verdict);
+  verdict.then(next).catch((e: unknown) => gateLogger.error(`answering after the gate failed: ${String(e)}`));
+}
+
+const gateLogger = new Logger('RequestGate');
 
 export const IPV4_ONLY: Refusal = Object.freeze({ status: 403, error: 'ipv4_only' });
 export const RATE_LIMITED: Refusal = Object.freeze({

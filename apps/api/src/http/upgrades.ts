@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { writeRawError, type AnswerHeaders } from './answers';
 import { pathOf, STREAM_PATH, targetProblem, type FrontDoor, type Problem } from './front-door';
+import { withVerdict } from './request-gate';
 
 /** What takes a WebSocket handshake that passed the gate and the checks (the stream's ws server). */
 export interface StreamEndpoint {
@@ -40,25 +41,27 @@ export class Upgrades {
   install(server: Server): void {
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       if (pathOf(req.url ?? '') !== STREAM_PATH) return replayWithoutUpgrade(server, req, socket, head);
-      const verdict = this.front.judge(req);
-      if (verdict.refusal !== null)
-        return writeRawError(socket, verdict.refusal.status, verdict.refusal.error, verdict.headers);
-      const problem = handshakeProblem(req) ?? (this.stream === null ? NOT_READY : null);
-      if (problem !== null)
-        return writeRawError(socket, problem.status, problem.error, {
-          ...verdict.headers,
-          ...problem.headers,
-        });
-      this.onStream(socket as Socket);
-      this.stream!.accept(req, socket, head, verdict.headers);
+      withVerdict(this.front.judge(req), (verdict) => {
+        if (verdict.refusal !== null)
+          return writeRawError(socket, verdict.refusal.status, verdict.refusal.error, verdict.headers);
+        const problem = handshakeProblem(req) ?? (this.stream === null ? NOT_READY : null);
+        if (problem !== null)
+          return writeRawError(socket, problem.status, problem.error, {
+            ...verdict.headers,
+            ...problem.headers,
+          });
+        this.onStream(socket as Socket);
+        this.stream!.accept(req, socket, head, verdict.headers);
+      });
     });
     server.on('connect', (req: IncomingMessage, socket: Duplex) => {
-      const verdict = this.front.judge(req);
-      if (verdict.refusal !== null)
-        return writeRawError(socket, verdict.refusal.status, verdict.refusal.error, verdict.headers);
-      writeRawError(socket, 405, 'method CONNECT is not supported: this is not a proxy', {
-        ...verdict.headers,
-        allow: 'GET, HEAD, POST',
+      withVerdict(this.front.judge(req), (verdict) => {
+        if (verdict.refusal !== null)
+          return writeRawError(socket, verdict.refusal.status, verdict.refusal.error, verdict.headers);
+        writeRawError(socket, 405, 'method CONNECT is not supported: this is not a proxy', {
+          ...verdict.headers,
+          allow: 'GET, HEAD, POST',
+        });
       });
     });
   }

@@ -5,6 +5,7 @@ import type { BookFeed } from '@app/feed';
 import type { EventLog } from '@app/log';
 import type { StatusReport } from '../health/service-status';
 import type { StreamStats } from '../stream/stream-hub';
+import type { LimitStats } from '../limits/limits';
 
 /** What the metrics read at each scrape. */
 export interface MetricSources {
@@ -16,6 +17,8 @@ export interface MetricSources {
   /** Open connections, and those reset to make room for a newcomer (http/connection-budget.ts). */
   readonly connections?: () => { readonly open: number; readonly shed: number };
   readonly status: () => StatusReport;
+  /** The rate limit and the stream cap (absent: in this process, nothing to report). */
+  readonly limits?: () => LimitStats;
 }
 
 /** Latency buckets (seconds) from well under a millisecond to a few seconds. */
@@ -159,6 +162,31 @@ export class ApiMetrics {
       },
     });
     this.venueGauges(sources, registers);
+    if (sources.limits !== undefined) this.limitMetrics(sources.limits, registers);
+  }
+
+  /** With REDIS_URL: whether Redis answers, and what this replica judged alone meanwhile (fail open). */
+  private limitMetrics(limits: () => LimitStats, registers: Registry[]): void {
+    new Gauge({
+      name: 'shared_limits_up',
+      help: 'Whether the store shared by the replicas (Redis) answered its last call; 1 when the limits are in this process.',
+      registers,
+      collect() {
+        this.set(limits().sharedUp ? 1 : 0);
+      },
+    });
+    monotonic(
+      'shared_limits_fallback_requests_total',
+      'Requests and upgrades this replica rate-limited alone because Redis did not answer (fail open).',
+      registers,
+      () => limits().rateFallbacks,
+    );
+    monotonic(
+      'shared_limits_fallback_streams_total',
+      'Streams this replica admitted against its own count because Redis did not answer (fail open).',
+      registers,
+      () => limits().streamFallbacks,
+    );
   }
 
   /** One GET/POST /route answer and its duration. */

@@ -5,6 +5,7 @@ import type { ServerConfig } from '@app/config';
 import { watchSymbols, type RouteRequest } from '@app/routing';
 import { BookFeed } from '@app/feed';
 import { RequestGate } from '../http/request-gate';
+import { Limits, type StreamSlot } from '../limits/limits';
 import { QuoteJournal } from '@app/audit';
 import { parseRouteQuery, type RouteParams } from '@app/request';
 import { queryOf } from '../route/route.controller';
@@ -55,11 +56,13 @@ const now = (): number => performance.now();
 export class StreamHub implements OnModuleInit, OnModuleDestroy {
   private readonly groups = new Map<string, Group>();
   private readonly watchers = new Map<string, Set<Group>>();
-  private readonly perAddress = new Map<string, number>();
+  /** Each open subscriber's place under its address's stream cap. */
+  private readonly slots = new Map<Subscriber, StreamSlot>();
   private readonly subs = new Set<Subscriber>();
   private knownSymbols = new Set<string>();
   private unsubscribe: (() => void) | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
+  private goingAway = false;
   private solves = 0;
   /** Frames of subscribers that have left, so the totals never go down. */
   private closedSent = 0;
@@ -75,6 +78,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
     @Inject(RequestGate) private readonly gate: RequestGate,
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
     @Inject(QuoteJournal) private readonly journal: QuoteJournal,
+    @Inject(Limits) private readonly limits: Limits,
   ) {
     this.pump = new FramePump(
       config.streamBudget ?? STREAM_BUDGET_DEFAULTS,
@@ -128,12 +132,47 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
     };
   }
 
+  /**
+   * Shutdown: close every stream with 1001 (going away) and refuse new ones the same way; resolves
+   * once every socket is closed (a client that does not answer the close frame is cut after the
+   * close timeout). Returns how many streams were open.
+   */
+  async goAway(): Promise<number> {
+    this.goingAway = true;
+    const open = [...this.subs];
+    await Promise.all(
+      open.map(
+        (sub) =>
+          new Promise<void>((done) => {
+            if (sub.ws.readyState === sub.ws.CLOSED) return done();
+            sub.ws.once('close', () => done());
+            sub.ws.close(1001, 'server shutting down');
+          }),
+      ),
+    );
+    return open.length;
+  }
+
   /** A socket passed the IPv4 rule and the rate limit: check the cap and the request, then subscribe. */
   open(ws: StreamSocket, req: IncomingMessage): void {
+    if (this.goingAway) return ws.close(1001, 'server shutting down');
     const address =
       this.gate.addressOf(req.socket.remoteAddress, req.headers['x-forwarded-for']) ?? 'unknown';
-    const held = this.perAddress.get(address) ?? 0;
-    if (held >= this.config.streamMaxPerIp) {
+    const taken = this.limits.streams.take(address);
+    if (!(taken instanceof Promise)) return this.admit(ws, req, address, taken);
+    // Shared cap (Redis): the socket may close while the slot is asked for.
+    taken.then(
+      (slot) => {
+        if (ws.readyState === ws.OPEN) return this.admit(ws, req, address, slot);
+        slot?.release();
+      },
+      (e: unknown) => this.logger.error(`stream slot: ${String(e)}`),
+    );
+  }
+
+  /** The cap's answer is in: refuse, or check the request and subscribe. */
+  private admit(ws: StreamSocket, req: IncomingMessage, address: string, slot: StreamSlot | null): void {
+    if (slot === null) {
       return this.refuse(
         ws,
         `connection limit reached: at most ${this.config.streamMaxPerIp} concurrent streams per IP`,
@@ -142,10 +181,14 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
       );
     }
     const parsed = parseRouteQuery(queryOf(req.url ?? ''), 'stream');
-    if (!parsed.ok) return this.refuse(ws, parsed.error, 1008, 'invalid request');
+    if (!parsed.ok) {
+      slot.release();
+      return this.refuse(ws, parsed.error, 1008, 'invalid request');
+    }
     const solved = this.solve(parsed.params);
     const reason = solved.result.unroutableReason;
     const result = solved.result;
+    if (reason === 'no_market' || reason === 'exact_out_multi_hop_unsupported') slot.release();
     if (reason === 'no_market')
       return this.refuse(
         ws,
@@ -162,9 +205,9 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
       );
     }
 
-    this.perAddress.set(address, held + 1);
     const group = this.join(parsed.params);
     const sub = new Subscriber(ws, address, group.key, now, (s) => this.pump.ready(s));
+    this.slots.set(sub, slot);
     group.subs.add(sub);
     this.subs.add(sub);
     ws.once('close', () => this.leave(sub));
@@ -265,9 +308,8 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
       this.closedSent += sub.framesSent;
       this.closedDropped += sub.framesDropped;
     }
-    const held = (this.perAddress.get(sub.address) ?? 1) - 1;
-    if (held > 0) this.perAddress.set(sub.address, held);
-    else this.perAddress.delete(sub.address);
+    this.slots.get(sub)?.release();
+    this.slots.delete(sub);
     const group = this.groups.get(sub.groupKey);
     if (group === undefined) return;
     group.subs.delete(sub);

@@ -38,6 +38,7 @@ export function openReadLog(dataDir: string | undefined, ctx: CliContext): Event
     kafkaBrokers: config.kafkaBrokers,
     dataDir: config.dataDir,
     topicPrefix: config.topicPrefix,
+    replication: config.replication,
     clientId: 'route-replay',
     readOnly: true,
   });

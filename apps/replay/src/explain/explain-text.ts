@@ -52,10 +52,11 @@ function hopText(h: HopProof): string[] {
   const lines = [
     `  hop ${h.index} ${h.pair} ${h.side} (${h.strategy}): asked ${h.asked.pinned} ${num(h.asked.amount)} ${h.asked.asset}; ${num(h.amountIn)} ${h.inAsset} -> ${num(h.amountOut)} ${h.outAsset}${h.unroutableReason === null ? '' : `, ${h.unroutableReason}`}`,
   ];
+  if (h.fillSearch) lines.push('    legs from the fill search over venue minimums');
   for (const v of h.venues) {
     if (v.used) continue;
     lines.push(
-      `    ${v.exchangeId}: no leg; ${v.fresh ? 'fresh' : (v.notFreshBecause ?? 'not fresh')}, best ${num(v.bestPrice)}, age ${v.bookAgeMs ?? '-'} ms, rankMul ${num(v.rankMul)}`,
+      `    ${v.exchangeId}: no leg; ${v.fresh ? 'fresh' : (v.notFreshBecause ?? 'not fresh')}, best ${num(v.bestPrice)}, age ${v.bookAgeMs ?? '-'} ms, rankMul ${num(v.rankMul)}${v.droppedBecause === null ? '' : `; dropped: leg under ${v.droppedBecause === 'min_amount' ? 'minAmount' : 'minCost'} (${rulesText(v.rules)})`}`,
     );
   }
   for (const l of h.legs) lines.push(...legText(l, h));
@@ -67,11 +68,20 @@ function legText(l: LegProof, h: HopProof): string[] {
     `    leg ${l.exchangeId} (book seq ${l.bookSequence ?? '-'}, age ${l.bookAgeMs ?? '-'} ms): ${num(l.amount)} base for ${num(l.cost)}, avg ${num(l.averagePrice)}, fee ${num(l.fee)} = ${num(l.feeCost)}, effective ${num(l.effectivePrice)}; ${num(l.amountIn)} ${h.inAsset} -> ${num(l.amountOut)} ${h.outAsset}`,
     `      ranking: staleness ${num(l.staleness)}, rankMul ${num(l.rankMul)}, price ${num(l.rankingPrice)}${l.cap === null ? '' : `, cap ${num(l.cap)}${l.capLimited ? ' (reached)' : ''}`}`,
   ];
+  if (l.rules !== null)
+    lines.push(
+      `      rules: ${rulesText(l.rules)}${l.steps === null ? '' : `; ${l.steps} whole steps`}${l.shapedBy === 'step' ? '; rounded down to a whole step' : l.shapedBy === 'max' ? '; cut at maxAmount' : ''}`,
+    );
   for (const v of l.levels)
     lines.push(
       `      step ${v.step} level ${v.level}: ${num(v.base)} of ${num(v.available)} @ ${num(v.price)} = ${num(v.cost)}; running ${num(v.runningBase)} / ${num(v.runningCost)} (${v.stop})`,
     );
   return lines;
+}
+
+function rulesText(r: LegProof['rules']): string {
+  if (r === null) return 'none';
+  return `step ${num(r.amountStep)}, minAmount ${num(r.minAmount)}, minCost ${num(r.minCost)}, maxAmount ${num(r.maxAmount)}`;
 }
 
 function outcomeText(o: Outcome, asset: string): string {

@@ -24,7 +24,10 @@ export interface KafkaLogOptions {
   /** Partition counts used when a topic is created (an existing topic keeps its own). */
   readonly partitions?: Partial<Record<TopicName, number>>;
   readonly clientId?: string;
+  /** Replicas of each topic this adapter creates (default 1: a single broker). */
   readonly replicationFactor?: number;
+  /** min.insync.replicas of the topics it creates: acks=-1 appends need this many replicas (default 1). */
+  readonly minInsyncReplicas?: number;
   /** Retries of a follow's consumer before it gives up and `follow` throws (default 5). */
   readonly readerRetries?: number;
   /** kafkajs's own log output; off by default (errors surface through this adapter). */
@@ -288,10 +291,26 @@ export class KafkaLog extends EventLog {
         },
       ]).filter((t) => !existing.has(t.topic));
       if (wanted.length > 0) {
-        await admin.createTopics({
-          waitForLeaders: true,
-          topics: wanted.map((t) => ({ ...t, replicationFactor: this.options.replicationFactor ?? 1 })),
-        });
+        const minInsync = [
+          { name: 'min.insync.replicas', value: String(this.options.minInsyncReplicas ?? 1) },
+        ];
+        const topics = wanted.map((t) => ({
+          ...t,
+          configEntries: [...t.configEntries, ...minInsync],
+          replicationFactor: this.options.replicationFactor ?? 1,
+        }));
+        // On a cluster, a broker asked right after the creation may not know the topics yet
+        // (UNKNOWN_TOPIC_OR_PARTITION while it catches up with the controller): ask again.
+        for (let attempt = 0; ; attempt++) {
+          try {
+            await admin.createTopics({ waitForLeaders: true, topics });
+            await admin.fetchTopicMetadata({ topics: topics.map((t) => t.topic) });
+            break;
+          } catch (e) {
+            if (attempt >= 20 || !message(e).includes('does not host this topic-partition')) throw e;
+            await new Promise((r) => setTimeout(r, 250));
+          }
+        }
       }
     })().catch(async (e: unknown) => {
       await this.resetAdmin();

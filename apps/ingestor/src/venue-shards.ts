@@ -1,0 +1,160 @@
+import type { ShardConfig } from '@app/config';
+import { LogError, logSink, ShardGroup, type EventLog, type RecordSink } from '@app/log';
+import type { ServiceLogger } from '@app/logging';
+import type { Ingestor, IngestorOptions, VenueSettings } from '@app/venues';
+
+/** Slots of the shard group: venue i (by exchangeId) is slot i mod SLOTS. */
+export const SHARD_SLOTS = 64;
+/**
+ * A slot that arrives starts its venues this much later, so writes its previous owner had sent
+ * before it gave the slot up (each append is gated, but one already on the wire is not) land
+ * first: the book's new run never interleaves with the end of the old one.
+ */
+export const HANDOVER_MS = 1_000;
+
+/** What the shards need from the process: its log, its options, how to build an ingestor. */
+export interface VenueShardsOptions {
+  readonly shards: ShardConfig;
+  readonly brokers: readonly string[];
+  readonly topicPrefix: string;
+  readonly replicationFactor: number;
+  /** The ingestor's options for every configured venue. */
+  readonly options: IngestorOptions;
+  /** The log the venues' records go to (each slot writes through a gate in front of it). */
+  readonly log: EventLog;
+  readonly logger: ServiceLogger;
+  /** Build the ingestor of some venues writing into `sink` (the process's Ingestor class). */
+  readonly ingestor: (options: IngestorOptions) => Ingestor;
+  /** What the process wraps its sinks in (the console tally). */
+  readonly tap: (sink: RecordSink) => RecordSink;
+}
+
+/** The gate of one running Ingestor: records pass only while it is open. */
+interface Gate {
+  open: boolean;
+}
+
+interface Shard {
+  readonly slot: number;
+  readonly venues: readonly VenueSettings[];
+  /** The slot's running Ingestor and its own gate (a halted one's gate never opens again). */
+  running: { readonly ingestor: Ingestor; readonly gate: Gate } | null;
+}
+
+/**
+ * INGESTOR_GROUP: the configured venues split between the live ingestors of one group (Kafka
+ * consumer group membership, libs/log ShardGroup), each venue run by exactly one of them. Every
+ * slot has its own Ingestor writing through a gate: closed the moment this process may no longer
+ * own the slot (a rebalance starting, its lease lapsing), so a venue is never published by two
+ * ingestors at once. A closed gate refuses writes as an outage would: the slot's record writer
+ * holds its records and retries, and if the slot stays here every book is republished as a
+ * snapshot when the gate opens again; if it moved, the slot's venues are stopped. A slot that
+ * arrives starts its venues afresh (each book opens with a snapshot).
+ */
+export class VenueShards {
+  private readonly shards: Shard[];
+  private readonly group: ShardGroup;
+  private owned = new Set<number>();
+
+  constructor(private readonly o: VenueShardsOptions) {
+    const venues = [...o.options.venues].sort((a, b) =>
+      a.exchangeId < b.exchangeId ? -1 : a.exchangeId > b.exchangeId ? 1 : 0,
+    );
+    const bySlot = new Map<number, VenueSettings[]>();
+    venues.forEach((v, i) => {
+      const slot = i % SHARD_SLOTS;
+      bySlot.set(slot, [...(bySlot.get(slot) ?? []), v]);
+    });
+    this.shards = [...bySlot.entries()].map(([slot, list]) => ({
+      slot,
+      venues: list,
+      running: null,
+    }));
+    this.group = new ShardGroup({
+      brokers: o.brokers,
+      group: o.shards.group,
+      topic: o.topicPrefix === '' ? 'ingestor-shards' : `${o.topicPrefix}.ingestor-shards`,
+      slots: SHARD_SLOTS,
+      sessionMs: o.shards.sessionMs,
+      replicationFactor: o.replicationFactor,
+      clientId: 'route-ingestor',
+      onAssign: (slots) => this.assign(slots),
+      onRevoke: (why) => this.revoke(why),
+    });
+  }
+
+  async start(): Promise<void> {
+    this.o.logger.info('joining the ingestor group', {
+      group: this.o.shards.group,
+      sessionMs: this.o.shards.sessionMs,
+      venues: this.shards.reduce((n, s) => n + s.venues.length, 0),
+    });
+    await this.group.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.group.stop();
+    await Promise.all(this.shards.map((s) => this.halt(s)));
+  }
+
+  private revoke(why: string): void {
+    for (const s of this.shards) if (s.running !== null) s.running.gate.open = false;
+    if (this.owned.size > 0) this.o.logger.warn('venues paused: ownership in question', { why });
+  }
+
+  private assign(slots: ReadonlySet<number>): void {
+    this.owned = new Set(slots);
+    const mine: string[] = [];
+    for (const s of this.shards) {
+      if (!slots.has(s.slot)) {
+        if (s.running !== null) void this.halt(s);
+        continue;
+      }
+      mine.push(...s.venues.map((v) => v.exchangeId));
+      if (s.running === null) this.launch(s);
+      else s.running.gate.open = true;
+    }
+    this.o.logger.info('venues assigned', { group: this.o.shards.group, venues: mine.sort() });
+  }
+
+  private launch(s: Shard): void {
+    const gate: Gate = { open: true };
+    const names = s.venues.map((v) => v.exchangeId).join(', ');
+    // The gate is checked at every append (logSink appends per topic), as late as it can be.
+    const gatedLog = new Proxy(this.o.log, {
+      get: (target, key, receiver) =>
+        key === 'append'
+          ? (...args: Parameters<EventLog['append']>) =>
+              gate.open
+                ? target.append(...args)
+                : Promise.reject(
+                    new LogError('unavailable', `this ingestor does not own ${names} now (ingestor group)`),
+                  )
+          : (Reflect.get(target, key, receiver) as unknown),
+    });
+    const budget = Math.max(1 << 20, Math.floor(this.o.options.bufferBytes / this.shards.length));
+    const ingestor = this.o.ingestor({
+      ...this.o.options,
+      venues: s.venues,
+      sink: this.o.tap(logSink(gatedLog)),
+      bufferBytes: budget,
+    });
+    s.running = { ingestor, gate };
+    const timer = setTimeout(() => {
+      if (s.running?.ingestor === ingestor) ingestor.start();
+    }, HANDOVER_MS);
+    timer.unref();
+  }
+
+  /**
+   * Stop a slot's venues. Its gate closes for good: what its writer still holds is dropped, even if
+   * the slot comes back here before the stop completes (a new Ingestor starts it afresh then).
+   */
+  private async halt(s: Shard): Promise<void> {
+    const running = s.running;
+    s.running = null;
+    if (running === null) return;
+    running.gate.open = false;
+    await running.ingestor.stop(0);
+  }
+}

@@ -1,0 +1,76 @@
+import { beatsBest, pinnedAchieved, rankingPrice, type CapOf } from './fill-value';
+import { fillSearch } from './fill-search';
+import type { VenueCtx } from './hop-context';
+import { baseOfSteps, executable, missedMinimum, stepsIn } from './venue-rules';
+import { walkMergedRuled, walkVenueRuled } from './walk-rules';
+import type { DropReason, WalkResult, WalkSpec } from './walk';
+
+// The strategies on a hop where some market carries order rules (docs/semantics.md section 13).
+
+/**
+ * split_optimal with rules over `venues`: the rule-aware merged walk; a leg under its venue's
+ * minimum amount or cost drops that venue and the walk runs again without it, until every leg is
+ * executable. When the hop then ends short because of a drop or a step too coarse for what was
+ * left, the fill search looks for a set of at most `maxCount` venues that meets the amount.
+ */
+export function executableMerged(
+  venues: readonly VenueCtx[],
+  spec: WalkSpec,
+  capOf: CapOf,
+  maxCount: number,
+): WalkResult {
+  let allowed = venues;
+  let result = walkMergedRuled(allowed, spec, allowed.map(capOf));
+  let short = result.fitStops;
+  const dropped = new Map<VenueCtx, DropReason>();
+  for (;;) {
+    for (const f of result.fills)
+      if (!executable(f.venue.rules, f)) dropped.set(f.venue, missedMinimum(f.venue.rules!, f));
+    if (allowed.every((v) => !dropped.has(v))) break;
+    short = true;
+    allowed = allowed.filter((v) => !dropped.has(v));
+    result = walkMergedRuled(allowed, spec, allowed.map(capOf));
+  }
+  if (result.full || !short) return { fills: result.fills, full: result.full, dropped };
+  const searched = fillSearch(venues, spec, capOf, maxCount);
+  if (searched === null) return { fills: result.fills, full: result.full, dropped };
+  return { fills: searched.fills, full: searched.full, searched: true };
+}
+
+/** best_single with rules: each venue walked alone under its rules; one whose answer is under its minimum fills nothing. */
+export function bestSingleRuled(venues: readonly VenueCtx[], spec: WalkSpec, capOf: CapOf): WalkResult {
+  let best: WalkResult | null = null;
+  let bestPinned = 0;
+  let bestPrice = 0;
+  const better = spec.side === 'buy' ? -1 : 1;
+  const dropped = new Map<VenueCtx, DropReason>();
+  for (const venue of venues) {
+    const r = walkVenueRuled(venue, spec, capOf(venue));
+    const fill = r.fills[0];
+    if (fill === undefined) continue;
+    if (!executable(venue.rules, fill)) {
+      dropped.set(venue, missedMinimum(venue.rules!, fill));
+      continue;
+    }
+    const achieved = pinnedAchieved(fill, spec);
+    const price = rankingPrice(fill);
+    if (beatsBest(r, achieved, price, best, bestPinned, bestPrice, better)) {
+      best = r;
+      bestPinned = achieved;
+      bestPrice = price;
+    }
+  }
+  return { fills: best?.fills ?? [], full: best?.full ?? false, dropped };
+}
+
+/** What a venue could execute at most: its walked side's base, in whole steps, up to its maximum. */
+export function executableDepth(venue: VenueCtx): number {
+  const side = venue.levels;
+  if (side === null) return 0;
+  let d = 0;
+  for (let i = 0; i < side.count; i++) d += side.amount(i);
+  const r = venue.rules;
+  if (r === null) return d;
+  if (r.stepUnits === 0) return Math.min(d, r.maxBase);
+  return baseOfSteps(r, Math.min(stepsIn(d, r.stepUnits, r.scale), r.maxSteps));
+}

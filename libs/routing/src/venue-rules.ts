@@ -1,0 +1,156 @@
+import type { MarketRules } from '@app/books';
+
+// A market's order rules as the walks use them (docs/semantics.md section 13): the step as an exact
+// decimal m x 10^-d, so that an amount of k steps is the integer k*m over 10^d and prints exactly.
+
+/** A leg stays under this many units of 10^-d: 15 significant digits, which JSON prints exactly. */
+export const MAX_UNITS = 999_999_999_999_999;
+
+/** Relative slack when counting the whole steps a float depth reaches (float dust of level sums). */
+const STEP_SLACK = 1e-14;
+
+/** A step finer than 10^-22 has no exact power of ten to divide by: it counts as no step. */
+const MAX_SCALE_DIGITS = 22;
+
+/** The rules of one market, ready for the walks. */
+export interface VenueRules {
+  /** The record's rules, as shown by the proof. */
+  readonly market: MarketRules;
+  /** The step's integer mantissa m (step = m / scale); 0 when the market has no usable step. */
+  readonly stepUnits: number;
+  /** 10^d, d being the step's decimal places. */
+  readonly scale: number;
+  /** d. */
+  readonly scaleDigits: number;
+  /** The step as a double (m / scale); 0 without a step. */
+  readonly step: number;
+  /** Largest leg in base units: maxAmount rounded down to a whole step (Infinity when unbounded). */
+  readonly maxBase: number;
+  /** maxBase in steps (Infinity without a step). */
+  readonly maxSteps: number;
+  readonly minAmount: number;
+  readonly minCost: number;
+}
+
+const cache = new WeakMap<MarketRules, VenueRules>();
+
+/** The walk's view of a market's rules; null for a market without any. Cached per record. */
+export function venueRules(market: MarketRules | null | undefined): VenueRules | null {
+  if (market === null || market === undefined) return null;
+  let rules = cache.get(market);
+  if (rules === undefined) {
+    rules = build(market);
+    cache.set(market, rules);
+  }
+  return rules;
+}
+
+function build(market: MarketRules): VenueRules {
+  const dec = market.amountStep === null ? null : decimalOf(market.amountStep);
+  // A step too coarse to count in whole units (over 10^15) allows no order at all: one unit, none
+  // of it. One finer than 10^-22 is no step (a venue cannot tell such amounts apart anyway).
+  const tooCoarse = dec === null && market.amountStep !== null && market.amountStep >= 1;
+  const stepUnits = tooCoarse ? 1 : (dec?.m ?? 0);
+  const scaleDigits = dec?.d ?? 0;
+  const scale = 10 ** scaleDigits;
+  const step = stepUnits / scale;
+  let maxSteps = Infinity;
+  let maxBase = market.maxAmount ?? Infinity;
+  if (tooCoarse) {
+    maxSteps = 0;
+    maxBase = 0;
+  } else if (stepUnits > 0) {
+    maxSteps = Math.floor(MAX_UNITS / stepUnits);
+    if (market.maxAmount !== null) maxSteps = Math.min(maxSteps, stepsIn(market.maxAmount, stepUnits, scale));
+    maxBase = (maxSteps * stepUnits) / scale;
+  }
+  return {
+    market,
+    stepUnits,
+    scale,
+    scaleDigits,
+    step,
+    maxBase,
+    maxSteps,
+    minAmount: market.minAmount ?? 0,
+    minCost: market.minCost ?? 0,
+  };
+}
+
+/**
+ * `x` as m x 10^-d from its shortest decimal text after rounding to 15 significant digits; null
+ * when it has no usable decimal form (too fine, or too coarse to count in whole units).
+ */
+export function decimalOf(x: number): { m: number; d: number } | null {
+  const text = String(Number(x.toPrecision(15)));
+  const e = text.indexOf('e');
+  const mantissa = e < 0 ? text : text.slice(0, e);
+  const exp = e < 0 ? 0 : Number(text.slice(e + 1));
+  const dot = mantissa.indexOf('.');
+  const digits = dot < 0 ? mantissa : mantissa.slice(0, dot) + mantissa.slice(dot + 1);
+  let d = (dot < 0 ? 0 : mantissa.length - dot - 1) - exp;
+  let m = Number(digits);
+  if (d < 0) {
+    m *= 10 ** -d;
+    d = 0;
+  }
+  if (d > MAX_SCALE_DIGITS || !(m > 0) || m > MAX_UNITS) return null;
+  return { m, d };
+}
+
+/** Whole steps of `stepUnits / scale` in `base` (a float depth), rounded down; 0 for base <= 0. */
+export function stepsIn(base: number, stepUnits: number, scale: number): number {
+  if (!(base > 0)) return 0;
+  const x = (base * scale) / stepUnits;
+  return Math.floor(x + x * STEP_SLACK);
+}
+
+/** Smallest whole number of steps reaching at least `base`. */
+export function stepsAtLeast(base: number, stepUnits: number, scale: number): number {
+  if (!(base > 0)) return 0;
+  const x = (base * scale) / stepUnits;
+  return Math.ceil(x - x * STEP_SLACK);
+}
+
+/** The exact amount of `steps` steps: the integer steps*m over 10^d. */
+export function baseOfSteps(rules: VenueRules, steps: number): number {
+  return (steps * rules.stepUnits) / rules.scale;
+}
+
+/** The part of a leg the market's rules need: its amount, steps and raw cost. */
+export interface SizedLeg {
+  readonly base: number;
+  readonly cost: number;
+}
+
+/** Whether a leg can be sent as one order: at or above the minimum amount and cost (steps and maximum hold by construction). */
+export function executable(rules: VenueRules | null, leg: SizedLeg): boolean {
+  return rules === null || (leg.base >= rules.minAmount && leg.cost >= rules.minCost);
+}
+
+/** Which minimum an unexecutable leg misses, amount first. */
+export function missedMinimum(rules: VenueRules, leg: SizedLeg): 'min_amount' | 'min_cost' {
+  return leg.base < rules.minAmount ? 'min_amount' : 'min_cost';
+}
+
+/**
+ * Sum of base amounts, exact when every one is whole steps of a known scale: the integers at the
+ * finest scale, divided once. Otherwise (a market without a step, or a sum past 2^53) the float
+ * sum in the given order.
+ */
+export function sumBase(parts: readonly { base: number; steps: number; rules: VenueRules | null }[]): number {
+  let digits = 0;
+  let exact = true;
+  for (const p of parts) {
+    if (p.rules === null || p.rules.stepUnits === 0) exact = false;
+    else digits = Math.max(digits, p.rules.scaleDigits);
+  }
+  if (exact) {
+    let units = 0;
+    for (const p of parts) units += p.steps * p.rules!.stepUnits * 10 ** (digits - p.rules!.scaleDigits);
+    if (units <= Number.MAX_SAFE_INTEGER) return units / 10 ** digits;
+  }
+  let t = 0;
+  for (const p of parts) t += p.base;
+  return t;
+}

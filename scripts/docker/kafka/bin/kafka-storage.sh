@@ -1,0 +1,3 @@
+#!/usr/bin/env bash
+# kafka-storage.sh format|info|random-uuid ...
+exec "$(dirname "$0")/kafka-run-class.sh" kafka.tools.StorageTool "$@"

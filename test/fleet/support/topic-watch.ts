@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import { Kafka, logLevel, type Consumer } from 'kafkajs';
+
+/** One record as the independent reader saw it: where it is, its key and text, when it arrived here. */
+export interface Seen {
+  readonly partition: number;
+  readonly offset: number;
+  readonly key: string;
+  readonly value: string;
+  readonly at: number;
+}
+
+/**
+ * An independent reader of one topic (plain kafkajs, none of the service's code): every record
+ * from the start, kept with the wall time it arrived. What the fleet test checks the service's
+ * acknowledgements against.
+ */
+export class TopicWatch {
+  readonly seen: Seen[] = [];
+  private consumer: Consumer | null = null;
+
+  constructor(
+    private readonly brokers: string,
+    readonly topic: string,
+  ) {}
+
+  async start(): Promise<this> {
+    const kafka = new Kafka({
+      brokers: this.brokers.split(','),
+      logLevel: logLevel.NOTHING,
+      clientId: 'fleet-test',
+    });
+    // Back within seconds after a broker is lost (kafkajs's defaults wait up to 30 s for a session).
+    const consumer = kafka.consumer({
+      groupId: `fleet-watch-${randomUUID()}`,
+      maxWaitTimeInMs: 100,
+      sessionTimeout: 6_000,
+      heartbeatInterval: 1_000,
+      retry: { initialRetryTime: 200, maxRetryTime: 1000, retries: 30 },
+    });
+    this.consumer = consumer;
+    await consumer.connect();
+    await consumer.subscribe({ topic: this.topic, fromBeginning: true });
+    await consumer.run({
+      autoCommit: false,
+      eachMessage: ({ partition, message }) => {
+        this.seen.push({
+          partition,
+          offset: Number(message.offset),
+          key: message.key?.toString('utf8') ?? '',
+          value: message.value?.toString('utf8') ?? '',
+          at: Date.now(),
+        });
+        return Promise.resolve();
+      },
+    });
+    return this;
+  }
+
+  /**
+   * Distinct records by position, each with the time it first arrived (a consumer that rejoins
+   * after a broker loss reads the topic again from the start).
+   */
+  records(): Seen[] {
+    const byPosition = new Map<string, Seen>();
+    for (const s of this.seen) {
+      const k = `${s.partition}@${s.offset}`;
+      if (!byPosition.has(k)) byPosition.set(k, s);
+    }
+    return [...byPosition.values()].sort((a, b) => a.partition - b.partition || a.offset - b.offset);
+  }
+
+  keys(): Set<string> {
+    return new Set(this.seen.map((s) => s.key));
+  }
+
+  async stop(): Promise<void> {
+    await this.consumer?.disconnect().catch(() => undefined);
+  }
+}
+
+interface BookLine {
+  readonly type: string;
+  readonly exchangeId: string;
+  readonly symbol: string;
+  readonly snapshot: boolean;
+  readonly sequence: number;
+}
+
+/**
+ * Where a book's sequence breaks in topic order: a delta that is not the book's sequence + 1, and
+ * is not an exact copy of a record already there (a produce retried after a broker loss may repeat
+ * a batch; the fold ignores such copies). A snapshot always starts a new run (a venue taken over,
+ * a republish). Two ingestors writing one book at once would interleave two runs: a break.
+ */
+export function sequenceBreaks(records: readonly Seen[]): string[] {
+  const last = new Map<string, number>();
+  const texts = new Map<string, Map<number, string>>();
+  const breaks: string[] = [];
+  for (const r of records) {
+    const b = JSON.parse(r.value) as BookLine;
+    if (b.type !== 'book') continue;
+    const key = `${b.exchangeId}|${b.symbol}`;
+    let byseq = texts.get(key);
+    if (byseq === undefined) texts.set(key, (byseq = new Map<number, string>()));
+    const prev = last.get(key);
+    if (b.snapshot || prev === undefined) {
+      if (!b.snapshot)
+        breaks.push(`${key}: starts with a delta (seq ${b.sequence}) at ${r.partition}@${r.offset}`);
+      byseq.clear();
+    } else if (b.sequence !== prev + 1) {
+      if (byseq.get(b.sequence) === r.value) continue;
+      breaks.push(`${key}: seq ${b.sequence} after ${prev} at ${r.partition}@${r.offset}`);
+    }
+    byseq.set(b.sequence, r.value);
+    last.set(key, b.sequence);
+  }
+  return breaks;
+}
