@@ -971,7 +971,7 @@ export interface components {
     };
   };
   responses: {
-    /** @description The request is malformed before any parameter is read: HTTP/1.1 without a Host header, a malformed percent-escape in the path, a request that is not HTTP/1.x (an HTTP/2 preface included), or a bad WebSocket handshake on /stream/route. */
+    /** @description The request is malformed before any parameter is read: HTTP/1.1 without a Host header or any request with two, a malformed percent-escape in the path, a request that is not HTTP/1.x (an HTTP/2 preface included), or a bad WebSocket handshake on /stream/route. */
     BadRequest: {
       headers: {
         'x-request-id': components['headers']['x-request-id'];
@@ -1130,11 +1130,11 @@ export interface operations {
          */
         to: string;
         /**
-         * @description Exact amount of `from` to spend (> 0). Exactly one of amountIn and amountOut.
+         * @description Exact amount of `from` to spend (at least 1e-12). Exactly one of amountIn and amountOut.
          * @example 1000
          */
         amountIn?: number;
-        /** @description Exact amount of `to` to receive (> 0), direct markets only (a bridge-only conversion is 501). Exactly one of amountIn and amountOut. */
+        /** @description Exact amount of `to` to receive (at least 1e-12), direct markets only (a bridge-only conversion is 501). Exactly one of amountIn and amountOut. */
         amountOut?: number;
         /** @description best_single: one venue per hop; split_optimal: split across every venue at least cost; split_capped: at most maxVenues venues per hop. */
         strategy?: 'best_single' | 'split_optimal' | 'split_capped';
@@ -1185,7 +1185,7 @@ export interface operations {
           'application/json': components['schemas']['RouteResult'];
         };
       };
-      /** @description A parameter is missing, malformed, out of range, unknown or repeated (the message names it, or the cap it exceeds); or the request is malformed before any parameter is read (no Host in HTTP/1.1, a bad percent-escape, not HTTP/1.x). */
+      /** @description A parameter is missing, malformed, out of range (an amount below 1e-12 included), unknown or repeated (the message names it, or the cap it exceeds); a body that is not UTF-8 (the first bad byte named); or the request is malformed before any parameter is read (no Host in HTTP/1.1 or two Hosts, a bad percent-escape, not HTTP/1.x). */
       400: {
         headers: {
           'x-request-id': components['headers']['x-request-id'];
@@ -1264,9 +1264,9 @@ export interface operations {
           from: string;
           /** @description Asset wanted; must differ from `from`; trimmed and upper-cased, then 1 to 32 of A-Z 0-9 . _ -. */
           to: string;
-          /** @description Exact amount of `from` to spend (> 0). Exactly one of amountIn and amountOut. */
+          /** @description Exact amount of `from` to spend (at least 1e-12). Exactly one of amountIn and amountOut. */
           amountIn?: number | string;
-          /** @description Exact amount of `to` to receive (> 0), direct markets only (a bridge-only conversion is 501). Exactly one of amountIn and amountOut. */
+          /** @description Exact amount of `to` to receive (at least 1e-12), direct markets only (a bridge-only conversion is 501). Exactly one of amountIn and amountOut. */
           amountOut?: number | string;
           /**
            * @description best_single: one venue per hop; split_optimal: split across every venue at least cost; split_capped: at most maxVenues venues per hop.
@@ -1353,7 +1353,7 @@ export interface operations {
           'application/json': components['schemas']['RouteResult'];
         };
       };
-      /** @description A parameter is missing, malformed, out of range, unknown or repeated (the message names it, or the cap it exceeds); or the request is malformed before any parameter is read (no Host in HTTP/1.1, a bad percent-escape, not HTTP/1.x). */
+      /** @description A parameter is missing, malformed, out of range (an amount below 1e-12 included), unknown or repeated (the message names it, or the cap it exceeds); a body that is not UTF-8 (the first bad byte named); or the request is malformed before any parameter is read (no Host in HTTP/1.1 or two Hosts, a bad percent-escape, not HTTP/1.x). */
       400: {
         headers: {
           'x-request-id': components['headers']['x-request-id'];
@@ -1384,7 +1384,7 @@ export interface operations {
       408: components['responses']['RequestTimeout'];
       413: components['responses']['ContentTooLarge'];
       414: components['responses']['UriTooLong'];
-      /** @description The Content-Type is not one the server can parse (send application/json; other text types are 400). */
+      /** @description The Content-Type is not one the server can parse (send application/json, in UTF-8: another charset is 415 too; other text types are 400). */
       415: {
         headers: {
           'x-request-id': components['headers']['x-request-id'];
@@ -1501,11 +1501,11 @@ export interface operations {
          */
         to: string;
         /**
-         * @description Exact amount of `from` to spend (> 0). Exactly one of amountIn and amountOut.
+         * @description Exact amount of `from` to spend (at least 1e-12). Exactly one of amountIn and amountOut.
          * @example 1000
          */
         amountIn?: number;
-        /** @description Exact amount of `to` to receive (> 0), direct markets only (a bridge-only conversion is 501). Exactly one of amountIn and amountOut. */
+        /** @description Exact amount of `to` to receive (at least 1e-12), direct markets only (a bridge-only conversion is 501). Exactly one of amountIn and amountOut. */
         amountOut?: number;
         /** @description best_single: one venue per hop; split_optimal: split across every venue at least cost; split_capped: at most maxVenues venues per hop. */
         strategy?: 'best_single' | 'split_optimal' | 'split_capped';
@@ -1556,7 +1556,7 @@ export interface operations {
           'application/json': components['schemas']['ExplainedRoute'];
         };
       };
-      /** @description A parameter is missing, malformed, out of range, unknown or repeated (the message names it, or the cap it exceeds); or the request is malformed before any parameter is read (no Host in HTTP/1.1, a bad percent-escape, not HTTP/1.x). */
+      /** @description A parameter is missing, malformed, out of range (an amount below 1e-12 included), unknown or repeated (the message names it, or the cap it exceeds); a body that is not UTF-8 (the first bad byte named); or the request is malformed before any parameter is read (no Host in HTTP/1.1 or two Hosts, a bad percent-escape, not HTTP/1.x). */
       400: {
         headers: {
           'x-request-id': components['headers']['x-request-id'];

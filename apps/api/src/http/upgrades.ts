@@ -2,7 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { writeRawError, type AnswerHeaders } from './answers';
-import { pathOf, STREAM_PATH, targetProblem, type FrontDoor, type Problem } from './front-door';
+import { headProblem, pathOf, STREAM_PATH, targetProblem, type FrontDoor, type Problem } from './front-door';
 import { withVerdict } from './request-gate';
 
 /** What takes a WebSocket handshake that passed the gate and the checks (the stream's ws server). */
@@ -77,8 +77,8 @@ function handshakeProblem(req: IncomingMessage): Problem | null {
       error: `method ${req.method} is not allowed on ${STREAM_PATH}`,
       headers: { allow: 'GET' },
     };
-  if (req.httpVersionMajor === 1 && req.httpVersionMinor === 1 && req.headers.host === undefined)
-    return { status: 400, error: 'the Host header is required in HTTP/1.1' };
+  const head = headProblem(req);
+  if (head !== null) return head;
   const target = targetProblem(req.url ?? '');
   if (target !== null) return target;
   if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket')
