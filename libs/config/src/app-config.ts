@@ -245,14 +245,14 @@ function readServer(r: Reader): ServerConfig {
       framesPerSec: r.int(
         'STREAM_FRAMES_PER_SEC',
         r.envValue('STREAM_FRAMES_PER_SEC'),
-        10_000,
+        5_000,
         1,
         100_000_000,
       ),
       bytesPerSec: r.int(
         'STREAM_BYTES_PER_SEC',
         r.envValue('STREAM_BYTES_PER_SEC'),
-        32 * 1024 * 1024,
+        16 * 1024 * 1024,
         64 * 1024,
         2 ** 40,
       ),

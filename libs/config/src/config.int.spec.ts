@@ -39,7 +39,7 @@ describe('loadConfig', () => {
       },
       journalResponses: false,
       journalQueueBytes: 64 * 1024 * 1024,
-      streamBudget: { framesPerSec: 10_000, bytesPerSec: 32 * 1024 * 1024 },
+      streamBudget: { framesPerSec: 5_000, bytesPerSec: 16 * 1024 * 1024 },
       redisUrl: null,
     });
     expect(c.server.http).toEqual(HTTP_LIMIT_DEFAULTS);

@@ -178,14 +178,14 @@ export const ENV_HELP: readonly EnvHelp[] = [
   },
   {
     name: 'STREAM_FRAMES_PER_SEC',
-    defaultText: '10000',
+    defaultText: '5000',
     description:
       "stream frames a second in all (a tick's solve counts as 5); over it frames wait their turn, fairly by address, the newest state kept",
     apps: SERVER,
   },
   {
     name: 'STREAM_BYTES_PER_SEC',
-    defaultText: '33554432 (32 MiB)',
+    defaultText: '16777216 (16 MiB)',
     description: 'stream frame bytes a second in all, likewise',
     apps: SERVER,
   },

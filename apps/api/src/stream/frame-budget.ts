@@ -6,8 +6,8 @@ export interface StreamBudget {
 
 /** The defaults (libs/config's STREAM_FRAMES_PER_SEC, STREAM_BYTES_PER_SEC). */
 export const STREAM_BUDGET_DEFAULTS: StreamBudget = Object.freeze({
-  framesPerSec: 10_000,
-  bytesPerSec: 32 * 1024 * 1024,
+  framesPerSec: 5_000,
+  bytesPerSec: 16 * 1024 * 1024,
 });
 
 /** What one tick's solve is charged, in frames: a solve costs about as much CPU as this many frames. */

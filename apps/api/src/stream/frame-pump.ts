@@ -88,7 +88,11 @@ export class FramePump {
       const t = this.now();
       if (t - started >= TURN_MS) return this.schedule();
       const { key, item: sub } = next;
-      if (this.hooks.isDue(sub)) {
+      // A new state is solved for a stream that has delivered the last one, or that cannot take a
+      // frame now anyway (a slow reader: its waiting frame is replaced, spec 6.4). One whose frame
+      // only waited for the budget sends it first: with the budget tight, each solve is followed
+      // by its frames instead of replacing them unsent.
+      if (this.hooks.isDue(sub) && (sub.pendingFrame() === null || !sub.canSendNow())) {
         if (!this.budget.allows(SOLVE_COST_FRAMES + 1, 0, t)) return this.waitFor(SOLVE_COST_FRAMES + 1, 0);
         this.budget.charge(SOLVE_COST_FRAMES, 0, t);
         this.hooks.solve(sub);
@@ -101,6 +105,8 @@ export class FramePump {
       if (taken === null) continue;
       this.budget.charge(1, taken.bytes, t);
       this.hooks.deliver(sub, taken);
+      // A newer state is waiting to be solved: the stream takes its turn again for it.
+      if (this.hooks.isDue(sub)) this.queue.push(key, sub);
     }
   }
 }

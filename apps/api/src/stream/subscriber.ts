@@ -66,6 +66,15 @@ export class Subscriber {
     if (this.pending !== null && this.sendable()) this.ready(this);
   }
 
+  /** Whether a frame could be written now (open, drained, past the floor); arms nothing. */
+  canSendNow(): boolean {
+    return (
+      this.ws.readyState === this.ws.OPEN &&
+      this.ws.bufferedAmount <= MAX_BUFFERED_BYTES &&
+      this.lastSentAt + PUSH_FLOOR_MS <= this.now()
+    );
+  }
+
   /** Open, drained and past the floor; otherwise a retry is armed for when it may be. */
   private sendable(): boolean {
     if (this.ws.readyState !== this.ws.OPEN) return false;
