@@ -3,7 +3,7 @@
  * server (60 venues x 1,000 levels) with the default limits and timeouts, the rate limit raised,
  * and an event-loop delay histogram the parent resets and reads between attacks:
  *   'reset' -> clears it; 'report' -> { maxMs, p99Ms, rssKiB }; { moves: n } -> BTC/USDT top-of-book
- *   moves n times a second from now on (0: none), answered 'moves'.
+ *   moves n times a second from now on (0: none), answered 'moves'; 'cpu' -> { cpuMicros } used so far.
  * `node dist/bench/hostile-server.js raised` serves with the API bench's raised connection limits.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -45,6 +45,10 @@ async function main(): Promise<void> {
         moves = perSec > 0 ? moveBooks(server.snapshots, (r) => server.write(r), perSec) : null;
         process.send!('moves');
       });
+    } else if (m === 'cpu') {
+      // CPU time used so far (user + system, microseconds): the parent takes differences.
+      const u = process.cpuUsage();
+      process.send!({ cpuMicros: u.user + u.system });
     } else if (m === 'stop') {
       void server.close().then(() => process.exit(0));
     }

@@ -10,6 +10,7 @@ import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import type { ClientFigures } from './api-client';
+import { ask, clientProcess, lineFrom, nextMessage } from './child-io';
 import { ROUTE } from './api-rest';
 import type { BenchRow } from './bench-row';
 import { floodQuery } from './stream-flood-queries';
@@ -47,13 +48,14 @@ export async function benchStreamFlood(o: FloodOptions): Promise<BenchRow[]> {
     await ask(server, { moves: MOVES_PER_SEC });
     for (const streams of o.levels) {
       const addresses = o.addresses(streams);
-      const f = await floodLevel(port, url, streams, addresses);
+      const f = await floodLevel(server, port, url, streams, addresses);
       const at = `${streams.toLocaleString('en-US')} streams (${DISTINCT} requests, ${addresses} address${addresses > 1 ? 'es' : ''})`;
       const row = (metric: string, value: number, unit: string): void => {
         rows.push({ scenario: o.scenario, metric: `stream flood ${at}: ${metric}`, value, unit });
       };
       row('frames/s received', f.framesPerSec, 'frames/s');
       row('bytes/s received', f.bytesPerSec / 1e6, 'MB/s');
+      row('server CPU while flooded', f.serverCores, 'cores');
       row('GET /route p99 (4 conns, client process)', f.rest.p99, 'ms');
       row('GET /route p50', f.rest.p50, 'ms');
       row('GET /route max', f.rest.max, 'ms');
@@ -76,9 +78,12 @@ interface LevelFigures {
   readonly rest: ClientFigures;
   readonly firstFrameMs: number;
   readonly stillOpen: number;
+  /** The server process's CPU over the measured window, in cores. */
+  readonly serverCores: number;
 }
 
 async function floodLevel(
+  server: ChildProcess,
   port: number,
   url: string,
   streams: number,
@@ -105,13 +110,16 @@ async function floodLevel(
       throw new Error(`stream flood: ${opened.failed} of ${streams} streams failed to open`);
     await new Promise((r) => setTimeout(r, 1000));
     clients.stdin.write('reset\n');
-    const rest = clientProcess(url + ROUTE);
+    const cpuFrom = await cpuMicros(server);
+    const wallFrom = performance.now();
+    const rest = clientProcess(url + ROUTE, SECONDS);
     const firsts: number[] = [];
     for (let i = 0; i < NEW_STREAMS; i++) {
       await new Promise((r) => setTimeout(r, (SECONDS * 1000) / (NEW_STREAMS + 1)));
       firsts.push(await firstFrameMs(port, floodQuery(i)));
     }
     const figures = await rest;
+    const serverCores = ((await cpuMicros(server)) - cpuFrom) / 1000 / (performance.now() - wallFrom);
     const report = lineFrom(clients, (l) => l.includes('"frames"'));
     clients.stdin.write('report\n');
     const r = JSON.parse(await report) as { frames: number; bytes: number; ms: number; closed: number };
@@ -122,6 +130,7 @@ async function floodLevel(
       rest: figures,
       firstFrameMs: Math.max(...firsts),
       stillOpen: streams - r.closed,
+      serverCores,
     };
   } finally {
     clients.kill('SIGKILL');
@@ -142,44 +151,6 @@ function firstFrameMs(port: number, query: string): Promise<number> {
   });
 }
 
-function ask(child: ChildProcess, message: unknown): Promise<unknown> {
-  const answer = nextMessage(child);
-  child.send(message as object);
-  return answer;
-}
-
-function nextMessage<T = unknown>(child: ChildProcess): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const onExit = (code: number | null): void => reject(new Error(`bench server exited ${code}`));
-    child.once('exit', onExit);
-    child.once('message', (m) => {
-      child.off('exit', onExit);
-      resolve(m as T);
-    });
-  });
-}
-
-function lineFrom(child: ChildProcess, match: (line: string) => boolean): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let buf = '';
-    const onData = (c: Buffer): void => {
-      buf += c.toString();
-      const lines = buf.split('\n');
-      buf = lines.pop() ?? '';
-      for (const line of lines)
-        if (match(line)) {
-          child.stdout!.off('data', onData);
-          return resolve(line);
-        }
-    };
-    child.stdout!.on('data', onData);
-    child.once('close', (code) => reject(new Error(`child exited ${code} before the expected line`)));
-  });
-}
-
-async function clientProcess(url: string): Promise<ClientFigures> {
-  const child = spawn(process.execPath, [join(__dirname, 'api-client.js'), url, '4', String(SECONDS)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return JSON.parse(await lineFrom(child, (l) => l.startsWith('{'))) as ClientFigures;
+async function cpuMicros(server: ChildProcess): Promise<number> {
+  return (await ask<{ cpuMicros: number }>(server, 'cpu')).cpuMicros;
 }
