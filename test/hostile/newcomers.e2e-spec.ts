@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../support/wait-for';
-import { askedBetween, startGoodClient } from './support/good-client';
+import { askedBetween, startGoodClient, worstMs } from './support/good-client';
 import { exchange, get } from './support/raw';
 import { spawnServer, type SpawnedServer } from './support/server';
 
@@ -83,11 +83,14 @@ describe(`${ADDRESSES} addresses x ${PER_ADDRESS} trickled bodies (issue 22)`, (
         await new Promise((r) => setTimeout(r, 100));
       }
       const seen = await good.stop();
+      const during = askedBetween(seen, from);
+      console.log(
+        `newcomers: /health in ${newcomers.map((n) => n.ms.toFixed(0)).join(', ')} ms (status ${newcomers.map((n) => n.status).join(', ')}); attack holding ${attack.open()} sockets, ${attack.resets()} displaced so far; good client worst ${worstMs(during).toFixed(0)} ms over ${during.length} requests`,
+      );
       expect(newcomers.map((n) => n.status)).toEqual([200, 200, 200, 200, 200]);
       for (const n of newcomers) expect(n.ms).toBeLessThan(1000);
       // The attack really held the server full: its connections were displaced, not refused.
       expect(attack.open()).toBeGreaterThan(9_000);
-      const during = askedBetween(seen, from);
       expect(during.length).toBeGreaterThan(0);
       expect(during.filter((a) => a.status !== 200)).toEqual([]);
       expect(seen.streamOpen).toBe(true);
