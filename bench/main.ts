@@ -9,6 +9,7 @@
 import { cpus } from 'node:os';
 import { benchApi } from './api';
 import { benchApiExplain } from './api-explain';
+import { benchAudit } from './audit';
 import type { BenchRow } from './bench-row';
 import { benchExplain } from './explain';
 import { benchFleet } from './fleet';
@@ -17,6 +18,7 @@ import { benchHostile } from './hostile';
 import { benchIngestor } from './ingestor';
 import { benchLog } from './log';
 import { benchLongevity } from './longevity';
+import { benchLongevityAsOf } from './longevity-asof';
 import { benchReplay } from './replay';
 import { benchRequest } from './request';
 import { benchSoak } from './soak';
@@ -55,8 +57,10 @@ const SCENARIOS: Scenario[] = [
     run: async () => [...(await benchStreamFlood(API_FLOOD)), ...(await benchStreamFlood(HOSTILE_FLOOD))],
   },
   { name: 'longevity', run: () => benchLongevity() },
+  { name: 'longevity-asof', run: () => benchLongevityAsOf() },
   { name: 'soak', run: () => benchSoak() },
   { name: 'fleet', run: () => benchFleet() },
+  { name: 'audit', run: (o) => benchAudit(o.baseline) },
 ];
 
 async function main(): Promise<void> {

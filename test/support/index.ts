@@ -8,3 +8,5 @@ export { tempDir } from './temp-dir';
 export { decimal, isWholeMultiple, sumsExactly, type Decimal } from './decimal';
 export { bookRecords, listingRecords, seeded, toEntries, type StreamSpec } from '@app/synth';
 export { CHROMIUM, launchChromium } from './browser';
+export { cutFold, stateHashes, versionedFold } from './versioned-fold';
+export { messyLog } from './messy-log';

@@ -72,7 +72,13 @@ async function liveVenues(
   );
   return (sink) =>
     new venues.Ingestor(
-      venues.ingestorOptions({ sink, venuesConfig, logger: quiet, bufferBytes: config.writeBufferBytes }),
+      venues.ingestorOptions({
+        sink,
+        venuesConfig,
+        logger: quiet,
+        bufferBytes: config.writeBufferBytes,
+        listingRepublishMs: config.listingRepublishMs,
+      }),
     );
 }
 

@@ -49,12 +49,12 @@ async function main(): Promise<void> {
     logger.error(problem);
     process.exit(2);
   }
-  const stop =
-    config.replay === null ? startLive(config, log, sink, logger) : startReplay(config, log, logger);
+  let stopping = false;
   // A stop (records in hand written, the log closed) has SHUTDOWN_TIMEOUT_MS: a broker that does
   // not answer must not outlive the orchestrator's grace period (docs/deploy.md "Shutdown").
-  const shutdown = (signal: NodeJS.Signals): void => {
-    logger.info('stopping ingestor', { signal, deadlineMs: config.shutdownTimeoutMs });
+  const exit = (code: 0 | 1): void => {
+    if (stopping) return;
+    stopping = true;
     const startedAt = performance.now();
     const deadline = setTimeout(() => {
       logger.error('stop deadline passed: exiting with records unwritten', {
@@ -68,13 +68,22 @@ async function main(): Promise<void> {
         () => {
           clearTimeout(deadline);
           logger.info('stopped', { ms: Math.round(performance.now() - startedAt) });
-          process.exit(0);
+          process.exit(code);
         },
         (e: unknown) => {
           logger.error('stop failed', { error: String(e) });
           process.exit(1);
         },
       );
+  };
+  // A recording fed to its end (not --loop) ends the process: the log (a Kafka client's sockets
+  // and timers) is closed first, so scripts that feed a recording see it exit, 0 when every line
+  // was read (1 when reading the recording failed).
+  const stop =
+    config.replay === null ? startLive(config, log, sink, logger) : startReplay(config, log, logger, exit);
+  const shutdown = (signal: NodeJS.Signals): void => {
+    logger.info('stopping ingestor', { signal, deadlineMs: config.shutdownTimeoutMs });
+    exit(0);
   };
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
@@ -122,6 +131,7 @@ function startLive(
     venuesConfig,
     logger: quiet,
     bufferBytes: config.writeBufferBytes,
+    listingRepublishMs: config.listingRepublishMs,
   });
   const running =
     config.shards === null
@@ -207,7 +217,12 @@ function shardedIngestor(
   return shards;
 }
 
-function startReplay(config: IngestorConfig, log: EventLog, logger: ServiceLogger): () => Promise<void> {
+function startReplay(
+  config: IngestorConfig,
+  log: EventLog,
+  logger: ServiceLogger,
+  finished: (code: 0 | 1) => void,
+): () => Promise<void> {
   const replay = config.replay!;
   const abort = new AbortController();
   let lastPass = -1;
@@ -241,9 +256,15 @@ function startReplay(config: IngestorConfig, log: EventLog, logger: ServiceLogge
       }),
     )
     .then(
-      (summary) => logger.info('replay finished', { ...summary }),
-      // Only reading the recording can end it (a file gone); say so, and keep the process for a clean stop.
-      (e: unknown) => logger.error('replay stopped', { error: e instanceof Error ? e.message : String(e) }),
+      (summary) => {
+        logger.info('replay finished', { ...summary });
+        if (!abort.signal.aborted) finished(0);
+      },
+      // Only reading the recording can end it (a file gone): say so and exit 1.
+      (e: unknown) => {
+        logger.error('replay stopped', { error: e instanceof Error ? e.message : String(e) });
+        if (!abort.signal.aborted) finished(1);
+      },
     );
   return async () => {
     abort.abort();

@@ -1,7 +1,7 @@
 import { JOURNAL_TOPICS, type JournalTopic } from '@app/events';
 import { frameAsQuote, parseJournalEntryLine, type JournalEntryRecord, type QuoteRecord } from '@app/journal';
 import { partitionFor, type EventLog } from '@app/log';
-import { JournalIndex, type JournalIndexes } from './journal-index';
+import type { JournalLookups, KeyLookup } from './key-lookup';
 
 export interface FoundQuote {
   /** The record to replay; for a stream frame, its tick's record under the frame's id and hash. */
@@ -18,13 +18,13 @@ export interface FoundQuote {
 
 const CHUNK = 4096;
 
-/** The index of `topic` among what a caller passed (a single index covers its own topic only). */
+/** The lookup of `topic` among what a caller passed (a single lookup covers its own topic only). */
 export function indexOf(
-  indexes: JournalIndex | JournalIndexes | undefined,
+  indexes: KeyLookup | JournalLookups | undefined,
   topic: JournalTopic,
-): JournalIndex | undefined {
+): KeyLookup | undefined {
   if (indexes === undefined) return undefined;
-  if (indexes instanceof JournalIndex) return indexes.topic === topic ? indexes : undefined;
+  if ('entries' in indexes) return (indexes.topic ?? 'quotes') === topic ? indexes : undefined;
   return indexes[topic];
 }
 
@@ -38,7 +38,7 @@ export function indexOf(
 export async function findQuote(
   log: EventLog,
   requestId: string,
-  index?: JournalIndex | JournalIndexes,
+  index?: KeyLookup | JournalLookups,
 ): Promise<FoundQuote | null> {
   let found: Entry | null = null;
   for (const topic of JOURNAL_TOPICS) {
@@ -81,7 +81,7 @@ async function findEntry(
   log: EventLog,
   topic: JournalTopic,
   requestId: string,
-  index?: JournalIndex,
+  index?: KeyLookup,
 ): Promise<Entry | null> {
   if (index !== undefined) {
     const { entries, partition, scanned } = await index.entries(requestId);

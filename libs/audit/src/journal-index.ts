@@ -158,23 +158,30 @@ export class JournalIndex {
   }
 }
 
+/** What JournalIndexer keeps up to date: a JournalIndex, or a SharedIndexPublisher (which can halt). */
+export interface Indexing {
+  catchUp(): Promise<number>;
+  halt?(): void;
+}
+
 /**
- * Keeps a journal's index up to date in the background (the API, which journals): a pass every
- * `everyMs`, one at a time, and a last one at stop. Failures are told, never thrown: the index
- * is an accelerator, readers scan what it does not cover.
+ * Keeps a journal's indexes up to date in the background (the API, which journals): a pass every
+ * `everyMs` over each index in turn, one pass at a time, and a last one at stop. An index that can
+ * halt (the shared one, whose passes may be long: SharedIndexPublisher) is halted at stop instead:
+ * its running pass ends at its next safe point and none follows. Failures are told, never thrown:
+ * the index is an accelerator, readers scan what it does not cover.
  */
 export class JournalIndexer {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> = Promise.resolve();
-
-  private readonly indexes: readonly JournalIndex[];
+  private readonly indexes: readonly Indexing[];
 
   constructor(
-    index: JournalIndex | JournalIndexes,
+    index: Indexing | readonly Indexing[],
     private readonly onError: (e: Error) => void,
     private readonly everyMs = 1000,
   ) {
-    this.indexes = index instanceof JournalIndex ? [index] : [index.quotes, index.stream];
+    this.indexes = isList(index) ? index : [index];
   }
 
   start(): void {
@@ -198,6 +205,14 @@ export class JournalIndexer {
   async stop(): Promise<void> {
     if (this.timer !== null) clearInterval(this.timer);
     this.timer = null;
-    await this.pass();
+    const halting = this.indexes.filter((i) => i.halt !== undefined);
+    for (const i of halting) i.halt!();
+    // A halted index's catchUp returns at once: a last pass updates the others.
+    if (halting.length < this.indexes.length) return this.pass();
+    await this.running;
   }
+}
+
+function isList(index: Indexing | readonly Indexing[]): index is readonly Indexing[] {
+  return Array.isArray(index);
 }

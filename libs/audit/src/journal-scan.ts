@@ -2,7 +2,7 @@ import { JOURNAL_TOPICS, type JournalTopic } from '@app/events';
 import { frameAsQuote, parseJournalEntryLine, type QuoteRecord } from '@app/journal';
 import { partitionFor, type EventLog, type LogEntry } from '@app/log';
 import { indexOf } from './find-quote';
-import type { JournalIndex, JournalIndexes } from './journal-index';
+import type { JournalLookups, KeyLookup } from './key-lookup';
 
 /** Where a journal entry is. */
 interface At {
@@ -68,7 +68,7 @@ async function occurrence(
 async function findTick(
   log: EventLog,
   tickId: string,
-  index?: JournalIndex | JournalIndexes,
+  index?: KeyLookup | JournalLookups,
 ): Promise<Tick | string> {
   for (const topic of ['stream', 'quotes'] as const) {
     const partition = partitionFor(tickId, await log.partitions(topic));
@@ -94,7 +94,7 @@ async function findTick(
 export async function findQuotes(
   log: EventLog,
   requestId: string,
-  index?: JournalIndex | JournalIndexes,
+  index?: KeyLookup | JournalLookups,
 ): Promise<JournalOccurrence[]> {
   const out: JournalOccurrence[] = [];
   for (const topic of JOURNAL_TOPICS) {

@@ -123,8 +123,8 @@ export async function quoteDecay(
       points.push({ afterMs, rate: null, bps: null, problem: 'beyond_log' });
       continue;
     }
-    const { cache } = await rebuildBooks(log, upTo, symbols, { asOf: at, timeIndex: timeIndexOf(log) });
-    const p = repriceLegs(result, request, cache, at, record.config);
+    const { view } = await rebuildBooks(log, upTo, symbols, { asOf: at, timeIndex: timeIndexOf(log) });
+    const p = repriceLegs(result, request, view, at, record.config);
     points.push({
       afterMs,
       rate: p.rate,

@@ -2,7 +2,7 @@ import { jsonDiff, recordedRouting, type JsonChange, type QuoteRecord } from '@a
 import type { EventLog } from '@app/log';
 import { SOLVER_VERSION, solve, watchSymbols, type SolveInput, type RouteResult } from '@app/routing';
 import { sha256Hex } from './sha256';
-import { rebuildBooks, type RebuildStats } from '@app/feed';
+import { rebuildBooks, type RebuildStats, type Rebuilt } from '@app/feed';
 
 export type Solve = (input: SolveInput) => RouteResult;
 
@@ -41,6 +41,8 @@ export interface QuoteReplay {
 export interface ReplayInput {
   readonly input: SolveInput;
   readonly stats: RebuildStats;
+  /** The rebuild itself (its cache, and the listings withheld for a lost market or venue record). */
+  readonly rebuilt: Rebuilt;
 }
 
 /**
@@ -48,20 +50,23 @@ export interface ReplayInput {
  * at the recorded log positions, the recorded request, clock and routing configuration. Every
  * replay (quote, explain, compare) solves exactly this input.
  */
-export async function replayInput(log: EventLog, record: QuoteRecord): Promise<ReplayInput> {
-  // asOf is not a solver input (the recorded clock is that instant) but the per-book cut of the
+export async function replayInput(
+  log: EventLog,
+  record: QuoteRecord,
+  repairLost = false,
+): Promise<ReplayInput> {
+  // asOf is not a solver input (the recorded clock is that instant) but the versioned read of the
   // log below the recorded positions (docs/replay.md "The books at an instant").
   const { asOf, ...request } = record.request;
   const symbols = new Set(watchSymbols(request));
-  const { cache, stats } = await rebuildBooks(
-    log,
-    record.positions,
-    symbols,
-    asOf === undefined ? {} : { asOf },
-  );
+  const rebuilt = await rebuildBooks(log, record.positions, symbols, {
+    ...(asOf === undefined ? {} : { asOf }),
+    repairLost,
+  });
   return {
-    input: { request, books: cache, now: record.calculatedAt, config: recordedRouting(record) },
-    stats,
+    input: { request, books: rebuilt.view, now: record.calculatedAt, config: recordedRouting(record) },
+    stats: rebuilt.stats,
+    rebuilt,
   };
 }
 
@@ -75,12 +80,31 @@ export async function replayQuote(
   options: ReplayQuoteOptions = {},
 ): Promise<QuoteReplay> {
   const solverVersion = options.solverVersion ?? SOLVER_VERSION;
-  const { input, stats } = await replayInput(log, record);
-  const result = (options.solve ?? solve)(input);
-  const body = JSON.stringify(result);
-  const sha256 = sha256Hex(body);
-  const identical = sha256 === record.responseSha256;
+  const { input, stats, rebuilt } = await replayInput(log, record);
+  const solver = options.solve ?? solve;
+  let body = JSON.stringify(solver(input));
+  let sha256 = sha256Hex(body);
+  let identical = sha256 === record.responseSha256;
   const notes: string[] = [];
+  if (!identical && rebuilt.gaps.length > 0) {
+    // Served before damage destroyed a market or venue record it used: try the copies written
+    // again after the damage (docs/operations-log.md "A lost market or venue record").
+    const { input: repaired, rebuilt: second } = await replayInput(log, record, true);
+    const repairs = second.repairs;
+    if (repairs.length > 0) {
+      const again = JSON.stringify(solver(repaired));
+      const same = sha256Hex(again) === record.responseSha256;
+      for (const r of repairs)
+        notes.push(
+          `the market record of ${r.listing.replace('|', ' ')} below the recorded position was lost to damage (venues/${r.partition} offsets ${r.gap.from}..${r.gap.to - 1} unreadable); ${same ? 'replayed with' : 'the response is not reproduced with'} the copy written again at venues/${r.partition}@${r.copiesAt.join(',')}`,
+        );
+      if (same) {
+        body = again;
+        sha256 = record.responseSha256;
+        identical = true;
+      }
+    }
+  }
   if (record.config.solverVersion !== solverVersion)
     notes.push(`recorded with solver ${record.config.solverVersion}, replayed with ${solverVersion}`);
   const original = originalResponse(record, options.received, notes);

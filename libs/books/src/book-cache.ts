@@ -116,6 +116,14 @@ export class BookCache implements MarketsView {
     return outcome;
   }
 
+  /**
+   * Put a book back to its state before any record (a reader of past books folding it again from
+   * the start; docs/replay.md "The books at an instant"). The venue's counters are kept.
+   */
+  resetBook(exchangeId: string, symbol: string): void {
+    this.books.get(key(exchangeId, symbol))?.reset();
+  }
+
   private applyMarket(record: MarketRecord): void {
     const market: MarketInfo = {
       exchangeId: record.exchangeId,

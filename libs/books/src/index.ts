@@ -5,3 +5,4 @@ export type { ApplyOutcome, BookView } from './order-book';
 export { BookCache, rulesOf } from './book-cache';
 export type { CacheOutcome, Listing, MarketInfo, MarketRules, MarketsView, VenueInfo } from './book-cache';
 export { bookHash } from './book-hash';
+export { withoutListings } from './withheld-view';

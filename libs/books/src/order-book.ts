@@ -68,6 +68,16 @@ export class OrderBook implements BookView {
     return 'applied';
   }
 
+  /** Back to the state before any record: empty, sequence -1, awaiting a snapshot. */
+  reset(): void {
+    this.bids.replaceSorted([]);
+    this.asks.replaceSorted([]);
+    this.sequence = -1;
+    this.receivedAt = 0;
+    this.exchangeTimestamp = null;
+    this.inSync = false;
+  }
+
   private stamp(record: BookRecord): void {
     this.sequence = record.sequence;
     this.receivedAt = record.receivedAt;

@@ -495,6 +495,8 @@ export interface components {
       problems: string[];
       /** @description Books the log could not rebuild (no snapshot of them since the server caught up). */
       booksNotRebuilt: number;
+      /** @description Markets kept out of routing (`exchangeId symbol`, at most 100): the log lost an entry of the venue's partition after its market or venue record, which may have been a newer one; each comes back when the ingestor writes its records again (LISTING_REPUBLISH_MS). */
+      marketsWithheld: string[];
       /** @description The retention horizon, epoch ms: the first instant asOf and replay can reach (earlier ones are refused, naming it); null while retention has removed nothing. */
       horizon: number | null;
     };

@@ -109,6 +109,8 @@ export interface StartConfig {
   readonly venuesConfig: string | null;
   /** WRITE_BUFFER_BYTES: records the ingestor holds while the log refuses writes. */
   readonly writeBufferBytes: number;
+  /** LISTING_REPUBLISH_MS: how often the ingestor writes every market and venue record again (0 = never). */
+  readonly listingRepublishMs: number;
   readonly console: ConsoleConfig;
   readonly metrics: MetricsConfig | null;
   /** SHUTDOWN_TIMEOUT_MS: the deadline of a graceful stop. */
@@ -124,6 +126,8 @@ export interface IngestorConfig {
   readonly venuesConfig: string | null;
   /** WRITE_BUFFER_BYTES: records the ingestor holds while the log refuses writes. */
   readonly writeBufferBytes: number;
+  /** LISTING_REPUBLISH_MS: how often the ingestor writes every market and venue record again (0 = never). */
+  readonly listingRepublishMs: number;
   readonly console: ConsoleConfig;
   /** SHUTDOWN_TIMEOUT_MS: the deadline of a graceful stop. */
   readonly shutdownTimeoutMs: number;
@@ -175,6 +179,7 @@ export function loadConfig<A extends AppName>(
       replay,
       venuesConfig: readVenuesConfig(r, cwd),
       writeBufferBytes: readWriteBuffer(r),
+      listingRepublishMs: readListingRepublish(r),
       console: consoleConfig,
       shutdownTimeoutMs,
       shards: readShards(r, log),
@@ -195,6 +200,7 @@ export function loadConfig<A extends AppName>(
             replay: readReplay(r, cwd),
             venuesConfig: readVenuesConfig(r, cwd),
             writeBufferBytes: readWriteBuffer(r),
+            listingRepublishMs: readListingRepublish(r),
             console: consoleConfig,
             metrics,
             shutdownTimeoutMs,
@@ -339,6 +345,13 @@ function readReplay(r: Reader, cwd: string): ReplayConfig | null {
 /** 64 MiB by default (libs/venues DEFAULT_BUFFER_BYTES); 1 MiB to 16 GiB. */
 function readWriteBuffer(r: Reader): number {
   return r.int('WRITE_BUFFER_BYTES', r.envValue('WRITE_BUFFER_BYTES'), 64 * 1024 * 1024, 1 << 20, 2 ** 34);
+}
+
+/** 10 minutes by default (libs/venues DEFAULT_LISTING_REPUBLISH_MS); 0 = never, else 1 s to 1 day. */
+function readListingRepublish(r: Reader): number {
+  const ms = r.int('LISTING_REPUBLISH_MS', r.envValue('LISTING_REPUBLISH_MS'), 600_000, 0, 86_400_000);
+  if (ms > 0 && ms < 1_000) r.bad('LISTING_REPUBLISH_MS', `must be 0 (never) or at least 1000, got ${ms}`);
+  return ms;
 }
 
 function readVenuesConfig(r: Reader, cwd: string): string | null {

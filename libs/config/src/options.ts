@@ -278,6 +278,13 @@ export const ENV_HELP: readonly EnvHelp[] = [
     apps: VENUES,
   },
   {
+    name: 'LISTING_REPUBLISH_MS',
+    defaultText: '600000 (10 min)',
+    description:
+      'the ingestor writes every market and venue record again this often, so one lost to log damage is repaired; 0 = never',
+    apps: VENUES,
+  },
+  {
     name: 'LOG_LEVEL',
     defaultText: 'info',
     description: 'trace, debug, info, warn, error, fatal or silent',

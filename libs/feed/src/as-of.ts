@@ -1,4 +1,4 @@
-import type { BookCache } from '@app/books';
+import type { BookCache, MarketsView } from '@app/books';
 import type { JournalPositions } from '@app/journal';
 import type { EventLog } from '@app/log';
 import { horizonText, logHorizon } from './horizon';
@@ -63,12 +63,18 @@ function iso(ms: number): string {
 
 /** The books as of an instant, ready to read, or why the log cannot give them. */
 export type BooksAt =
-  | { readonly ok: true; readonly cache: BookCache; readonly positions: JournalPositions }
+  | {
+      readonly ok: true;
+      readonly cache: BookCache;
+      /** What the solver may read: the cache without listings whose market record was lost. */
+      readonly view: MarketsView;
+      readonly positions: JournalPositions;
+    }
   | { readonly ok: false; readonly error: string };
 
 /**
- * The one "books at instant t" of the API (docs/api.md "asOf"), a per-book cut: for each book,
- * the fold in log order of its records below `upTo` with receivedAt <= asOf (rebuildBooks with
+ * The one "books at instant t" of the API (docs/api.md "asOf"), a versioned read: each book its
+ * state after its record below `upTo` with the greatest receivedAt <= asOf (rebuildBooks with
  * asOf), whatever order receivedAt has along the log. Refused in the future of the service clock
  * `now` and before the oldest state the log holds. `positions` is `upTo`: with the request's
  * asOf it is what a journal record needs to rebuild the same books.
@@ -83,6 +89,6 @@ export async function booksAt(
   if (asOf > now) return { ok: false, error: `asOf ${asOf} is in the future (service clock ${now})` };
   const reach = await reachAt(log, upTo, asOf);
   if (!reach.ok) return { ok: false, error: reach.error };
-  const { cache } = await rebuildBooks(log, upTo, symbols, { asOf, timeIndex: timeIndexOf(log) });
-  return { ok: true, cache, positions: upTo };
+  const { cache, view } = await rebuildBooks(log, upTo, symbols, { asOf, timeIndex: timeIndexOf(log) });
+  return { ok: true, cache, view, positions: upTo };
 }

@@ -1,4 +1,4 @@
-import type { BookCache } from '@app/books';
+import type { BookCache, MarketsView } from '@app/books';
 import type { LogHealth, PositionVector } from '@app/log';
 
 /** `starting` until caught up; `degraded` while the log is damaged or books could not be rebuilt. */
@@ -11,6 +11,11 @@ export interface FeedHealth {
   readonly log: LogHealth;
   /** `exchangeId|symbol` of books not in sync since the feed caught up (no snapshot to rebuild from). */
   readonly booksNotRebuilt: readonly string[];
+  /**
+   * `exchangeId|symbol` of markets kept out of routing: their market or venue record may have been
+   * lost to damage in the log, until the ingestor writes it again (docs/operations-log.md).
+   */
+  readonly listingsWithheld: readonly string[];
 }
 
 /**
@@ -19,6 +24,11 @@ export interface FeedHealth {
  */
 export abstract class BookFeed {
   abstract readonly cache: BookCache;
+  /**
+   * What the solver may read now: the cache without the listings whose market or venue record the
+   * feed knows may have been lost (`FeedHealth.listingsWithheld`); the cache itself when none.
+   */
+  abstract routable(): MarketsView;
   /** Start folding; resolves once caught up to the high-water marks seen at start. */
   abstract start(): Promise<void>;
   /** True once caught up. */

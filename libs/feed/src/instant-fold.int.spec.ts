@@ -4,9 +4,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { BookCache, bookHash } from '@app/books';
 import type { EventRecord } from '@app/events';
 import { EmbeddedLog, logSink } from '@app/log';
-import { bookRecords, listingRecords, tempDir, type StreamSpec } from '@test/support';
+import { bookRecords, listingRecords, tempDir, versionedFold, type StreamSpec } from '@test/support';
 import { booksAt } from './as-of';
-import { InstantFold, fileSource, logSources } from './instant-fold';
+import { InstantFold } from './instant-fold';
+import { fileSource, logSources } from './record-sources';
 
 const SPEC: StreamSpec = {
   venues: 3,
@@ -23,13 +24,6 @@ function hashes(cache: BookCache): Record<string, string> {
   const out: Record<string, string> = {};
   for (const b of cache.allBooks()) if (b.sequence >= 0) out[`${b.exchangeId}|${b.symbol}`] = bookHash(b);
   return out;
-}
-
-/** The independent definition: every record with receivedAt <= t, in the recorded order. */
-function naive(records: readonly EventRecord[], t: number): BookCache {
-  const cache = new BookCache();
-  for (const r of records) if (r.receivedAt <= t) cache.apply(r);
-  return cache;
 }
 
 describe('the books at an instant: one definition, three readers', () => {
@@ -49,7 +43,7 @@ describe('the books at an instant: one definition, three readers', () => {
     const overLog = new InstantFold(await logSources(log, (s) => expect.fail(s.problem)));
     const overFile = new InstantFold([fileSource(recording, (s) => expect.fail(s.problem))]);
     for (const t of instants) {
-      const expected = hashes(naive(records, t));
+      const expected = hashes(versionedFold(records, t));
       expect(Object.keys(expected).length).toBeGreaterThan(0);
       const at = await booksAt(log, upTo, t, end, symbols);
       if (!at.ok) throw new Error(at.error);

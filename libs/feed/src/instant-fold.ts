@@ -1,36 +1,26 @@
-import { BookCache } from '@app/books';
-import { RECORD_TOPICS, type EventRecord, type TopicName } from '@app/events';
-import type { EventLog } from '@app/log';
-import { decodeEntry, type OnSkipped } from './fold';
-import { RecordingReader, replayFiles, type SkippedLine } from './replay-files';
-import { timeIndexOf, type PartitionTimes } from './time-index';
+import { BookCache, withoutListings, type MarketsView } from '@app/books';
+import type { EventRecord } from '@app/events';
+import { lostListings, type RecordAt } from './lost-listings';
+import type { RecordSource } from './record-sources';
+import { isBase } from './versioned-scan';
 
-/** An ordered source of records (one log partition, or a recording), read in its order. */
-export interface RecordSource {
-  /**
-   * Up to `max` next records; null once the source is exhausted; [] when the source knows that no
-   * record at or before `until` lies ahead (a log partition's time index says so; a recording is
-   * in receivedAt order). Records after `until` may come back too: the fold holds them back.
-   */
-  take(max: number, until: number): Promise<EventRecord[] | null>;
-}
-
-/** One fold key's records from its latest snapshot at or before the fold's instant, in log order. */
+/** One fold key's records in log order, from the earliest base a later instant may still need. */
 interface Chain {
   recs: EventRecord[];
-  /** Records of `recs` already gone through the cache (applied, or held back as too late). */
-  done: number;
-  /** Least receivedAt among the records held back within recs[0..done) (Infinity: none). */
+  /** Position (counted per key from its first record) of recs[0]. */
+  start: number;
+  /** Position of the record whose state the cache holds (-1: none yet), its receivedAt, the record. */
+  cur: number;
+  curAt: number;
+  curRecord: EventRecord | null;
+  /** Positions of the records read but stamped after the latest instant (held back). */
+  held: number[];
+  /** Least receivedAt among `held` (Infinity: none). */
   heldMin: number;
-  /** The instant recs[0..done) went through at: records after it there were held back. */
-  at: number;
-}
-
-/** Least receivedAt after t among `recs` (Infinity: none). */
-function heldMin(recs: readonly EventRecord[], t: number): number {
-  let m = Infinity;
-  for (const r of recs) if (r.receivedAt > t && r.receivedAt < m) m = r.receivedAt;
-  return m;
+  /** The best record admitted since the last settle (-1: none). */
+  fresh: number;
+  /** Position of the latest base in recs (-1: none). */
+  lastBase: number;
 }
 
 /** The fold key of a record: a book, a market, a venue. */
@@ -38,25 +28,23 @@ function keyOf(r: EventRecord): string {
   return r.type === 'venue' ? `v|${r.exchangeId}` : `${r.type}|${r.exchangeId}|${r.symbol}`;
 }
 
-/** A record after which nothing older of its key matters (a venue record may omit fields). */
-const isBase = (r: EventRecord): boolean => (r.type === 'book' ? r.snapshot : r.type === 'market');
-
 /**
  * The books at successive instants t1 <= t2 <= ...: the definition every reader of past books
- * shares (asOf rebuilds, replays, backtests), a per-book cut: at t, each book is the fold in log
- * order of its records with receivedAt <= t (events.md sequence rules: a delta held back leaves
- * the book out of sync until its next snapshot), markets and venues likewise. receivedAt need not
- * grow along a source: a record too late for t is held back, and when a later instant admits it
- * behind records already applied, its book is folded again from its latest snapshot.
+ * shares (asOf rebuilds, replays, backtests), a versioned read: at t, each book is its state after
+ * its record with the greatest receivedAt <= t (ties: the later position), that state computed by
+ * folding its records in log order (events.md sequence rules); markets and venues likewise.
+ * receivedAt need not grow along a source: a record stamped after t is held back, and when a later
+ * instant admits it, its book moves to the state after it: forwards by applying the records
+ * between, or back (an older recording appended later) by folding again from its latest base.
  * rebuildBooks with asOf computes the same state for one instant by random access, which
- * feed/instant-fold.int.spec.ts checks.
+ * feed/time-backwards.int.spec.ts checks against an independent fold.
  */
 export class InstantFold {
   readonly cache = new BookCache();
   private readonly heads: { source: RecordSource; done: boolean }[];
   private readonly chains = new Map<string, Chain>();
-  /** Keys with records held back or not yet gone through. */
-  private readonly open = new Set<string>();
+  /** Chains with records held back. */
+  private readonly open = new Set<Chain>();
   private applied = 0;
   private newest = -Infinity;
   private oldest = Infinity;
@@ -66,6 +54,35 @@ export class InstantFold {
     private readonly chunk = 4096,
   ) {
     this.heads = sources.map((source) => ({ source, done: false }));
+  }
+
+  /**
+   * What the solver may read at instant `t` (the latest advanced to): the cache without the
+   * markets whose market or venue record at t may be an entry the log lost to damage (the
+   * versioned rule of docs/operations-log.md "A lost market or venue record"); the cache itself
+   * when the sources lost nothing.
+   */
+  routable(t: number): MarketsView {
+    const losses = this.heads.flatMap((h) => (h.source.lost === undefined ? [] : [h.source.lost]));
+    const gaps = losses.flatMap((l) => l.gaps);
+    if (gaps.length === 0) return this.cache;
+    const at = (key: string): RecordAt | undefined => {
+      const r = this.chains.get(key)?.curRecord ?? null;
+      if (r === null) return undefined;
+      for (const l of losses) {
+        const offset = l.offsetOf(r);
+        if (offset !== undefined) return { offset, at: r.receivedAt };
+      }
+      return undefined;
+    };
+    const withheld = lostListings(
+      this.cache,
+      losses.length,
+      gaps,
+      { market: (ex, symbol) => at(`market|${ex}|${symbol}`), venue: (ex) => at(`v|${ex}`) },
+      t,
+    );
+    return withoutListings(this.cache, withheld);
   }
 
   /** Records at or before the latest instant folded so far (each counted once). */
@@ -87,85 +104,127 @@ export class InstantFold {
         if (records === null) head.done = true;
         if (records === null || records.length === 0) break;
         const touched = new Set<Chain>();
-        for (const r of records) {
-          const key = keyOf(r);
-          let chain = this.chains.get(key);
-          if (chain === undefined)
-            this.chains.set(key, (chain = { recs: [], done: 0, heldMin: Infinity, at: -Infinity }));
-          chain.recs.push(r);
-          touched.add(chain);
-          this.open.add(key);
-        }
+        for (const r of records) touched.add(this.add(r, t));
         // Settled chunk by chunk, so a long stretch up to t is folded as it is read, not buffered.
         for (const chain of touched) this.settle(chain, t);
       }
     }
-    // Keys whose held-back records this instant admits.
-    for (const key of [...this.open]) {
-      const chain = this.chains.get(key)!;
-      if (this.settle(chain, t)) this.open.delete(key);
-    }
+    // Chains whose held-back records this instant admits.
+    for (const chain of [...this.open]) if (chain.heldMin <= t) this.settle(chain, t);
     return this.applied - before;
   }
 
-  /** Bring one key to instant t; true when nothing of it is left held back. */
-  private settle(chain: Chain, t: number): boolean {
-    // A held-back record now admitted lies behind records already applied: fold again from the base.
-    if (chain.heldMin <= t) return this.refold(chain, t);
-    // Otherwise only the new records: everything held stays held (still after t).
-    let held = chain.heldMin;
-    let base = -1;
-    for (let i = chain.done; i < chain.recs.length; i++) {
-      const r = chain.recs[i]!;
-      if (r.receivedAt > t) {
-        if (r.receivedAt < held) held = r.receivedAt;
-        continue;
-      }
-      this.cache.apply(r);
+  private add(r: EventRecord, t: number): Chain {
+    const key = keyOf(r);
+    let chain = this.chains.get(key);
+    if (chain === undefined) {
+      chain = {
+        recs: [],
+        start: 0,
+        cur: -1,
+        curAt: -Infinity,
+        curRecord: null,
+        held: [],
+        heldMin: Infinity,
+        fresh: -1,
+        lastBase: -1,
+      };
+      this.chains.set(key, chain);
+    }
+    const pos = chain.start + chain.recs.length;
+    chain.recs.push(r);
+    if (isBase(r)) chain.lastBase = pos;
+    if (r.receivedAt <= t) {
       this.count(r);
-      if (isBase(r)) base = i;
+      if (chain.fresh < 0 || !this.beats(chain, chain.fresh, pos)) chain.fresh = pos;
+    } else {
+      chain.held.push(pos);
+      if (r.receivedAt < chain.heldMin) chain.heldMin = r.receivedAt;
+      this.open.add(chain);
     }
-    chain.done = chain.recs.length;
-    if (base > 0) {
-      chain.recs = chain.recs.slice(base);
-      chain.done -= base;
-      // Held records behind the new base no longer matter (it replaces whatever they would do).
-      if (held !== Infinity) held = heldMin(chain.recs, t);
-    }
-    chain.heldMin = held;
-    chain.at = t;
-    return held === Infinity;
+    return chain;
   }
 
-  private refold(chain: Chain, t: number): boolean {
-    let base = -1;
-    for (let i = chain.recs.length - 1; i >= 0; i--)
-      if (isBase(chain.recs[i]!) && chain.recs[i]!.receivedAt <= t) {
-        base = i;
-        break;
+  /** Whether the record at position a beats the one at b: greater receivedAt, ties to the later. */
+  private beats(chain: Chain, a: number, b: number): boolean {
+    const ra = chain.recs[a - chain.start]!.receivedAt;
+    const rb = chain.recs[b - chain.start]!.receivedAt;
+    return ra > rb || (ra === rb && a > b);
+  }
+
+  /** Move one key to its state at t: after its best record admitted so far. */
+  private settle(chain: Chain, t: number): void {
+    let best = chain.fresh;
+    chain.fresh = -1;
+    if (chain.heldMin <= t) {
+      const keep: number[] = [];
+      let min = Infinity;
+      for (const h of chain.held) {
+        const r = chain.recs[h - chain.start]!;
+        if (r.receivedAt <= t) {
+          this.count(r);
+          if (best < 0 || this.beats(chain, h, best)) best = h;
+        } else {
+          keep.push(h);
+          if (r.receivedAt < min) min = r.receivedAt;
+        }
       }
-    const from = Math.max(base, 0);
-    // Count each record once: new ones, and held ones now admitted (those behind the base change
-    // nothing, the snapshot replaces them, but they are folded all the same).
-    const fresh = (r: EventRecord, i: number): boolean => i >= chain.done || r.receivedAt > chain.at;
-    for (let i = 0; i < from; i++) {
-      const r = chain.recs[i]!;
-      if (r.receivedAt <= t && fresh(r, i)) this.count(r);
+      chain.held = keep;
+      chain.heldMin = min;
+      if (keep.length === 0) this.open.delete(chain);
     }
-    for (let i = from; i < chain.recs.length; i++) {
-      const r = chain.recs[i]!;
-      if (r.receivedAt > t) continue;
-      this.cache.apply(r);
-      if (fresh(r, i)) this.count(r);
+    if (best < 0) return;
+    const at = chain.recs[best - chain.start]!.receivedAt;
+    if (chain.cur >= 0 && !(at > chain.curAt || (at === chain.curAt && best > chain.cur))) return;
+    this.move(chain, best);
+    this.prune(chain);
+  }
+
+  /** Put the cache's state of the key at the state after the record at position x. */
+  private move(chain: Chain, x: number): void {
+    let from: number;
+    if (chain.cur >= 0 && x > chain.cur && chain.cur + 1 >= chain.start) from = chain.cur + 1;
+    else {
+      // Back, or forward past what was kept: fold again from the latest base at or before x.
+      from = chain.start;
+      for (let p = x; p >= chain.start; p--)
+        if (isBase(chain.recs[p - chain.start]!)) {
+          from = p;
+          break;
+        }
+      const first = chain.recs[from - chain.start]!;
+      if (chain.cur >= 0 && !isBase(first)) {
+        // No base to start from (the chain is whole from the key's first record): start afresh.
+        if (first.type === 'book') this.cache.resetBook(first.exchangeId, first.symbol);
+        if (first.type === 'venue') {
+          this.cache.apply({ ...first, reconnectCount: 0 });
+          from++;
+        }
+      }
     }
-    chain.done = chain.recs.length;
-    if (base > 0) {
-      chain.recs = chain.recs.slice(base);
-      chain.done -= base;
+    for (let p = from; p <= x; p++) this.cache.apply(chain.recs[p - chain.start]!);
+    chain.cur = x;
+    chain.curRecord = chain.recs[x - chain.start]!;
+    chain.curAt = chain.curRecord.receivedAt;
+  }
+
+  /** Drop the records no later instant can need: before the latest base and every held one's base. */
+  private prune(chain: Chain): void {
+    if (chain.lastBase <= chain.start) return;
+    let keep = chain.lastBase;
+    for (const h of chain.held) {
+      if (h >= chain.lastBase) continue;
+      let b = chain.start;
+      for (let p = h; p > chain.start; p--)
+        if (isBase(chain.recs[p - chain.start]!)) {
+          b = p;
+          break;
+        }
+      if (b < keep) keep = b;
     }
-    chain.heldMin = heldMin(chain.recs, t);
-    chain.at = t;
-    return chain.heldMin === Infinity;
+    if (keep <= chain.start) return;
+    chain.recs = chain.recs.slice(keep - chain.start);
+    chain.start = keep;
   }
 
   private count(r: EventRecord): void {
@@ -173,83 +232,4 @@ export class InstantFold {
     if (r.receivedAt > this.newest) this.newest = r.receivedAt;
     if (r.receivedAt < this.oldest) this.oldest = r.receivedAt;
   }
-}
-
-/**
- * One source per partition of the venues and books topics, from offset 0 up to `upTo` (default:
- * the high-water marks now). Bad entries are skipped and named, as every fold does.
- */
-export async function logSources(
-  log: EventLog,
-  onSkipped: OnSkipped,
-  upTo?: Partial<Record<TopicName, readonly number[]>>,
-): Promise<RecordSource[]> {
-  const out: RecordSource[] = [];
-  for (const topic of RECORD_TOPICS) {
-    const ends = upTo?.[topic] ?? (await log.highWatermarks(topic));
-    ends.forEach((end, partition) => out.push(partitionSource(log, topic, partition, end, onSkipped)));
-  }
-  return out;
-}
-
-function partitionSource(
-  log: EventLog,
-  topic: TopicName,
-  partition: number,
-  end: number,
-  onSkipped: OnSkipped,
-): RecordSource {
-  let next = 0;
-  let times: PartitionTimes | null = null;
-  return {
-    async take(max: number, until: number): Promise<EventRecord[] | null> {
-      times ??= await timeIndexOf(log).partition(topic, partition, end);
-      for (;;) {
-        if (next >= end) return null;
-        // Past the last block holding a record at or before `until`, every record is later.
-        const limit = Math.min(end, times.readableEnd(until));
-        if (next >= limit) return [];
-        const entries = await log.read(topic, partition, next, Math.min(max, limit - next));
-        if (entries.length === 0) return null;
-        const records: EventRecord[] = [];
-        for (const entry of entries) {
-          if (entry.offset >= end) break;
-          const decoded = decodeEntry(entry);
-          if (decoded.ok) records.push(decoded.record);
-          else onSkipped(decoded.skipped);
-        }
-        // A range retention removed is passed over (the read starts later than asked).
-        next = entries[entries.length - 1]!.offset + 1;
-        if (records.length > 0) return records;
-      }
-    },
-  };
-}
-
-/**
- * A recording (a JSON Lines file, or every *.jsonl of a directory, merged by receivedAt: the
- * --replay contract) as one source, taken in receivedAt order. Unreadable lines are skipped and named.
- */
-export function fileSource(path: string, onSkipped: (line: SkippedLine) => void): RecordSource {
-  const reader = new RecordingReader(replayFiles(path), onSkipped);
-  let buffer: EventRecord[] = [];
-  let at = 0;
-  let exhausted = false;
-  return {
-    take(max: number, until: number): Promise<EventRecord[] | null> {
-      if (at === buffer.length && !exhausted) {
-        buffer = reader.take(max);
-        at = 0;
-        if (buffer.length === 0) {
-          exhausted = true;
-          reader.close();
-        }
-      }
-      if (at === buffer.length) return Promise.resolve(null);
-      const out: EventRecord[] = [];
-      while (at < buffer.length && out.length < max && buffer[at]!.receivedAt <= until)
-        out.push(buffer[at++]!);
-      return Promise.resolve(out);
-    },
-  };
 }

@@ -1,9 +1,10 @@
-import { BookCache } from '@app/books';
-import { RECORD_TOPICS, type TopicName } from '@app/events';
-import type { EventLog, LogEntry, LogPosition, PositionVector } from '@app/log';
+import { BookCache, withoutListings, type MarketsView } from '@app/books';
+import { byCodeUnit, RECORD_TOPICS, type EventRecord, type TopicName } from '@app/events';
+import { partitionFor, type EventLog, type LogEntry, type LogPosition, type PositionVector } from '@app/log';
 import { BookFeed, type FeedHealth, type FeedLogger } from './book-feed';
 import { FeedProgress } from './feed-progress';
 import { foldEntries, type SkippedEntry } from './fold';
+import { lostListings, VenuesTracker } from './lost-listings';
 import { sleep } from './sleep';
 
 export type { FeedLogger };
@@ -47,6 +48,12 @@ export class LogBookFeed extends BookFeed {
   private notRebuilt: string[] = [];
   /** Counters for health and tests: entries applied and malformed entries skipped. */
   readonly stats = { applied: 0, skipped: 0, restarts: 0 };
+  /** Where each market and venue record lies, and the venues entries never received. */
+  private readonly venues = new VenuesTracker();
+  private withheld: ReadonlySet<string> = new Set();
+  private view: MarketsView = this.cache;
+  /** The withheld listings must be worked out again (something changed since). */
+  private stale = false;
 
   constructor(private readonly options: BookFeedOptions) {
     super();
@@ -82,14 +89,35 @@ export class LogBookFeed extends BookFeed {
 
   health(): FeedHealth {
     const log = this.options.log.health();
-    if (!this.ready) return { status: 'starting', log, booksNotRebuilt: [] };
+    if (!this.ready) return { status: 'starting', log, booksNotRebuilt: [], listingsWithheld: [] };
     // A book counts until a snapshot brings it back in sync.
     this.notRebuilt = this.notRebuilt.filter((k) => {
       const bar = k.indexOf('|');
       return this.cache.book(k.slice(0, bar), k.slice(bar + 1))?.inSync !== true;
     });
-    const degraded = log.damagedEntries > 0 || log.problems.length > 0 || this.notRebuilt.length > 0;
-    return { status: degraded ? 'degraded' : 'ok', log, booksNotRebuilt: [...this.notRebuilt] };
+    this.routable();
+    const listingsWithheld = [...this.withheld].sort(byCodeUnit);
+    const degraded =
+      log.damagedEntries > 0 ||
+      log.problems.length > 0 ||
+      this.notRebuilt.length > 0 ||
+      listingsWithheld.length > 0;
+    return {
+      status: degraded ? 'degraded' : 'ok',
+      log,
+      booksNotRebuilt: [...this.notRebuilt],
+      listingsWithheld,
+    };
+  }
+
+  routable(): MarketsView {
+    if (this.venues.gaps.length === 0) return this.cache;
+    if (this.stale) {
+      this.stale = false;
+      this.withheld = lostListings(this.cache, this.pos.venues?.length ?? 0, this.venues.gaps, this.venues);
+      this.view = withoutListings(this.cache, this.withheld);
+    }
+    return this.view;
   }
 
   onChange(listener: (symbols: ReadonlySet<string>) => void): () => void {
@@ -126,7 +154,12 @@ export class LogBookFeed extends BookFeed {
     }
     const touched = new Set<string>();
     for (const entry of fresh) this.pos[entry.topic]![entry.partition] = entry.offset + 1;
-    this.stats.applied += foldEntries(fresh, this.cache, this.onSkipped, (record) => {
+    const onSkipped = (s: SkippedEntry): void => {
+      if (s.topic === 'venues') this.venuesEntry(s.partition, s.offset, null, touched);
+      this.onSkipped(s);
+    };
+    this.stats.applied += foldEntries(fresh, this.cache, onSkipped, (record, entry) => {
+      if (entry.topic === 'venues') this.venuesEntry(entry.partition, entry.offset, record, touched);
       if (record.type === 'venue') {
         for (const s of this.venueSymbols.get(record.exchangeId) ?? []) touched.add(s);
         return;
@@ -136,6 +169,8 @@ export class LogBookFeed extends BookFeed {
       if (set === undefined) this.venueSymbols.set(record.exchangeId, (set = new Set()));
       set.add(record.symbol);
     });
+    // Any batch may list a market anew (a book): once a listing record was lost, look again.
+    if (this.venues.gaps.length > 0) this.stale = true;
     if (!this.ready) this.progress?.applied(this.stats.applied + this.stats.skipped);
     this.checkReady();
     if (touched.size === 0) return;
@@ -146,6 +181,26 @@ export class LogBookFeed extends BookFeed {
         this.options.logger.error(`onChange listener failed: ${e instanceof Error ? e.message : String(e)}`);
       }
     }
+  }
+
+  /**
+   * A venues entry read (null: not a valid record). Offsets it jumps over were lost to damage: the
+   * symbols of the partition's venues are re-solved, their listings may be withheld now.
+   */
+  private venuesEntry(
+    partition: number,
+    offset: number,
+    record: EventRecord | null,
+    touched: Set<string>,
+  ): void {
+    const gap = this.venues.entry(partition, offset, record);
+    if (gap === null) return;
+    const n = this.pos.venues?.length ?? 0;
+    for (const [exchangeId, symbols] of this.venueSymbols)
+      if (partitionFor(exchangeId, n) === partition) for (const s of symbols) touched.add(s);
+    this.options.logger.warn(
+      `venues/${partition} offsets ${gap.from}..${gap.to - 1} were not readable: markets of venues in that partition whose market or venue record may be among them are kept out of routing until it is written again`,
+    );
   }
 
   private readonly onSkipped = (s: SkippedEntry): void => {

@@ -1,20 +1,14 @@
-import { BookCache } from '@app/books';
+import { BookCache, withoutListings } from '@app/books';
 import type { EventRecord } from '@app/events';
 import type { JournalPositions } from '@app/journal';
 import { partitionFor, TurnBudget, type EventLog } from '@app/log';
 import { decodeEntry, readRange } from './fold';
 import { refuseBeforeHorizon } from './horizon';
-import { TIME_BLOCK, type PartitionTimes, type TimeIndex } from './time-index';
-
-export interface RebuildStats {
-  /** Entries read from the books topic (all partitions). */
-  readonly bookEntriesRead: number;
-  /** Book records folded (entries of the needed books). */
-  readonly bookRecordsFolded: number;
-  readonly venueRecordsFolded: number;
-  /** Books rebuilt. */
-  readonly books: number;
-}
+import { lostListings, VenuesTracker } from './lost-listings';
+import { rebuildAt } from './rebuild-at';
+import { repairLost } from './repair-lost';
+import type { Rebuilt } from './rebuilt';
+import { timeIndexOf, type TimeIndex } from './time-index';
 
 /** Backward reads start small (the snapshots needed are usually recent) and double up to MAX_CHUNK. */
 const FIRST_CHUNK = 256;
@@ -22,43 +16,70 @@ const MAX_CHUNK = 8192;
 /** Entries read backwards in one partition before the rebuild index is asked for a lower bound. */
 const INDEX_AFTER = 50_000;
 
+export type { RebuildStats, Rebuilt } from './rebuilt';
+
 export interface RebuildOptions {
   /**
-   * The per-book cut (docs/replay.md "The books at an instant"): only records with
-   * receivedAt <= asOf count, wherever they lie below `positions`. Omitted: every record below.
+   * The versioned read (docs/replay.md "The books at an instant"): each book, market and venue as
+   * it was after its record with the greatest receivedAt <= asOf below `positions` (ties: the
+   * later position), that state computed in log order. Omitted: the fold of every record below.
    */
   readonly asOf?: number;
   /**
-   * Skip, with asOf, the blocks this time index says hold nothing at or before it. For a process
-   * that keeps the index (the API); a one-off reader (`replay quote`) does better without: building
-   * it reads the whole partition, the backward scan only back to the snapshots it needs.
+   * The time index the versioned read bounds its reads with (default: this process's index of
+   * the log, built on first use by reading each partition once).
    */
   readonly timeIndex?: TimeIndex;
+  /**
+   * A replay's second try: give the listings whose market or venue record was lost to damage
+   * below the positions the first copies written after it (`repairLost`), instead of withholding them.
+   */
+  readonly repairLost?: boolean;
 }
 
 /**
- * A BookCache holding exactly what `solve` may read for `symbols` at `positions` (and `asOf`):
- * every market and venue record below the venues positions, and for each book of those symbols
- * the fold, in log order, of its records below the books position (with receivedAt <= asOf when
- * given): its latest such snapshot plus the deltas after it, a skipped delta leaving the book out
- * of sync until its next snapshot, as events.md says. The books topic is read backwards from the
- * recorded position, and a partition stops as soon as each of its needed books has shown a
- * snapshot, so the work depends on the snapshot interval, not on the log's length. The log's
- * rebuild index bounds the scan when a book has no snapshot at all.
+ * A BookCache holding exactly what `solve` may read for `symbols` at `positions` (and `asOf`).
+ * Without asOf: every market and venue record below the venues positions, and for each book of
+ * those symbols the fold, in log order, of its records below the books position: its latest
+ * snapshot plus the deltas after it, a skipped delta leaving the book out of sync until its next
+ * snapshot, as events.md says. The books topic is read backwards from the recorded position, and
+ * a partition stops as soon as each of its needed books has shown a snapshot, so the work depends
+ * on the snapshot interval, not on the log's length. The log's rebuild index bounds the scan when
+ * a book has no snapshot at all. With asOf: the versioned read (`versionedScan`) of every book of
+ * those symbols, every market of those symbols and every venue.
  */
 export async function rebuildBooks(
   log: EventLog,
   positions: JournalPositions,
   symbols: ReadonlySet<string>,
   options: RebuildOptions = {},
-): Promise<{ cache: BookCache; stats: RebuildStats }> {
+): Promise<Rebuilt> {
   await refuseBeforeHorizon(log, positions);
-  const asOf = options.asOf ?? Infinity;
-  const timed = Number.isFinite(asOf);
+  if (options.asOf !== undefined)
+    return rebuildAt(
+      log,
+      positions,
+      symbols,
+      options.asOf,
+      options.timeIndex ?? timeIndexOf(log),
+      options.repairLost === true,
+    );
   const cache = new BookCache();
   // The API rebuilds past books between requests: give way every few ms (parsing large snapshots).
   const turn = new TurnBudget();
-  const venueRecordsFolded = await foldVenues(log, positions, cache, asOf, turn);
+  const venues = await foldVenues(log, positions, cache, turn);
+  const nVenues = positions.venues.length;
+  // Before the books are chosen: a repaired market lists its venue again.
+  const repairs =
+    options.repairLost === true
+      ? await repairLost(
+          log,
+          nVenues,
+          venues.tracker.gaps,
+          venues.tracker.candidates(symbols, nVenues),
+          cache,
+        )
+      : [];
   const n = await log.partitions('books');
   if (positions.books.length !== n)
     throw new Error(`the record's books position has ${positions.books.length} partitions, the log has ${n}`);
@@ -83,25 +104,16 @@ export async function rebuildBooks(
     const complete = new Set<string>();
     const seen = new Set<string>();
     const chunks: EventRecord[][] = [];
-    const times =
-      timed && options.timeIndex !== undefined ? await options.timeIndex.partition('books', p, upTo) : null;
     for (
       let to = upTo, chunk = FIRST_CHUNK;
       to > bound && pending.size > 0;
       chunk = Math.min(MAX_CHUNK, chunk * 2)
     ) {
-      let from = Math.max(bound, to - chunk);
-      if (times !== null) {
-        // Skip the blocks that hold no record at or before asOf, then read only the run that may.
-        to = Math.min(to, skipBack(times, to, asOf));
-        if (to <= bound) break;
-        from = Math.max(bound, to - chunk, runStart(times, to, asOf));
-      }
+      const from = Math.max(bound, to - chunk);
       const entries = await log.read('books', p, from, to - from);
       read += entries.length;
       budget -= entries.length;
-      // Without asOf the index's latest snapshot bounds the scan; with it, that snapshot may be after asOf.
-      if (!timed && budget <= 0 && bound === 0) {
+      if (budget <= 0 && bound === 0) {
         bounds ??= await log.rebuildStarts('books', positions.books);
         // An index answer past upTo (a compacted Kafka index) is no bound: keep scanning to 0.
         bound = bounds[p]! <= upTo ? bounds[p]! : 0;
@@ -115,7 +127,7 @@ export async function rebuildBooks(
           continue;
         const decoded = decodeEntry(e);
         // The API skipped malformed entries too (LogBookFeed.apply); skipping keeps the same state.
-        if (!decoded.ok || decoded.record.type !== 'book' || decoded.record.receivedAt > asOf) continue;
+        if (!decoded.ok || decoded.record.type !== 'book') continue;
         got.push(decoded.record);
         seen.add(e.key);
         if (decoded.record.snapshot) {
@@ -139,48 +151,46 @@ export async function rebuildBooks(
       }
     }
   }
-  return { cache, stats: { bookEntriesRead: read, bookRecordsFolded: folded, venueRecordsFolded, books } };
-}
-
-/** The start of the block run ending at `to` whose blocks may hold a record at or before `t`. */
-function runStart(times: PartitionTimes, to: number, t: number): number {
-  let b = Math.floor((to - 1) / TIME_BLOCK);
-  while (b > 0 && times.mayHold(b - 1, t)) b--;
-  return b * TIME_BLOCK;
-}
-
-/** `to` lowered past the blocks below it that hold no record at or before `t`. */
-function skipBack(times: PartitionTimes, to: number, t: number): number {
-  let b = Math.floor((to - 1) / TIME_BLOCK);
-  while (b >= 0 && !times.mayHold(b, t)) b--;
-  return b < 0 ? 0 : Math.min(to, (b + 1) * TIME_BLOCK);
+  const withheld = lostListings(cache, nVenues, venues.tracker.gaps, venues.tracker);
+  for (const r of repairs) withheld.delete(r.listing);
+  return {
+    cache,
+    view: withoutListings(cache, withheld),
+    withheld,
+    gaps: venues.tracker.gaps,
+    repairs,
+    stats: { bookEntriesRead: read, bookRecordsFolded: folded, venueRecordsFolded: venues.folded, books },
+  };
 }
 
 /**
- * Fold every market and venue record below the recorded venues positions (a small topic), those
- * with receivedAt <= asOf only.
+ * Fold every market and venue record below the recorded venues positions (a small topic), noting
+ * where each lies and the offsets never read (lost to damage).
  */
 async function foldVenues(
   log: EventLog,
   positions: JournalPositions,
   cache: BookCache,
-  asOf: number,
   turn: TurnBudget,
-): Promise<number> {
+): Promise<{ folded: number; tracker: VenuesTracker }> {
+  const tracker = new VenuesTracker();
   const n = await log.partitions('venues');
   if (positions.venues.length !== n)
     throw new Error(
       `the record's venues position has ${positions.venues.length} partitions, the log has ${n}`,
     );
   let folded = 0;
-  for (let p = 0; p < n; p++)
+  for (let p = 0; p < n; p++) {
     for await (const entries of readRange(log, 'venues', p, 0, positions.venues[p]!))
       for (const e of entries) {
         if (turn.due()) await turn.next();
         const decoded = decodeEntry(e);
-        if (!decoded.ok || decoded.record.receivedAt > asOf) continue;
+        tracker.entry(p, e.offset, decoded.ok ? decoded.record : null);
+        if (!decoded.ok) continue;
         cache.apply(decoded.record);
         folded++;
       }
-  return folded;
+    tracker.end(p, positions.venues[p]!);
+  }
+  return { folded, tracker };
 }

@@ -1,5 +1,6 @@
 import { closeSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { byCodeUnit, parseRecordLine, type EventRecord } from '@app/events';
 
 /** A file, or every *.jsonl of a directory sorted by name (the --replay contract). */
@@ -23,7 +24,9 @@ const CHUNK_BYTES = 1 << 20;
 
 /**
  * One JSON Lines file read 1 MiB at a time: the records of the next few lines on each call, so a
- * recording of any length costs one chunk of memory, and parsing stays in plain loops.
+ * recording of any length costs one chunk of memory, and parsing stays in plain loops. The bytes
+ * go through one streaming UTF-8 decoder (node's StringDecoder), so a multi-byte character split
+ * by a chunk boundary is decoded whole.
  */
 class LineRecords {
   private fd: number;
@@ -31,6 +34,8 @@ class LineRecords {
   private lineNo = 0;
   private ended = false;
   private readonly buf = Buffer.allocUnsafe(CHUNK_BYTES);
+  /** Holds back the bytes of a UTF-8 character cut by the chunk's end until the next chunk. */
+  private readonly utf8 = new StringDecoder('utf8');
   private pending: EventRecord[] = [];
   private at = 0;
 
@@ -58,13 +63,14 @@ class LineRecords {
     this.pending = [];
     this.at = 0;
     const n = readSync(this.fd, this.buf, 0, CHUNK_BYTES, null);
-    let text = this.rest + this.buf.toString('utf8', 0, n);
+    // Decoding each chunk on its own would turn a character split across two chunks into U+FFFD.
+    let text = this.rest + (n === 0 ? this.utf8.end() : this.utf8.write(this.buf.subarray(0, n)));
     if (n === 0) {
       this.ended = true;
       closeSync(this.fd);
       this.fd = -1;
     } else {
-      // A chunk may end inside a line (or a UTF-8 sequence, which ends a line later): keep it.
+      // A chunk may end inside a line: keep the partial line for the next one.
       const cut = text.lastIndexOf('\n');
       this.rest = cut < 0 ? text : text.slice(cut + 1);
       text = cut < 0 ? '' : text.slice(0, cut);

@@ -1,26 +1,66 @@
-import { parseRecordLine, type TopicName } from '@app/events';
-import { nextTurn, type EventLog } from '@app/log';
+import { parseRecordLine, type EventRecord, type TopicName } from '@app/events';
+import { nextTurn, type EventLog, type LogEntry } from '@app/log';
+import type { VenuesGap } from './lost-listings';
 
 /** Offsets per block of the time index: block i covers offsets [i*BLOCK, (i+1)*BLOCK). */
 export const TIME_BLOCK = 256;
 const READ_CHUNK = 4096;
 
+/** Where one fold key's records lie in a partition (the time index's per-key summary). */
+export interface KeyTimes {
+  /** Offset of the key's first record. */
+  first: number;
+  /** The key's record with the greatest receivedAt (ties: the later offset). */
+  bestAt: number;
+  bestOffset: number;
+  /**
+   * A venue's reconnectCount where it changes along the log (a venue record may omit it; the
+   * fold keeps the last one): the versioned read takes it from here instead of folding back.
+   */
+  counts?: { readonly offset: number; readonly value: number }[];
+}
+
 /**
- * receivedAt bounds of one partition, per block of TIME_BLOCK offsets. receivedAt need not grow
- * along a partition (several ingestors with skewed clocks, a clock step, an older recording
- * appended later), so a block keeps both its min and its max: a reader skips every block whose
- * min is after the instant it wants, and the running max (`maxSoFar`, monotone) gives by binary
- * search the offset below which every record is at or before the instant.
+ * The fold key of a record as the time index and the versioned reads name it: a book by its log
+ * key (`exchangeId|symbol`), a market `market|exchangeId|symbol`, a venue `venue|exchangeId`
+ * (market and venue records share the venues topic, keyed there by exchangeId).
+ */
+export function foldKeyOf(r: EventRecord): string {
+  switch (r.type) {
+    case 'book':
+      return `${r.exchangeId}|${r.symbol}`;
+    case 'market':
+      return `market|${r.exchangeId}|${r.symbol}`;
+    case 'venue':
+      return `venue|${r.exchangeId}`;
+  }
+}
+
+/**
+ * receivedAt bounds of one partition, per block of TIME_BLOCK offsets, and per fold key where its
+ * records lie. receivedAt need not grow along a partition (several ingestors with skewed clocks, a
+ * clock step, an older recording appended later), so a block keeps both its min and its max: a
+ * reader skips every block whose min is after the instant it wants (the suffix minima give by
+ * binary search the offset after which no record is at or before it), and the prefix maxima tell
+ * when no block below an offset can hold a later-stamped record.
  */
 export class PartitionTimes {
   /** Per block: least and greatest receivedAt of its well-formed entries (Infinity/-Infinity when none). */
   readonly min: number[] = [];
   readonly max: number[] = [];
+  /** Per fold key: its first record and its greatest-stamped record. */
+  readonly keys = new Map<string, KeyTimes>();
+  /** Venues topic: offsets never read (lost to damage) and the time of the entry before each. */
+  private readonly holes: VenuesGap[] = [];
+  /** Venues topic: the last entry read (its offset and time). */
+  private lastEntry = -1;
+  private lastAt = -Infinity;
   /** Offsets below this are indexed. */
   end = 0;
   /** First offset the log still held when indexing began (> 0 once retention removed older ones). */
   first: number | null = null;
   private suffixMin: number[] | null = null;
+  private prefixMax: number[] | null = null;
 
   /** Least receivedAt of the partition (Infinity when it holds no record). */
   get least(): number {
@@ -50,8 +90,36 @@ export class PartitionTimes {
     return b >= this.min.length || this.min[b]! <= t;
   }
 
+  /** Greatest receivedAt in blocks 0..b (-Infinity for b < 0; Infinity past the indexed blocks). */
+  maxUpTo(b: number): number {
+    if (b < 0) return -Infinity;
+    const m = (this.prefixMax ??= prefixMaxima(this.max));
+    return b < m.length ? m[b]! : Infinity;
+  }
+
+  /**
+   * The gaps below `upTo` of a venues partition (docs/operations-log.md "A lost market or venue
+   * record"), the entries not yet read at its end included.
+   */
+  venuesGaps(partition: number, upTo: number): VenuesGap[] {
+    const out: VenuesGap[] = [];
+    for (const g of this.holes)
+      if (g.from < upTo) out.push({ partition, from: g.from, to: Math.min(g.to, upTo), after: g.after });
+    if (upTo > this.lastEntry + 1)
+      out.push({ partition, from: this.lastEntry + 1, to: upTo, after: this.lastAt });
+    return out;
+  }
+
+  /** @internal An entry of the venues topic read at `offset` (valid or not: it fills its place). */
+  venuesEntry(offset: number, at: number | null): void {
+    if (offset > this.lastEntry + 1)
+      this.holes.push({ partition: -1, from: this.lastEntry + 1, to: offset, after: this.lastAt });
+    this.lastEntry = offset;
+    if (at !== null) this.lastAt = at;
+  }
+
   /** @internal */
-  note(offset: number, at: number): void {
+  note(offset: number, at: number, key: string, reconnectCount?: number): void {
     const b = Math.floor(offset / TIME_BLOCK);
     while (this.min.length <= b) {
       this.min.push(Infinity);
@@ -60,7 +128,23 @@ export class PartitionTimes {
     if (at < this.min[b]!) this.min[b] = at;
     if (at > this.max[b]!) this.max[b] = at;
     this.suffixMin = null;
+    this.prefixMax = null;
+    let k = this.keys.get(key);
+    if (k === undefined) this.keys.set(key, (k = { first: offset, bestAt: at, bestOffset: offset }));
+    else if (at > k.bestAt || (at === k.bestAt && offset > k.bestOffset)) {
+      k.bestAt = at;
+      k.bestOffset = offset;
+    }
+    if (reconnectCount !== undefined && k.counts?.at(-1)?.value !== reconnectCount)
+      (k.counts ??= []).push({ offset, value: reconnectCount });
   }
+}
+
+function prefixMaxima(max: readonly number[]): number[] {
+  const out = new Array<number>(max.length);
+  let m = -Infinity;
+  for (let i = 0; i < max.length; i++) out[i] = m = Math.max(m, max[i]!);
+  return out;
 }
 
 function suffixMinima(min: readonly number[]): number[] {
@@ -108,14 +192,43 @@ export class TimeIndex {
       p.first ??= entries[0]!.offset;
       for (const e of entries) {
         if (e.offset >= upTo) break;
-        const at = receivedAtOf(e.value);
-        if (at !== null) p.note(e.offset, at);
+        const timed = topic === 'books' ? bookTimes(e) : recordTimes(e);
+        if (timed !== null) p.note(e.offset, timed.at, timed.key, timed.reconnectCount);
+        if (topic === 'venues') p.venuesEntry(e.offset, timed?.at ?? null);
       }
       from = Math.min(upTo, entries[entries.length - 1]!.offset + 1);
     }
     p.end = Math.max(p.end, upTo);
     return p;
   }
+}
+
+/** A books entry's time and fold key (its log key) without parsing it when its text allows. */
+function bookTimes(e: LogEntry): { at: number; key: string; reconnectCount?: number } | null {
+  const at = receivedAtOf(e.value);
+  return at === null ? null : { at, key: e.key };
+}
+
+/** A venues entry's time and fold key: parsed (a small topic; the key needs the record's type). */
+function recordTimes(e: LogEntry): { at: number; key: string; reconnectCount?: number } | null {
+  const parsed = parseRecordLine(e.value);
+  if (!parsed.ok) return null;
+  const r = parsed.record;
+  const at = r.receivedAt;
+  const key = foldKeyOf(r);
+  return r.type === 'venue' && r.reconnectCount !== undefined
+    ? { at, key, reconnectCount: r.reconnectCount }
+    : { at, key };
+}
+
+/** A venue's reconnectCount after its record at `offset` (the last one given at or before it). */
+export function reconnectCountAt(kt: KeyTimes, offset: number): number {
+  let value = 0;
+  for (const c of kt.counts ?? []) {
+    if (c.offset > offset) break;
+    value = c.value;
+  }
+  return value;
 }
 
 const RECEIVED_AT = /"receivedAt"\s*:\s*(-?\d+)(?=\s*[,}])/g;

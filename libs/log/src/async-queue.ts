@@ -1,19 +1,21 @@
 /**
  * A bounded hand-off between a push-based client callback and an async iterator: `push` waits
- * while `limit` items are queued (backpressure), `fail` makes the reader throw.
+ * while `limit` items are queued (backpressure), `fail` makes the reader throw. Any number of
+ * pushes may wait at once: each is woken when room is made (they then race for it, the losers
+ * wait again), and all of them on `end` or `fail`.
  */
 export class AsyncQueue<T> {
   private readonly items: T[] = [];
   private error: Error | null = null;
   private ended = false;
   private readerWake: (() => void) | null = null;
-  private writerWake: (() => void) | null = null;
+  private readonly writerWakes: (() => void)[] = [];
 
   constructor(private readonly limit: number) {}
 
   async push(item: T): Promise<void> {
     while (this.items.length >= this.limit && !this.ended && this.error === null) {
-      await new Promise<void>((res) => (this.writerWake = res));
+      await new Promise<void>((res) => this.writerWakes.push(res));
     }
     if (this.ended || this.error !== null) return;
     this.items.push(item);
@@ -53,8 +55,6 @@ export class AsyncQueue<T> {
   }
 
   private wakeWriter(): void {
-    const w = this.writerWake;
-    this.writerWake = null;
-    w?.();
+    for (const w of this.writerWakes.splice(0)) w();
   }
 }

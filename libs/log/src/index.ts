@@ -1,6 +1,7 @@
 export { EventLog, SNAPSHOT_TOPICS } from './event-log';
 export type { AppendEntry, FollowOptions, LogEntry, LogPosition, PositionVector } from './event-log';
 export { LogError, retryable } from './log-error';
+export type { SharedEntry, SharedRecord, SharedTopic } from './shared-topic';
 export type { LogErrorCode, LogErrorDetails } from './log-error';
 export { HEALTHY } from './log-health';
 export type { LogDamage, LogHealth, ProblemSink } from './log-health';

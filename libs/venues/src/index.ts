@@ -5,7 +5,9 @@ export {
   DEFAULT_BUFFER_BYTES,
   DEFAULT_DEPTH,
   DEFAULT_SNAPSHOT_EVERY,
+  DEFAULT_LISTING_REPUBLISH_MS,
 } from './options';
+export { ListingRepublisher } from './listing-republisher';
 export { RecordWriter } from './record-writer';
 export type { RecordWriterOptions } from './record-writer';
 export type { IngestorLogger, IngestorOptions, IngestorOptionsInput, VenueSettings } from './options';

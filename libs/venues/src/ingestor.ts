@@ -1,3 +1,4 @@
+import { ListingRepublisher } from './listing-republisher';
 import type { IngestorOptions } from './options';
 import { RecordWriter } from './record-writer';
 import { VenueRunner } from './venue-runner';
@@ -12,8 +13,14 @@ export class Ingestor {
   private started = false;
   private next: NodeJS.Immediate | null = null;
   readonly writer: RecordWriter;
+  readonly republisher: ListingRepublisher;
 
   constructor(private readonly options: IngestorOptions) {
+    this.republisher = new ListingRepublisher(
+      (records) => this.writer.push(records),
+      options.listingRepublishMs,
+      options.now,
+    );
     this.writer = new RecordWriter({
       sink: options.sink,
       logger: options.logger,
@@ -33,6 +40,7 @@ export class Ingestor {
       onRecovered: () => {
         for (const r of this.runners.values()) r.republishAll();
       },
+      onPush: (records) => this.republisher.note(records),
     });
   }
 
@@ -45,6 +53,7 @@ export class Ingestor {
     if (this.started) throw new Error('Ingestor already started');
     this.started = true;
     this.startFrom(0);
+    this.republisher.start();
   }
 
   private startFrom(i: number): void {
@@ -65,6 +74,7 @@ export class Ingestor {
   async stop(timeoutMs = 5_000): Promise<void> {
     if (this.next !== null) clearImmediate(this.next);
     this.next = null;
+    this.republisher.stop();
     await Promise.all([...this.runners.values()].map((r) => r.stop()));
     this.runners.clear();
     await this.writer.close(timeoutMs);

@@ -46,6 +46,8 @@ export interface IngestorOptions {
   readonly sink: RecordSink;
   /** Bytes of records held while the log refuses writes (outage, full disk); past it book records are dropped. */
   readonly bufferBytes: number;
+  /** Every market and venue record is written again this often (ms; 0 = never): repairs a lost one. */
+  readonly listingRepublishMs: number;
 }
 
 /** What a caller may set; everything else takes the documented defaults (docs/venues.md). */
@@ -61,6 +63,7 @@ export interface IngestorOptionsInput {
   readonly now?: () => number;
   readonly logger?: IngestorLogger;
   readonly bufferBytes?: number;
+  readonly listingRepublishMs?: number;
 }
 
 export const DEFAULT_DEPTH = 500;
@@ -70,6 +73,8 @@ export const DEFAULT_SYMBOLS_PER_SUBSCRIPTION = 20;
 export const DEFAULT_BACKOFF = Object.freeze({ initialMs: 500, maxMs: 30_000 });
 /** 64 MiB: about 2 minutes of 60 venues x 20 books at 10 updates/s (~25 KB/s a venue). */
 export const DEFAULT_BUFFER_BYTES = 64 * 1024 * 1024;
+/** 10 minutes: a lost market or venue record is repaired within it (docs/operations-log.md). */
+export const DEFAULT_LISTING_REPUBLISH_MS = 600_000;
 
 /** The same JSON lines as every service process, on stderr (for embedders that pass no logger). */
 export const stderrLogger: IngestorLogger = createLogger({ level: 'info', format: 'json', destination: 2 });
@@ -77,6 +82,12 @@ export const stderrLogger: IngestorLogger = createLogger({ level: 'info', format
 function positiveInt(name: string, value: number): number {
   if (!Number.isInteger(value) || value < 1)
     throw new RangeError(`ingestor option ${name} must be a positive integer, got ${value}`);
+  return value;
+}
+
+function republishMs(value: number): number {
+  if (!Number.isInteger(value) || value < 0)
+    throw new RangeError(`ingestor option listingRepublishMs must be an integer >= 0, got ${value}`);
   return value;
 }
 
@@ -119,5 +130,6 @@ export function ingestorOptions(input: IngestorOptionsInput): IngestorOptions {
     logger: input.logger ?? stderrLogger,
     sink: input.sink,
     bufferBytes: positiveInt('bufferBytes', input.bufferBytes ?? DEFAULT_BUFFER_BYTES),
+    listingRepublishMs: republishMs(input.listingRepublishMs ?? DEFAULT_LISTING_REPUBLISH_MS),
   };
 }

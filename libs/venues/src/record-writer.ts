@@ -13,6 +13,8 @@ export interface RecordWriterOptions {
   readonly onLost: (books: ReadonlySet<string>) => void;
   /** Told once writes succeed again after failing: publish a fresh snapshot of every book. */
   readonly onRecovered: () => void;
+  /** Told every batch pushed (the listing republisher keeps the market and venue records). */
+  readonly onPush?: (records: readonly EventRecord[]) => void;
   readonly now?: () => number;
 }
 
@@ -49,6 +51,7 @@ export class RecordWriter {
 
   push(records: readonly EventRecord[]): void {
     if (records.length === 0) return;
+    this.options.onPush?.(records);
     for (const r of records) {
       if (r.type === 'book' && this.gapped.size > 0) {
         const key = `${r.exchangeId}|${r.symbol}`;

@@ -96,6 +96,10 @@ export const StorageStatusSchema = Type.Object(
       minimum: 0,
       description: 'Books the log could not rebuild (no snapshot of them since the server caught up).',
     }),
+    marketsWithheld: Type.Array(Type.String(), {
+      description:
+        "Markets kept out of routing (`exchangeId symbol`, at most 100): the log lost an entry of the venue's partition after its market or venue record, which may have been a newer one; each comes back when the ingestor writes its records again (LISTING_REPUBLISH_MS).",
+    }),
     horizon: Type.Union([Type.Integer(), Type.Null()], {
       description:
         'The retention horizon, epoch ms: the first instant asOf and replay can reach (earlier ones are refused, naming it); null while retention has removed nothing.',

@@ -32,8 +32,9 @@ export interface StatusReport {
  * - `degraded`: quotes are served but fewer than half of the venues the log knows have a fresh
  *   book, the ingestor's clock is ahead of this API's by more than CLOCK_SKEW_TOLERANCE_MS (its
  *   books are stamped in the future and do not route), the quote journal's appends are failing
- *   (records wait in memory; strict mode refuses), or reading the log found damage or books it
- *   could not rebuild (/exchanges/status `log`);
+ *   (records wait in memory; strict mode refuses), or reading the log found damage, books it could
+ *   not rebuild or markets it keeps out of routing for a lost market or venue record
+ *   (/exchanges/status `log`);
  * - `ok`: otherwise.
  */
 @Injectable()
@@ -126,6 +127,10 @@ export class ServiceStatus {
     if (log.log.problems.length > 0) reasons.push(`the event log has ${log.log.problems.length} problem(s)`);
     if (log.booksNotRebuilt.length > 0)
       reasons.push(`${log.booksNotRebuilt.length} books could not be rebuilt`);
+    if (log.listingsWithheld.length > 0)
+      reasons.push(
+        `${log.listingsWithheld.length} markets kept out of routing until their lost market or venue record is written again`,
+      );
     return { status: reasons.length > 0 ? 'degraded' : 'ok', reasons };
   }
 }

@@ -51,6 +51,7 @@ export interface StorageStatusJson {
   }[];
   problems: string[];
   booksNotRebuilt: number;
+  marketsWithheld: string[];
   horizon: number | null;
 }
 
@@ -148,6 +149,8 @@ export class MarketService {
       })),
       problems: h.log.problems.slice(0, 20),
       booksNotRebuilt: h.booksNotRebuilt.length,
+      // `exchangeId symbol`, the first 100.
+      marketsWithheld: h.listingsWithheld.slice(0, 100).map((l) => l.replace('|', ' ')),
       horizon,
     };
   }

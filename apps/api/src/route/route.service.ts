@@ -63,7 +63,12 @@ export class RouteService {
   /** Solve against the live cache at the service clock. */
   solveLive(request: RouteRequest): LiveSolve {
     const positions = this.positions();
-    const result = solve({ request, books: this.feed.cache, now: this.clock.now(), config: this.routing });
+    const result = solve({
+      request,
+      books: this.feed.routable(),
+      now: this.clock.now(),
+      config: this.routing,
+    });
     return { result, positions };
   }
 
@@ -93,7 +98,7 @@ export class RouteService {
     if (asOf === null)
       return {
         ok: true,
-        input: { request, books: this.feed.cache, now: this.clock.now(), config: this.routing },
+        input: { request, books: this.feed.routable(), now: this.clock.now(), config: this.routing },
         positions: this.positions(),
       };
     const at = await booksAt(
@@ -106,7 +111,7 @@ export class RouteService {
     if (!at.ok) return { ok: false, status: 400, error: at.error };
     return {
       ok: true,
-      input: { request, books: at.cache, now: asOf, config: this.routing },
+      input: { request, books: at.view, now: asOf, config: this.routing },
       positions: at.positions,
     };
   }

@@ -32,7 +32,8 @@ interface BacktestOptions {
 
 const HELP = `
 At each instant from + k * intervalMs up to --to, every scheduled request is solved for each
-size and strategy against the books as they were then (records with receivedAt <= instant).
+size and strategy against the books as they were then (each book after its record with the
+greatest receivedAt <= instant).
 The schedule file (replay-data/schedule.example.json) lists requests as POST /route bodies
 without amount or strategy, plus label, exactSide and sizes (docs/replay.md).
 

@@ -57,7 +57,6 @@ export interface BacktestTiming {
  */
 export async function runBacktest(input: BacktestInput): Promise<BacktestTiming> {
   const { fold, schedule, config, clock } = input;
-  const cache = fold.cache;
   const total = Math.floor((input.to - input.from) / schedule.intervalMs) + 1;
   let quotes = 0;
   let foldMs = 0;
@@ -68,19 +67,21 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestTiming>
     // counted in the fold and solve figures.
     for (let due = input.decay?.nextDue(at) ?? null; due !== null; due = input.decay!.nextDue(at)) {
       await fold.advanceTo(due);
-      input.decay!.priceDue(due, cache, config);
+      input.decay!.priceDue(due, fold.routable(due), config);
     }
     const f0 = clock();
     await fold.advanceTo(at);
     const s0 = clock();
     foldMs += s0 - f0;
+    // Without the markets whose market or venue record the log lost (docs/operations-log.md).
+    const books = fold.routable(at);
     for (const req of schedule.requests) {
       for (const amount of req.sizes) {
         const results = new Map<Strategy, RouteResult>();
         for (const strategy of schedule.strategies) {
           const id = `bt-${at}-${req.label}-${amount}-${strategy}`;
           const request = routeRequest(req, amount, strategy, id);
-          const result = solve({ request, books: cache, now: at, config });
+          const result = solve({ request, books, now: at, config });
           results.set(strategy, result);
           input.decay?.add(req.label, amount, request, result, at);
           quotes++;
@@ -95,7 +96,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestTiming>
   // Horizons after the last instant but within the range are priced too; later ones never are.
   for (let due = input.decay?.nextDue(input.to) ?? null; due !== null; due = input.decay!.nextDue(input.to)) {
     await fold.advanceTo(due);
-    input.decay!.priceDue(due, cache, config);
+    input.decay!.priceDue(due, fold.routable(due), config);
   }
   return { instants: total, quotes, recordsFolded: fold.folded, foldMs, solveMs };
 }

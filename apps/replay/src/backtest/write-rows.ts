@@ -23,10 +23,11 @@ const COLUMNS: readonly (keyof QuoteRow)[] = [
   'unroutableReason',
 ];
 
+/** RFC 4180: a field holding a comma, a double quote, CR or LF is quoted, its quotes doubled. */
 function csvCell(v: QuoteRow[keyof QuoteRow]): string {
   if (v === null) return '';
   const s = String(v);
-  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 /** Streams rows to quotes.csv and quotes.jsonl, buffered. */

@@ -5,11 +5,12 @@ import {
   findQuotes,
   formatDiff,
   journalHorizonOf,
-  journalIndexDir,
-  journalIndexes,
+  journalLookup,
   replayQuote,
-  type JournalIndexes,
+  type JournalLookups,
   type JournalOccurrence,
+  type KeyEntries,
+  type KeyLookup,
   type QuoteReplay,
 } from '@app/audit';
 import type { EventLog } from '@app/log';
@@ -22,6 +23,7 @@ interface QuoteOptions {
   readonly occurrence?: number;
   readonly list?: boolean;
   readonly response?: string;
+  readonly scan?: boolean;
 }
 
 /** The response file's bytes are hashed as they are: read as UTF-8 text without changes. */
@@ -29,7 +31,10 @@ const MAX_RESPONSE_FILE = 64 * 1024 * 1024;
 
 const HELP = `
 Each requestId is looked up in the journal (the quotes topic for REST answers, the stream topic
-for stream frames); every journal record it has is listed (a client
+for stream frames) through the requestId indexes (on Kafka the ones the API replicas publish beside
+the journal, readable from any machine; on the embedded log the ones in the data directory), then
+the entries the indexes do not cover yet; --scan reads the requestId's whole journal partitions
+instead (same answer, slower). Every journal record it has is listed (a client
 may reuse an x-request-id, so one id can have several quotes, numbered #1 oldest first) and each
 is replayed unless --occurrence picks one. Ids come from the arguments, or one per line from
 standard input when none is given or one is '-' (blank lines and lines starting with # skipped).
@@ -65,6 +70,7 @@ export function registerQuote(program: Command, ctx: CliContext, done: (code: nu
     )
     .option('--list', 'list every journal record of each requestId without replaying')
     .option('--response <file>', 'the response as the client received it: the field diff is taken against it')
+    .option('--scan', "read the requestId's whole journal partition instead of the requestId index")
     .addHelpText('after', HELP)
     .action(async (ids: string[], o: QuoteOptions) => done(await quote(ids, o, ctx)));
 }
@@ -89,8 +95,8 @@ async function quote(args: readonly string[], o: QuoteOptions, ctx: CliContext):
   const ids = await requestIds(args, ctx);
   const received = o.response === undefined ? undefined : readResponse(resolve(ctx.cwd, o.response));
   const log = openReadLog(o.dataDir, ctx);
-  // The requestId indexes the API keeps beside the data (read only here; what they lack is scanned).
-  const index = journalIndexes(log, journalIndexDir(logConfig(o.dataDir, ctx).dataDir));
+  // The requestId index (read only here; what it lacks is scanned), unless --scan.
+  const index = o.scan === true ? undefined : journalLookup(log, logConfig(o.dataDir, ctx).dataDir);
   let worst = 0;
   try {
     for (const id of ids) {
@@ -120,7 +126,7 @@ function describe(o: JournalOccurrence, k: number, n: number): string {
 
 async function quoteOne(
   log: EventLog,
-  index: JournalIndexes,
+  index: JournalLookups | undefined,
   id: string,
   o: QuoteOptions,
   ctx: CliContext,
@@ -128,7 +134,12 @@ async function quoteOne(
   received: string | undefined,
 ): Promise<number> {
   const t0 = performance.now();
-  const found = await findQuotes(log, id, index);
+  const looked: KeyEntries[] = [];
+  const found = await findQuotes(log, id, index === undefined ? undefined : recording(index, looked));
+  const lookup =
+    index === undefined
+      ? 'journal partition read in full (--scan)'
+      : `index: ${sum(looked, (l) => l.runs)} run(s) searched, ${sum(looked, (l) => l.scanned)} unindexed entries read`;
   if (found.length === 0) {
     ctx.err(await notFound(log, id));
     return 3;
@@ -161,7 +172,7 @@ async function quoteOne(
     ctx.out(`${replay.body}\n`);
     const s = replay.stats;
     const tick = occ.tick === undefined ? '' : ` (frame of tick ${at(occ.tick)})`;
-    const where = `${at(occ)}${tick}; ${s.books} books from ${s.bookRecordsFolded} records (${s.bookEntriesRead} entries read), ${s.venueRecordsFolded} venue records; ${ms.toFixed(0)} ms`;
+    const where = `${at(occ)}${tick}; ${s.books} books from ${s.bookRecordsFolded} records (${s.bookEntriesRead} entries read), ${s.venueRecordsFolded} venue records; ${lookup}; ${ms.toFixed(0)} ms`;
     for (const note of replay.notes) ctx.err(`note: ${note}`);
     if (replay.identical) {
       ctx.err(`identical: ${label}sha256 ${replay.sha256} (${where})`);
@@ -194,6 +205,21 @@ async function notFound(log: EventLog, id: string): Promise<string> {
     .join('; ');
   return `${head} within the journal's retention horizon: retention (LOG_RETENTION_MS, LOG_RETENTION_BYTES) has removed the oldest records of the partitions it would be in, which now start at ${where}. A quote answered before that is past the horizon and cannot be replayed.`;
 }
+
+/** `indexes`, noting what each look-up cost in `into` (for the verdict line). */
+function recording(indexes: JournalLookups, into: KeyEntries[]): JournalLookups {
+  const noted = (index: KeyLookup): KeyLookup => ({
+    ...(index.topic === undefined ? {} : { topic: index.topic }),
+    entries: async (key) => {
+      const got = await index.entries(key);
+      into.push(got);
+      return got;
+    },
+  });
+  return { quotes: noted(indexes.quotes), stream: noted(indexes.stream) };
+}
+
+const sum = <T>(xs: readonly T[], f: (x: T) => number): number => xs.reduce((s, x) => s + f(x), 0);
 
 /** The field diff, or why there is none and what the auditor can do to get one. */
 function explainDiff(replay: QuoteReplay, requestId: string): string[] {
