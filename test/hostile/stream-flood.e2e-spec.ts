@@ -96,7 +96,8 @@ describe('stream flood (issue 22)', () => {
     );
     // The budget holds (opening frames and a burst of a tenth of a second aside).
     expect(received / seconds).toBeLessThan(FRAMES_PER_SEC * 1.15);
-    expect(received / seconds).toBeGreaterThan(FRAMES_PER_SEC * 0.3);
+    // And it is spent: solves take their share (5 frames each), a loaded machine takes some more.
+    expect(received / seconds).toBeGreaterThan(FRAMES_PER_SEC * 0.2);
     // Fair by address: the good client's one stream gets at least what a flood stream gets.
     expect(goodFrames).toBeGreaterThanOrEqual(perStream * 0.8);
     expect(asked.every((a) => a.status === 200)).toBe(true);
