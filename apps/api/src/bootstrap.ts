@@ -9,12 +9,14 @@ import { serveDocs } from './docs/serve';
 import { HTTP_LIMIT_DEFAULTS } from '@app/config';
 import { gatedHttp } from './http/gated-http';
 import {
-  JournalIndex,
   JournalIndexer,
+  journalIndexes,
   QuoteJournal,
   SharedIndexPublisher,
   sharedIndexTopics,
+  type SharedIndexTopics,
 } from '@app/audit';
+import { JOURNAL_TOPICS } from '@app/events';
 import { warmTimeIndex } from '@app/feed';
 import { ServiceStatus } from './health/service-status';
 import { RequestGate } from './http/request-gate';
@@ -82,6 +84,10 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     mode: options.config.journalStrict ? 'strict' : 'batched',
     // JOURNAL_RESPONSES: whole responses in the journal (about 15 KB a quote) instead of hash and length.
     storeResponses: options.config.journalResponses,
+    // JOURNAL_QUEUE_BYTES: what waits in memory per journal topic while the log lags or refuses.
+    ...(options.config.journalQueueBytes === undefined
+      ? {}
+      : { maxQueuedBytes: options.config.journalQueueBytes }),
     // The embedded log appends with a local write: small appends right after each turn's responses
     // keep the event loop free of multi-millisecond bursts (p99). Kafka favours 20 ms batches.
     flushMs: options.log instanceof EmbeddedLog ? 0 : 20,
@@ -117,6 +123,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     journal,
     stream: () => hub.stats(),
     refusals: () => gate.refusals,
+    connections: () => http.connections(),
     limits: () => limits.stats(),
     status: () => status.report(),
   });
@@ -155,17 +162,24 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
 }
 
 /**
- * The requestId indexer of this API: on Kafka it publishes the index beside the journal, where an
- * auditor on any machine reads it (a pass every 2 s; a stop halts it: what is left is built by
- * another replica or the next start); on the embedded log it keeps the index in the data
- * directory (a pass every second and one at stop).
+ * The requestId indexer of this API, one index per journal topic (`quotes`, `stream`): on Kafka
+ * it publishes them beside the journal, where an auditor on any machine reads them (a pass every
+ * 2 s; a stop halts it: what is left is built by another replica or the next start); on the
+ * embedded log it keeps them in the data directory (a pass every second and one at stop).
  */
 function journalIndexer(
   log: EventLog,
   dir: string | undefined,
   onError: (e: Error) => void,
 ): JournalIndexer | null {
-  const shared = sharedIndexTopics(log);
-  if (shared !== null) return new JournalIndexer(new SharedIndexPublisher(log, shared), onError, 2000);
-  return dir === undefined ? null : new JournalIndexer(new JournalIndex(log, dir), onError);
+  const shared = JOURNAL_TOPICS.map((t) => sharedIndexTopics(log, t));
+  if (shared.every((t): t is SharedIndexTopics => t !== null))
+    return new JournalIndexer(
+      shared.map((t) => new SharedIndexPublisher(log, t)),
+      onError,
+      2000,
+    );
+  if (dir === undefined) return null;
+  const local = journalIndexes(log, dir);
+  return new JournalIndexer([local.quotes, local.stream], onError);
 }

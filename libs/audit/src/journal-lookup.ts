@@ -1,15 +1,19 @@
+import type { JournalTopic } from '@app/events';
 import type { EventLog } from '@app/log';
-import { JournalIndex, journalIndexDir } from './journal-index';
-import type { KeyLookup } from './key-lookup';
+import { journalIndexDir, journalIndexes } from './journal-index';
+import type { JournalLookups, KeyLookup } from './key-lookup';
 import { SharedJournalIndex, sharedIndexTopics } from './shared-index/shared-index';
 
 /**
- * The requestId index a reader of `log` uses: on Kafka the one the API replicas publish beside
- * the journal (readable from any machine), else the one the API keeps in `dataDir`.
+ * The requestId indexes a reader of `log` uses, one per journal topic: on Kafka the ones the API
+ * replicas publish beside the journal (readable from any machine), else the ones the API keeps in
+ * `dataDir`.
  */
-export function journalLookup(log: EventLog, dataDir: string): KeyLookup {
-  const shared = sharedIndexTopics(log);
-  return shared === null
-    ? new JournalIndex(log, journalIndexDir(dataDir))
-    : new SharedJournalIndex(log, shared);
+export function journalLookup(log: EventLog, dataDir: string): JournalLookups {
+  const local = journalIndexes(log, journalIndexDir(dataDir));
+  const lookup = (topic: JournalTopic): KeyLookup => {
+    const shared = sharedIndexTopics(log, topic);
+    return shared === null ? local[topic] : new SharedJournalIndex(log, shared);
+  };
+  return { quotes: lookup('quotes'), stream: lookup('stream') };
 }

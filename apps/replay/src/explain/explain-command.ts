@@ -80,7 +80,7 @@ async function explainIn(log: EventLog, id: string, o: ExplainOptions, ctx: CliC
   for (const k of picked) {
     const occ = found[k - 1]!;
     if (!occ.ok) {
-      ctx.err(`NOT REPRODUCIBLE: #${k} quotes/${occ.partition}@${occ.offset}: ${occ.problem}`);
+      ctx.err(`NOT REPRODUCIBLE: #${k} ${occ.topic}/${occ.partition}@${occ.offset}: ${occ.problem}`);
       worst = 1;
       continue;
     }
@@ -105,7 +105,7 @@ async function explainIn(log: EventLog, id: string, o: ExplainOptions, ctx: CliC
     }
     const r = occ.record.request;
     const text = [
-      `== ${id} #${k}/${found.length} quotes/${occ.partition}@${occ.offset}: ${r.from}->${r.to} ${r.amount} ${r.strategy}; replay ${identical ? 'identical' : 'DIFFERENT'} (sha256 ${sha256})`,
+      `== ${id} #${k}/${found.length} ${occ.topic}/${occ.partition}@${occ.offset}: ${r.from}->${r.to} ${r.amount} ${r.strategy}; replay ${identical ? 'identical' : 'DIFFERENT'} (sha256 ${sha256})`,
       ...proofText(proof),
       ...costsText(costs),
       ...decayText(decay),

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { JournalTopic } from '@app/events';
 import { KafkaLog, partitionFor, type EventLog, type SharedTopic } from '@app/log';
 import { seeded, waitFor } from '@test/support';
 import { testBrokers } from '../../../../test/kafka/broker';
+import { journalLookup } from '../journal-lookup';
 import { SharedIndexPublisher } from './index-publisher';
 import { BLOCK, decodeHead, encodeHead, pageKey, runKey, type RunHead } from './run-codec';
 import { RunsView } from './runs-view';
@@ -19,21 +21,24 @@ function ids(n: number, seed: number): string[] {
   return out;
 }
 
-async function appendAll(log: EventLog, keys: readonly string[]): Promise<void> {
+async function appendAll(
+  log: EventLog,
+  keys: readonly string[],
+  topic: JournalTopic = 'quotes',
+): Promise<void> {
   for (let i = 0; i < keys.length; i += 2000)
     await log.append(
-      'quotes',
+      topic,
       keys.slice(i, i + 2000).map((key, j) => ({ key, value: JSON.stringify({ n: i + j }) })),
     );
 }
 
 /** Offsets of every key of the journal, by reading it whole: what a look-up must give. */
-async function scanAll(log: EventLog): Promise<Map<string, number[]>> {
+async function scanAll(log: EventLog, topic: JournalTopic = 'quotes'): Promise<Map<string, number[]>> {
   const out = new Map<string, number[]>();
-  const ends = await log.highWatermarks('quotes');
+  const ends = await log.highWatermarks(topic);
   for (const [p, end] of ends.entries())
-    for (const e of await log.read('quotes', p, 0, end))
-      out.set(e.key, [...(out.get(e.key) ?? []), e.offset]);
+    for (const e of await log.read(topic, p, 0, end)) out.set(e.key, [...(out.get(e.key) ?? []), e.offset]);
   return out;
 }
 
@@ -92,7 +97,11 @@ describe('the shared requestId index: published to Kafka by the API replicas, re
   let brokers: string[];
   const open = async (topicPrefix: string): Promise<KafkaLog> => {
     brokers ??= (await testBrokers()).split(',');
-    const log = new KafkaLog({ brokers, topicPrefix, partitions: { books: 1, venues: 1, quotes: 2 } });
+    const log = new KafkaLog({
+      brokers,
+      topicPrefix,
+      partitions: { books: 1, venues: 1, quotes: 2, stream: 1 },
+    });
     logs.push(log);
     return log;
   };
@@ -214,6 +223,30 @@ describe('the shared requestId index: published to Kafka by the API replicas, re
     await rewrite(topics.runs, { ...last, last: { offset: last.last!.offset, hash: Buffer.alloc(8, 7) } });
     const runs = await check(await open(prefix), 'another journal');
     expect(runs.every((r, i) => partitionOf(probe[i]!) !== 1 || r === 0)).toBe(true);
+  }, 180_000);
+
+  it('the stream journal has an index of its own beside it, which journalLookup reads (issue 22)', async () => {
+    const prefix = `ss-${randomUUID().slice(0, 8)}`;
+    const log = await open(prefix);
+    const keys = ids(2 * BLOCK + 500, 11);
+    await appendAll(log, keys, 'stream');
+    const publisher = new SharedIndexPublisher(log, sharedIndexTopics(log, 'stream')!);
+    await settle([publisher]);
+    expect(publisher.stats.blocks).toBe(2);
+    const reader = await open(prefix);
+    // On Kafka the data directory is not read: both look-ups are the shared ones.
+    const lookups = journalLookup(reader, '/nonexistent');
+    expect(lookups.stream).toBeInstanceOf(SharedJournalIndex);
+    expect([lookups.quotes.topic, lookups.stream.topic]).toEqual(['quotes', 'stream']);
+    const truth = await scanAll(reader, 'stream');
+    for (const key of [...keys.filter((_, i) => i % 499 === 0), keys.at(-1)!]) {
+      const got = await lookups.stream.entries(key);
+      expect(got.entries.map((e) => e.offset)).toEqual(truth.get(key));
+      expect(got.runs).toBeGreaterThan(0);
+      expect(got.scanned).toBeLessThan(BLOCK);
+      // Nothing of the stream is in the REST journal or its index.
+      expect((await lookups.quotes.entries(key)).entries).toEqual([]);
+    }
   }, 180_000);
 });
 

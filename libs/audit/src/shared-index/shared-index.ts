@@ -47,6 +47,11 @@ export class SharedJournalIndex implements KeyLookup {
     this.view = new RunsView(topics.runs);
   }
 
+  /** The journal topic it indexes. */
+  get topic(): TopicName {
+    return this.topics.journal;
+  }
+
   async entries(key: string): Promise<KeyEntries> {
     const partition = partitionFor(key, await this.log.partitions(this.topics.journal));
     const end = (await this.log.highWatermarks(this.topics.journal))[partition] ?? 0;

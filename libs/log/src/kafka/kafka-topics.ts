@@ -12,7 +12,7 @@ export interface KafkaTopicsOptions {
   readonly retention?: RetentionPolicy;
 }
 
-const DEFAULT_PARTITIONS: Readonly<Record<TopicName, number>> = { books: 8, venues: 4, quotes: 4 };
+const DEFAULT_PARTITIONS: Readonly<Record<TopicName, number>> = { books: 8, venues: 4, quotes: 4, stream: 4 };
 
 /** Side topics (snapshot marks): compacted, segments rolled every 10 minutes so compaction can run. */
 const COMPACTED = [
@@ -28,7 +28,7 @@ const COMPACTED = [
 const SHARED = [...COMPACTED, { name: 'delete.retention.ms', value: '600000' }];
 
 /**
- * KafkaLog's admin side: its topics made when missing (books, venues, quotes, their snapshot-mark
+ * KafkaLog's admin side: its topics made when missing (books, venues, quotes, stream, their snapshot-mark
  * topics, shared topics on demand) with the configured replication, and their offsets, partition
  * counts and retention read. After a failure the admin client is dropped and a new one (and topic
  * check) is made by the next call: the broker may have restarted.
