@@ -8,14 +8,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { HTTP_LIMIT_DEFAULTS, type HttpLimits } from '@app/config';
-import type { BookRecord, EventRecord } from '@app/events';
+import type { EventRecord } from '@app/events';
 import { logSink } from '@app/log';
 import { startApiServer } from '../apps/api/src/bootstrap';
 import { WallClock } from '../apps/api/src/clock';
 import { closeHost, openFeed, waitCaughtUp } from '../apps/api/src/compose';
 import { benchRest } from './api-rest';
 import { quantile, type BenchRow } from './bench-row';
-import { benchSnapshots, prng } from './market-gen';
+import { moveBooks } from './book-moves';
+import { benchSnapshots } from './market-gen';
+import { floodQuery } from './stream-flood-queries';
 
 const QUIET = { log: () => undefined, warn: () => undefined, error: (m: string) => console.error(m) };
 const SUBSCRIBERS = 1000;
@@ -33,7 +35,11 @@ export interface BenchServer {
 }
 
 /** The API bench's own limits: 1,000 stream subscribers share one client address. */
-const API_BENCH_LIMITS: HttpLimits = { ...HTTP_LIMIT_DEFAULTS, connectionsPerIp: 1e6, connectionsMax: 1e6 };
+export const API_BENCH_LIMITS: HttpLimits = {
+  ...HTTP_LIMIT_DEFAULTS,
+  connectionsPerIp: 1e6,
+  connectionsMax: 1e6,
+};
 
 export async function startBenchServer(port = 0, http: HttpLimits = API_BENCH_LIMITS): Promise<BenchServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-api-'));
@@ -98,44 +104,19 @@ async function benchStream(
   write: (r: EventRecord[]) => Promise<void>,
   solves: () => number,
 ): Promise<BenchRow[]> {
-  const queries = Array.from({ length: DISTINCT }, (_, i) => {
-    const [from, to] = i % 2 === 0 ? ['USDT', 'BTC'] : ['BTC', 'USDT'];
-    const amount = i % 2 === 0 ? 5_000 + i * 100 : 0.1 + i * 0.01;
-    return `from=${from}&to=${to}&amountIn=${amount}&strategy=split_optimal&bridges=`;
-  });
+  const queries = Array.from({ length: DISTINCT }, (_, i) => floodQuery(i));
   const worker = new Worker(join(__dirname, 'api-stream-clients.js'), {
     workerData: { wsUrl, queries, perQuery: SUBSCRIBERS / DISTINCT },
   });
   const opened = await new Promise<unknown>((resolve) => worker.once('message', resolve));
   if (opened !== 'open') throw new Error(`stream clients: ${String(opened)}`);
 
-  const books = snapshots.filter((r): r is BookRecord => r.type === 'book' && r.symbol === 'BTC/USDT');
-  const seq = new Map(books.map((b) => [b.exchangeId, b.sequence]));
-  const rand = prng(7);
-  const moves: number[] = [];
   await new Promise((r) => setTimeout(r, 300));
   const solvesBefore = solves();
   const startedAt = performance.now();
-  for (let k = 0; k < MOVES_PER_SEC * MOVE_SECONDS; k++) {
-    const b = books[Math.floor(rand() * books.length)]!;
-    const next = seq.get(b.exchangeId)! + 1;
-    seq.set(b.exchangeId, next);
-    const top = b.asks[0]!;
-    moves.push(Date.now());
-    // A top-of-book size change on one venue: every subscriber's route depends on it.
-    await write([
-      {
-        ...b,
-        snapshot: false,
-        bids: [],
-        asks: [[top[0], +(top[1] * (0.5 + rand())).toPrecision(8)]],
-        sequence: next,
-        receivedAt: Date.now(),
-      },
-    ]);
-    const due = startedAt + ((k + 1) * 1000) / MOVES_PER_SEC;
-    await new Promise((r) => setTimeout(r, Math.max(0, due - performance.now())));
-  }
+  const mover = moveBooks(snapshots, write, MOVES_PER_SEC, MOVE_SECONDS);
+  await mover.done;
+  const moves = mover.times;
   await new Promise((r) => setTimeout(r, 300));
   const elapsedMs = performance.now() - startedAt;
   const solved = solves() - solvesBefore;

@@ -2,11 +2,14 @@
  * The hostile bench's server, in a process of its own (forked with an IPC channel): the API bench's
  * server (60 venues x 1,000 levels) with the default limits and timeouts, the rate limit raised,
  * and an event-loop delay histogram the parent resets and reads between attacks:
- *   'reset' -> clears it; 'report' -> { maxMs, p99Ms, rssKiB }.
+ *   'reset' -> clears it; 'report' -> { maxMs, p99Ms, rssKiB }; { moves: n } -> BTC/USDT top-of-book
+ *   moves n times a second from now on (0: none), answered 'moves'; 'cpu' -> { cpuMicros } used so far.
+ * `node dist/bench/hostile-server.js raised` serves with the API bench's raised connection limits.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { HTTP_LIMIT_DEFAULTS } from '@app/config';
-import { startBenchServer } from './api';
+import { API_BENCH_LIMITS, startBenchServer } from './api';
+import { moveBooks, type BookMoves } from './book-moves';
 
 /** What the server reports about the time since the last reset. */
 export interface LoopReport {
@@ -16,7 +19,12 @@ export interface LoopReport {
 }
 
 async function main(): Promise<void> {
-  const server = await startBenchServer(0, HTTP_LIMIT_DEFAULTS);
+  // `raised`: the API bench's limits (many streams from one address); default: the service's.
+  const server = await startBenchServer(
+    0,
+    process.argv[2] === 'raised' ? API_BENCH_LIMITS : HTTP_LIMIT_DEFAULTS,
+  );
+  let moves: BookMoves | null = null;
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
   process.on('message', (m: unknown) => {
@@ -30,6 +38,17 @@ async function main(): Promise<void> {
         rssKiB: Math.round(process.memoryUsage.rss() / 1024),
       };
       process.send!(report);
+    } else if (typeof m === 'object' && m !== null && 'moves' in m) {
+      // Top-of-book moves at this rate (0 stops them); answered once started or stopped.
+      const perSec = Number(m.moves);
+      void (moves?.stop() ?? Promise.resolve()).then(() => {
+        moves = perSec > 0 ? moveBooks(server.snapshots, (r) => server.write(r), perSec) : null;
+        process.send!('moves');
+      });
+    } else if (m === 'cpu') {
+      // CPU time used so far (user + system, microseconds): the parent takes differences.
+      const u = process.cpuUsage();
+      process.send!({ cpuMicros: u.user + u.system });
     } else if (m === 'stop') {
       void server.close().then(() => process.exit(0));
     }

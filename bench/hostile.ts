@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROUTE } from './api-rest';
 import type { ClientFigures } from './api-client';
+import { ask, clientProcess, lineFrom, nextMessage } from './child-io';
 import { quantile, type BenchRow } from './bench-row';
 import { ATTACKS, BASELINES, type Attack } from './hostile-attacks';
 import type { LoopReport } from './hostile-server';
@@ -66,8 +67,8 @@ export async function benchHostile(): Promise<BenchRow[]> {
     let messages = 0;
     try {
       for (let round = 0; round < ROUNDS; round++) {
-        alone.push(await clientProcess(url + ROUTE));
-        const under = await underAttack(port, rss, () => clientProcess(url + ROUTE));
+        alone.push(await clientProcess(url + ROUTE, SECONDS));
+        const under = await underAttack(port, rss, () => clientProcess(url + ROUTE, SECONDS));
         attacked.push(under.result);
         held.push(under.open);
         heldKiB.push(under.heldKiB);
@@ -184,47 +185,6 @@ async function stallOf(
   return { median: quantile(readings, 0.5), worst: Math.max(...readings) };
 }
 
-/** Send `message` to the server process and resolve with its answer. */
-function ask<T = unknown>(child: ChildProcess, message: string): Promise<T> {
-  const answer = nextMessage<T>(child);
-  child.send(message);
-  return answer;
-}
-
-function nextMessage<T = unknown>(child: ChildProcess): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const onExit = (code: number | null): void => reject(new Error(`bench server exited ${code}`));
-    child.once('exit', onExit);
-    child.once('message', (m) => {
-      child.off('exit', onExit);
-      resolve(m as T);
-    });
-  });
-}
-
-function lineFrom(child: ChildProcess, match: (line: string) => boolean): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let buf = '';
-    const onData = (c: Buffer): void => {
-      buf += c.toString();
-      for (const line of buf.split('\n'))
-        if (match(line)) {
-          child.stdout!.off('data', onData);
-          return resolve(line);
-        }
-    };
-    child.stdout!.on('data', onData);
-    child.once('close', (code) => reject(new Error(`child exited ${code} before the expected line`)));
-  });
-}
-
 function rssKiB(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
-}
-
-async function clientProcess(url: string): Promise<ClientFigures> {
-  const child = spawn(process.execPath, [join(__dirname, 'api-client.js'), url, '4', String(SECONDS)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return JSON.parse(await lineFrom(child, (l) => l.startsWith('{'))) as ClientFigures;
 }

@@ -30,11 +30,18 @@ export interface LongevityHostOptions {
   readonly journalResponses: boolean;
   readonly venues?: number;
   readonly levels?: number;
+  /** Host the log on these Kafka brokers (under `topicPrefix`) instead of the embedded log. */
+  readonly kafka?: { readonly brokers: readonly string[]; readonly topicPrefix: string };
 }
 
 export async function startLongevityHost(options: LongevityHostOptions): Promise<LongevityHost> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-longevity-'));
-  const host = await openFeed({ kafkaBrokers: null, dataDir }, QUIET);
+  const host = await openFeed(
+    options.kafka === undefined
+      ? { kafkaBrokers: null, dataDir }
+      : { kafkaBrokers: options.kafka.brokers, topicPrefix: options.kafka.topicPrefix, dataDir },
+    QUIET,
+  );
   const now = Date.now();
   const snapshots = benchSnapshots(options.venues ?? 60, options.levels ?? 1000, now);
   await logSink(host.log).write(snapshots);

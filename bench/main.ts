@@ -9,6 +9,7 @@
 import { cpus } from 'node:os';
 import { benchApi } from './api';
 import { benchApiExplain } from './api-explain';
+import { benchAudit } from './audit';
 import type { BenchRow } from './bench-row';
 import { benchExplain } from './explain';
 import { benchFleet } from './fleet';
@@ -22,6 +23,7 @@ import { benchReplay } from './replay';
 import { benchRequest } from './request';
 import { benchSoak } from './soak';
 import { benchSolve } from './solve';
+import { API_FLOOD, benchStreamFlood, HOSTILE_FLOOD } from './stream-flood';
 import { benchTools } from './tools';
 import { benchStore } from './log-store';
 
@@ -41,15 +43,24 @@ const SCENARIOS: Scenario[] = [
   },
   { name: 'store', run: () => benchStore() },
   { name: 'ingestor', run: () => benchIngestor() },
-  { name: 'api', run: () => benchApi() },
+  { name: 'api', run: async () => [...(await benchApi()), ...(await benchStreamFlood(API_FLOOD))] },
   { name: 'api-explain', run: () => benchApiExplain() },
   { name: 'request', run: () => benchRequest() },
   { name: 'tools', run: () => benchTools() },
-  { name: 'hostile', run: () => benchHostile() },
+  {
+    name: 'hostile',
+    run: async () => [...(await benchHostile()), ...(await benchStreamFlood(HOSTILE_FLOOD))],
+  },
+  // The stream flood of `api` and `hostile` alone.
+  {
+    name: 'stream-flood',
+    run: async () => [...(await benchStreamFlood(API_FLOOD)), ...(await benchStreamFlood(HOSTILE_FLOOD))],
+  },
   { name: 'longevity', run: () => benchLongevity() },
   { name: 'longevity-asof', run: () => benchLongevityAsOf() },
   { name: 'soak', run: () => benchSoak() },
   { name: 'fleet', run: () => benchFleet() },
+  { name: 'audit', run: (o) => benchAudit(o.baseline) },
 ];
 
 async function main(): Promise<void> {

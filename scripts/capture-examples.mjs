@@ -67,6 +67,13 @@ try {
     '/route?from=USDT&to=BTC&amountIn=1000&strategy=split_optimal&exchanges=sim00,sim01,sim02',
     200,
   );
+  // SOL -> XRP through USDT: legs in whole steps of their venues (docs/replay.md "SOL and XRP on
+  // executable legs").
+  examples.route_executable = await get(
+    d,
+    '/route?from=SOL&to=XRP&amountIn=150&strategy=split_optimal&bridges=USDT&includeQuotes=false',
+    200,
+  );
   examples.route_unroutable = await get(d, '/route?from=USDT&to=BTC&amountIn=1000&exchanges=', 200);
   examples.route_no_market = await get(d, '/route?from=USDT&to=DOGE&amountIn=100', 404);
   examples.route_bad_request = await get(d, '/route?from=USDT&to=BTC', 400);

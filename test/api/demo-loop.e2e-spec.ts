@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { BookCache, type BookSideView } from '@app/books';
 import { LOOP_GAP_MS, RecordingReader, replayFiles, scanRecording } from '@app/feed';
@@ -13,6 +13,17 @@ import { startService, type LogLine, type ServiceProcess } from './support/servi
 // data directory. Time is compressed with --speed (one pass in about 3 s).
 const ROOT = resolve(__dirname, '../..');
 const RECORDING = join(ROOT, 'replay-data');
+/**
+ * The flags `npm run demo` gives `npm start` (package.json), with the recording's absolute path
+ * and --speed 40 for its --speed 1: the test runs what the script runs.
+ */
+function demoArgs(): string[] {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { demo: string } };
+  const args = /^npm start -- (.+)$/.exec(pkg.scripts.demo)![1]!.split(' ');
+  return args.map((a, i) =>
+    a === 'replay-data/' ? RECORDING : args[i - 1] === '--speed' ? String(SPEED) : a,
+  );
+}
 const REPLAY_MAIN = join(ROOT, 'dist/apps/replay/src/main.js');
 const SPEED = 40;
 const scan = scanRecording(replayFiles(RECORDING));
@@ -52,7 +63,7 @@ describe('the demo loops its recording for as long as it runs', () => {
 
   const start = (): Promise<ServiceProcess> =>
     startService(
-      ['--replay', RECORDING, '--speed', String(SPEED), '--loop', '--port', '0', '--host', '127.0.0.1'],
+      [...demoArgs(), '--port', '0', '--host', '127.0.0.1'],
       { DATA_DIR: undefined, KAFKA_BROKERS: undefined, TOPIC_PREFIX: undefined, LOG_SUMMARY_MS: '1000' },
       cwd.path,
     );
@@ -112,7 +123,9 @@ describe('the demo loops its recording for as long as it runs', () => {
       expect(q.stdout).toBe(`${body}\n`);
       return true;
     });
-  }, 30_000);
+    // Generous: each `replay quote` child reads the demo's log (a few passes of 28,787 records) to
+    // rebuild the asOf books, which takes seconds on a loaded 2-core machine.
+  }, 60_000);
 
   it('a restarted demo continues after the newest record of its log; earlier instants still answer', async () => {
     const lines = svc.lines().filter((l) => l.component === 'Replay');

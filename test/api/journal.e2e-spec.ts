@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { JOURNAL_TOPICS, type TopicName } from '@app/events';
 import { parseJournalEntryLine, type JournalEntryRecord } from '@app/journal';
 import { EmbeddedLog, type AppendEntry, type EventLog } from '@app/log';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -23,14 +24,16 @@ async function entriesOf(dataDir: string, requestId: string): Promise<JournalEnt
   const reader = new EmbeddedLog({ dataDir });
   try {
     const out: JournalEntryRecord[] = [];
-    const hwm = await reader.highWatermarks('quotes');
-    for (let p = 0; p < hwm.length; p++)
-      for (const e of await reader.read('quotes', p, 0)) {
-        if (e.key !== requestId) continue;
-        const parsed = parseJournalEntryLine(e.value);
-        if (!parsed.ok) throw parsed.error;
-        out.push(parsed.record);
-      }
+    for (const topic of JOURNAL_TOPICS) {
+      const hwm = await reader.highWatermarks(topic);
+      for (let p = 0; p < hwm.length; p++)
+        for (const e of await reader.read(topic, p, 0)) {
+          if (e.key !== requestId) continue;
+          const parsed = parseJournalEntryLine(e.value);
+          if (!parsed.ok) throw parsed.error;
+          out.push(parsed.record);
+        }
+    }
     return out;
   } finally {
     await reader.close();
@@ -133,8 +136,10 @@ describe('strict (JOURNAL_STRICT=true)', () => {
     await waitCaughtUp(host);
     const inner = host.log;
     const down: EventLog = Object.assign(Object.create(inner) as EventLog, {
-      append: (topic: 'quotes', entries: readonly AppendEntry[]) =>
-        topic === 'quotes' ? Promise.reject(new Error('disk full')) : inner.append(topic, entries),
+      append: (topic: TopicName, entries: readonly AppendEntry[]) =>
+        topic === 'quotes' || topic === 'stream'
+          ? Promise.reject(new Error('disk full'))
+          : inner.append(topic, entries),
     });
     host.server = await startApiServer({
       config: { ...BASE_CONFIG, journalStrict: true },

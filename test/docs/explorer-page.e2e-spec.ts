@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { book, launchChromium, T0 } from '@test/support';
+import { book, launchChromium, T0, waitFor } from '@test/support';
 import { startTestServer, type TestServer } from '../api/support/server';
 
 // /explorer in headless Chromium over the fixture world (test/api/support/world.ts, clock at T0).
@@ -83,16 +83,17 @@ describe('/explorer', () => {
     await page.screenshot({ path: join(ROOT, 'test-artifacts', 'explorer.png'), fullPage: true });
 
     // A live update: the opening frame, then the one after alpha's book moves.
-    await page.waitForFunction("Number(document.getElementById('live').dataset.updates) >= 1", undefined, {
-      timeout: 15_000,
-    });
+    // Polled from here: a string predicate polled in the page would be an eval, which the page's CSP refuses.
+    await waitFor(
+      'the opening frame',
+      async () => Number(await page.locator('#live').getAttribute('data-updates')) >= 1,
+      15_000,
+    );
     await s.write([book('alpha', 'BTC/USDT', [[120, 3]], [[121, 1]], 2, T0)]);
-    await page.waitForFunction(
-      "document.getElementById('live').textContent.includes('299.7 USDT')",
-      undefined,
-      {
-        timeout: 15_000,
-      },
+    await waitFor(
+      'the frame after the move',
+      async () => ((await page.locator('#live').textContent()) ?? '').includes('299.7 USDT'),
+      15_000,
     );
     expect(await legsShown()).toEqual([['alpha', '2.5']]);
     await page.screenshot({ path: join(ROOT, 'test-artifacts', 'explorer-live.png'), fullPage: true });

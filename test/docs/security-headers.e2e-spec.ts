@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '@test/support';
+import { launchChromium, waitFor } from '@test/support';
 import { startTestServer, type TestServer } from '../api/support/server';
 
 // The HTML answers carry a Content-Security-Policy (and the other security headers) under which
@@ -89,9 +89,12 @@ describe('security headers on the HTML pages', () => {
     await page.click('button[type=submit]');
     await page.waitForSelector('body[data-ready=true]', { timeout: 15_000 });
     expect(await page.locator('#diagram .leg').count()).toBeGreaterThan(0);
-    await page.waitForFunction("Number(document.getElementById('live').dataset.updates) >= 1", undefined, {
-      timeout: 15_000,
-    });
+    // Polled from here: a string predicate polled in the page would be an eval, which the page's CSP refuses.
+    await waitFor(
+      'the opening frame',
+      async () => Number(await page.locator('#live').getAttribute('data-updates')) >= 1,
+      15_000,
+    );
     expect(await page.evaluate('window.violations')).toEqual([]);
     expect(problems).toEqual([]);
     await injectedScriptRefused(page);

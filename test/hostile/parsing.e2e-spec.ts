@@ -3,6 +3,7 @@ import { whileBystanderAsks } from './support/bystander';
 import { expectGatedError } from './support/gated';
 import { exchange, get } from './support/raw';
 import { spawnServer, type SpawnedServer } from './support/server';
+import { handshake } from './support/ws-raw';
 
 // The parsing attacks of issue 9, each sent ten times at once through real sockets while a
 // well-behaved client keeps asking: every one is answered at once with its 4xx and a short
@@ -143,6 +144,83 @@ const ATTACKS: readonly Attack[] = [
     error: /malformed percent-escape near/,
   },
 ];
+
+/** A POST /route with these header lines and body bytes (Content-Length counted in bytes). */
+const postBytes = (headers: readonly string[], body: Buffer): Buffer =>
+  Buffer.concat([
+    Buffer.from(
+      [
+        'POST /route HTTP/1.1',
+        'Host: t',
+        'Connection: close',
+        ...headers,
+        `Content-Length: ${body.length}`,
+        '',
+        '',
+      ].join('\r\n'),
+      'latin1',
+    ),
+    body,
+  ]);
+const BODY = Buffer.from('{"from":"USDT","to":"BTC","amountIn":1,"bridges":""}');
+
+describe('minor HTTP deviations, answered as HTTP (issue 22)', () => {
+  it('an HTTP version other than 1.x is 400 (it used to be answered 200)', async () => {
+    const http2 = await exchange(s.port, 'GET /health HTTP/2.0\r\nHost: t\r\nConnection: close\r\n\r\n');
+    expectGatedError(http2, 400, 'HTTP/2.0 is not supported: send HTTP/1.1');
+    // Versions Node's parser does not read at all are malformed requests: 400 too.
+    const http3 = await exchange(s.port, 'GET /health HTTP/3.0\r\nHost: t\r\nConnection: close\r\n\r\n');
+    expectGatedError(http3, 400, /^malformed HTTP request: Invalid HTTP version/);
+    expect((await exchange(s.port, 'GET /health HTTP/1.0\r\n\r\n')).status).toBe(200);
+  });
+
+  it('two Host headers are 400 (RFC 9112 3.2), on a request and on a stream handshake', async () => {
+    expectGatedError(
+      await exchange(s.port, get('/health', ['Host: other'])),
+      400,
+      'the Host header must appear once',
+    );
+    const twoHosts = handshake(BASE, ['host: u']);
+    expectGatedError(await exchange(s.port, twoHosts), 400, 'the Host header must appear once');
+  });
+
+  it('a JSON body in another charset is 415 naming it; utf-8 in any spelling is read', async () => {
+    const utf16 = await exchange(
+      s.port,
+      postBytes(['Content-Type: application/json; charset=utf-16'], Buffer.from(BODY.toString(), 'utf16le')),
+    );
+    expectGatedError(utf16, 415, "Content-Type charset must be utf-8 (a JSON body is UTF-8), got 'utf-16'");
+    for (const ct of [
+      'application/json; charset=UTF-8',
+      'application/json;charset="utf-8"',
+      'application/json',
+    ])
+      expect((await exchange(s.port, postBytes([`Content-Type: ${ct}`], BODY))).status).toBe(200);
+  });
+
+  it('invalid UTF-8 in a JSON body is 400 naming the byte (it was "Request body size did not match Content-Length")', async () => {
+    const bad = Buffer.concat([
+      Buffer.from('{"from":"USDT","to":"BTC","amountIn":1,"bridges":"'),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from('"}'),
+    ]);
+    const a = await exchange(s.port, postBytes(['Content-Type: application/json'], bad));
+    expectGatedError(a, 400, 'body is not valid UTF-8: byte 50 (0xc3) is not part of a valid sequence');
+  });
+
+  it('an amount below the smallest meaningful one (1e-12) is 400, on every entry point', async () => {
+    const message = /^amountIn must be a number >= 1e-12, got '5e-324'$/;
+    expectGatedError(await exchange(s.port, get(`/route?from=USDT&to=BTC&amountIn=5e-324`)), 400, message);
+    expectGatedError(
+      await exchange(s.port, post('{"from":"USDT","to":"BTC","amountIn":5e-324}')),
+      400,
+      message,
+    );
+    expect(
+      (await exchange(s.port, get(`/route?from=USDT&to=BTC&amountIn=0.000000000001&bridges=`))).status,
+    ).toBe(200);
+  });
+});
 
 describe('parsing attacks', () => {
   for (const attack of ATTACKS)

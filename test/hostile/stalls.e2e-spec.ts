@@ -5,6 +5,7 @@ import { whileBystanderAsks } from './support/bystander';
 import { expectGatedError } from './support/gated';
 import { exchange, get, type RawAnswer } from './support/raw';
 import { spawnServer, type SpawnedServer } from './support/server';
+import { openRawStream } from './support/ws-raw';
 
 // Timeouts and connection budgets (issue 9): a client that holds sockets open, sends slowly or
 // never finishes gets a 408 or 429 answer and loses the socket; others keep being answered.
@@ -122,6 +123,27 @@ describe('a client that stops reading', () => {
     await waitFor('the server to close it', () => s.openSockets() <= before, 15_000);
     socket.destroy();
   });
+
+  it('a reader of /docs (1.6 MB) that stops reading is reset: the kernel drops the unsent answer instead of keeping it for an orphaned socket', async () => {
+    const before = s.openSockets();
+    const socket = connect({ port: s.port, host: '127.0.0.1' });
+    socket.on('error', () => undefined);
+    socket.on('connect', () => {
+      socket.pause();
+      socket.write('GET /docs HTTP/1.1\r\nHost: x\r\n\r\n');
+    });
+    await waitFor('the server to take the connection', () => s.openSockets() > before);
+    await waitFor('the server to let go of it', () => s.openSockets() <= before, 15_000);
+    // Closed gracefully (issue 22), the whole page waited in the kernel for the client, 1.6 MB
+    // per reader; reset, only what already sat in the client's own receive buffer reaches it.
+    let read = 0;
+    socket.on('data', (c: Buffer) => (read += c.length));
+    const ended = new Promise((resolve) => socket.on('close', resolve));
+    socket.resume();
+    await ended;
+    expect(read).toBeGreaterThan(0);
+    expect(read).toBeLessThan(1024 * 1024);
+  });
 });
 
 describe('connection budget (CONNECTIONS_MAX_PER_IP=50)', () => {
@@ -221,25 +243,50 @@ describe('total connection budget (CONNECTIONS_MAX=20)', () => {
   });
   afterAll(() => t.stop());
 
-  it('when the whole server is full a new connection gets a gated 429 at once; a freed slot is taken again', async () => {
-    const hold = (localAddress: string): Promise<Socket> =>
-      new Promise((resolve) => {
-        const socket = connect({ port: t.port, host: '127.0.0.1', localAddress }, () => resolve(socket));
-        socket.on('error', () => undefined);
-      });
-    const held = await Promise.all([
-      ...Array.from({ length: 10 }, () => hold('127.0.0.1')),
-      ...Array.from({ length: 10 }, () => hold('127.0.0.3')),
-    ]);
+  const hold = (localAddress: string): Promise<Socket> =>
+    new Promise((resolve) => {
+      const socket = connect({ port: t.port, host: '127.0.0.1', localAddress }, () => resolve(socket));
+      socket.on('error', () => undefined);
+    });
+
+  it('when the whole server is full of idle connections, a newcomer is served and the oldest idle one is reset (issue 22)', async () => {
+    const held: Socket[] = [];
+    for (const address of ['127.0.0.1', '127.0.0.3'])
+      for (let i = 0; i < 10; i++) {
+        held.push(await hold(address));
+        await sleep(5);
+      }
     await waitFor('the server to hold all 20', () => t.openSockets() >= 21);
+    const closed = held.map((socket) => new Promise<void>((r) => socket.once('close', () => r())));
+    const done = held.map(() => false);
+    closed.forEach((c, i) => void c.then(() => (done[i] = true)));
+    // Held a second, they have sent nothing: the first newcomer takes the oldest one's slot.
+    await sleep(1100);
+    const newcomer = await exchange(t.port, get('/health'), { localAddress: '127.0.0.4' });
+    expect(newcomer.status).toBe(200);
+    await closed[0];
+    expect(done.filter(Boolean)).toHaveLength(1);
+    for (const socket of held) socket.destroy();
+  });
+
+  it('when every slot is a stream (never shed), a newcomer gets a gated 429 at once; a freed slot is taken again', async () => {
+    const streams = await Promise.all(
+      ['127.0.0.1', '127.0.0.3'].flatMap((address) =>
+        Array.from({ length: 10 }, () =>
+          openRawStream(t.port, 'from=USDT&to=BTC&amountIn=1&bridges=', address),
+        ),
+      ),
+    );
+    await waitFor('the server to hold all 20', () => t.openSockets() >= 21);
+    await sleep(1100);
     const full = await exchange(t.port, get('/health'), { localAddress: '127.0.0.4' });
     expectGatedError(full, 429, 'the server is at its limit of 20 connections; retry shortly');
     expect(full.headers['retry-after']).toBe('1');
-    held.pop()!.destroy();
+    streams.pop()!.socket.destroy();
     await waitFor(
       'a slot to free',
       async () => (await exchange(t.port, get('/health'), { localAddress: '127.0.0.4' })).status === 200,
     );
-    for (const socket of held) socket.destroy();
+    for (const stream of streams) stream.socket.destroy();
   });
 });

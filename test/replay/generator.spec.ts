@@ -5,7 +5,7 @@ import { routeRequest } from '@app/request';
 import { DEFAULT_ROUTING_CONFIG, solveWithProof } from '@app/routing';
 import { isWholeMultiple } from '@test/support';
 import { describe, expect, it } from 'vitest';
-import { generateMarket, orderRules, type MarketGenSpec } from '@app/synth';
+import { ALT_MARKETS, generateMarket, orderRules, type MarketGenSpec } from '@app/synth';
 
 const SPEC: MarketGenSpec = {
   seed: 7,
@@ -31,7 +31,7 @@ describe('seeded market generator', () => {
     expect(bytes({ ...SPEC, seed: 8 })).not.toBe(a);
   });
 
-  it('writes valid events.md records in receivedAt order over 60 venues and the six markets', () => {
+  it('writes valid events.md records in receivedAt order over 60 venues and twelve markets', () => {
     let last = 0;
     for (const r of records) {
       const parsed = parseRecord(JSON.parse(JSON.stringify(r)));
@@ -48,8 +48,58 @@ describe('seeded market generator', () => {
       'ETH/BTC',
       'ETH/USDC',
       'ETH/USDT',
+      'SOL/BTC',
+      'SOL/USDC',
+      'SOL/USDT',
       'USDC/USDT',
+      'XRP/BTC',
+      'XRP/USDC',
+      'XRP/USDT',
     ]);
+  });
+
+  it('adds the SOL and XRP markets without changing a byte of the six others', () => {
+    const alt = new Set(ALT_MARKETS.map((m) => m.symbol));
+    const without = [...generateMarket({ ...SPEC, altMarkets: false })].map((r) => JSON.stringify(r));
+    const kept = records
+      .filter((r) => r.type === 'venue' || !alt.has(r.symbol))
+      .map((r) => JSON.stringify(r));
+    expect(kept.length).toBeLessThan(records.length);
+    expect(kept).toEqual(without);
+  });
+
+  it('lists SOL and XRP like real venues: SOL/USDT almost everywhere, the BTC pairs on fewer venues', () => {
+    const listed = (symbol: string): string[] =>
+      records.flatMap((r) => (r.type === 'market' && r.symbol === symbol ? [r.exchangeId] : []));
+    const counts = ALT_MARKETS.map((m) => listed(m.symbol).length);
+    for (const n of counts) expect(n).toBeGreaterThan(0);
+    for (const n of counts) expect(n).toBeLessThan(60);
+    expect(listed('SOL/USDT').length).toBeGreaterThan(listed('SOL/BTC').length);
+    expect(listed('XRP/USDT').length).toBeGreaterThan(listed('XRP/BTC').length);
+    // Every tier-1 venue (sim00..sim07) lists SOL/USDT.
+    expect(listed('SOL/USDT').filter((v) => v < 'sim08')).toHaveLength(8);
+  });
+
+  it('prices SOL and XRP consistently with BTC: cross rates agree across markets', () => {
+    const mids = new Map<string, number>();
+    for (const r of records) {
+      if (r.type !== 'book' || !r.snapshot || r.receivedAt !== SPEC.startAt) continue;
+      mids.set(`${r.exchangeId}|${r.symbol}`, (r.bids[0]![0] + r.asks[0]![0]) / 2);
+    }
+    const mid = (symbol: string): number[] =>
+      [...mids].filter(([k]) => k.endsWith(`|${symbol}`)).map(([, v]) => v);
+    const median = (xs: number[]): number => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const sol = median(mid('SOL/USDT'));
+    const xrp = median(mid('XRP/USDT'));
+    const btc = median(mid('BTC/USDT'));
+    expect(sol).toBeGreaterThan(60);
+    expect(sol).toBeLessThan(100);
+    expect(xrp).toBeGreaterThan(1);
+    expect(xrp).toBeLessThan(2);
+    // Within a few ticks: XRP/BTC's tick is 1e-8 at about 2e-5, close to 5 bps.
+    expect(Math.abs(median(mid('SOL/BTC')) / (sol / btc) - 1)).toBeLessThan(0.001);
+    expect(Math.abs(median(mid('XRP/BTC')) / (xrp / btc) - 1)).toBeLessThan(0.001);
+    expect(Math.abs(median(mid('SOL/USDC')) / sol - 1)).toBeLessThan(0.001);
   });
 
   it('uses taker fees between 0.05% and 0.25%', () => {
@@ -141,6 +191,11 @@ describe('seeded market generator', () => {
     expect(new Set(btc.map((m) => m.amountStep))).toEqual(new Set([0.00001, 1e-8, 0.0001, null]));
     expect(new Set(btc.map((m) => m.minCost))).toEqual(new Set([5, null, 0.5, 10]));
     expect(btc.find((m) => m.exchangeId === 'sim00')).toMatchObject(orderRules(1, 0, 'BTC/USDT')!);
+    // SOL and XRP: lots of 0.01 SOL and 1 XRP, fine lots of 0.000001, eight decimals, no step.
+    const steps = (symbol: string): Set<number | null | undefined> =>
+      new Set(markets.filter((m) => m.symbol === symbol).map((m) => m.amountStep));
+    expect(steps('SOL/USDT')).toEqual(new Set([0.01, 0.000001, 1e-8, null]));
+    expect(steps('XRP/USDT')).toEqual(new Set([1, 0.000001, 1e-8, null]));
     // A quote at 30 s over the folded books: legs obey their markets, and the rules did work.
     const at = SPEC.startAt + 30_000;
     const cache = new BookCache();

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { EmbeddedLog } from '@app/log';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeHost, openFeed, type ApiHost } from '../../apps/api/src/compose';
-import { findQuote, findQuotes, JournalIndex, journalIndexDir } from '@app/audit';
+import { findQuote, findQuotes, journalIndexDir, journalIndexes } from '@app/audit';
 import { replayQuote, sha256Hex } from '@app/audit';
 import { journalEntries } from './support/journal-entries';
 import { scenarioRecords, serveScenario, type Served } from './support/journal-scenario';
@@ -103,12 +103,13 @@ describe('quote journal end to end on the embedded log', () => {
   }, 60_000);
 
   it('the requestId index the API kept finds every record without reading the journal', async () => {
-    const index = new JournalIndex(reader, journalIndexDir(dir));
-    for (const requestId of served.keys()) {
-      const got = await index.entries(requestId);
+    // One index per journal topic: REST answers in quotes, stream frames (and ticks) in stream.
+    const indexes = journalIndexes(reader, journalIndexDir(dir));
+    for (const [requestId, s] of served) {
+      const got = await indexes[s.via === 'stream' ? 'stream' : 'quotes'].entries(requestId);
       expect(got.scanned, requestId).toBe(0);
       expect(got.entries.length, requestId).toBe(1);
-      const viaIndex = await findQuotes(reader, requestId, index);
+      const viaIndex = await findQuotes(reader, requestId, indexes);
       const byScan = await findQuotes(reader, requestId);
       expect(viaIndex).toEqual(byScan);
     }

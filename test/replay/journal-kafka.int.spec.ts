@@ -39,7 +39,7 @@ describe('quote journal end to end on Kafka', () => {
     }
     const reader = kafka();
     try {
-      mirror = await MirrorLog.of(reader, ['books', 'venues', 'quotes']);
+      mirror = await MirrorLog.of(reader, ['books', 'venues', 'quotes', 'stream']);
     } finally {
       await reader.close();
     }

@@ -182,15 +182,17 @@ describe('replay quote <requestId> against an embedded log', () => {
     // A record written with JOURNAL_RESPONSES=true carries the response the diff is taken against.
     const tampered: QuoteRecord = { ...found.record, request: { ...found.record.request, amount: 2.5 } };
     const value = encodeQuoteRecord(tampered, served.get('q-3-0')!);
-    await log.append('quotes', [{ key: tampered.requestId, value }]);
+    // A stream record: it is in the stream topic (issue 22), and so is the tampered copy.
+    expect(found.topic).toBe('stream');
+    await log.append(found.topic, [{ key: tampered.requestId, value }]);
     // Both records of the id are listed and replayed: the original is identical, the other differs.
     const r = await run('q-3-0');
     expect(r.code).toBe(1);
     expect(r.err[0]).toBe('requestId "q-3-0" was journalled 2 times (a reused x-request-id):');
     expect(r.err[1]).toMatch(
-      /^ {2}#1\/2 quotes\/\d+@\d+: stream BTC->USDT 3 split_optimal, calculatedAt \d+/,
+      /^ {2}#1\/2 stream\/\d+@\d+: stream BTC->USDT 3 split_optimal, calculatedAt \d+/,
     );
-    expect(r.err[2]).toMatch(/^ {2}#2\/2 quotes\/\d+@\d+: stream BTC->USDT 2\.5 split_optimal/);
+    expect(r.err[2]).toMatch(/^ {2}#2\/2 stream\/\d+@\d+: stream BTC->USDT 2\.5 split_optimal/);
     expect(r.err.join('\n')).toMatch(/^identical: q-3-0 #1\/2 sha256 [0-9a-f]{64}/m);
     expect(r.err.join('\n')).toMatch(
       /^DIFFERENT: q-3-0 #2\/2 recorded sha256 [0-9a-f]{64}, replayed [0-9a-f]{64}/m,
@@ -222,7 +224,7 @@ describe('replay quote <requestId> against an embedded log', () => {
       { ...found.record, request: { ...found.record.request, amount: 2.5 } },
       null,
     );
-    await log.append('quotes', [{ key: 'q-3-1', value: tampered }]);
+    await log.append(found.topic, [{ key: 'q-3-1', value: tampered }]);
     // The id now has two records: the second (tampered) one is picked.
     const plain = await run('q-3-1', ['--occurrence', '2']);
     expect(plain.code).toBe(1);
@@ -276,11 +278,11 @@ describe('replay quote <requestId> against an embedded log', () => {
     const src = new EmbeddedLog({ dataDir: dir, readOnly: true });
     const dst = new EmbeddedLog({ dataDir: to, fsync: 'never' });
     const seen = new Map<string, number>();
-    for (const topic of ['books', 'venues', 'quotes'] as const) {
+    for (const topic of ['books', 'venues', 'quotes', 'stream'] as const) {
       for (let p = 0; p < (await src.partitions(topic)); p++) {
         const entries = await src.read(topic, p, 0);
         const kept = entries.flatMap((e) => {
-          if (topic !== 'quotes') return [{ key: e.key, value: e.value }];
+          if (topic !== 'quotes' && topic !== 'stream') return [{ key: e.key, value: e.value }];
           const n = (seen.get(e.key) ?? 0) + 1;
           seen.set(e.key, n);
           const value = alter(e.key, e.value, n);
@@ -308,7 +310,7 @@ describe('replay quote <requestId> against an embedded log', () => {
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/: 48 quotes; identical 47, different 1, not reproducible 0 \(/);
     expect(r.err[0]).toMatch(
-      /^DIFFERENT quotes\/\d+@\d+ requestId "q-1-2": recorded sha256 [0-9a-f]{64}, replayed/,
+      /^DIFFERENT stream\/\d+@\d+ requestId "q-1-2": recorded sha256 [0-9a-f]{64}, replayed/,
     );
     // A range holding only the first round's quotes is clean: exit 0.
     const round0 = ['--from', String(at('q-0-0')), '--to', String(at('q-0-0'))];

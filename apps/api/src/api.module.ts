@@ -3,6 +3,7 @@ import type { ServerConfig } from '@app/config';
 import { EventLog } from '@app/log';
 import { Clock } from './clock';
 import { BookFeed } from '@app/feed';
+import { ClockSkew } from './health/clock-skew';
 import { ReadyController } from './health/ready.controller';
 import { ServiceStatus } from './health/service-status';
 import { RequestGate } from './http/request-gate';
@@ -47,6 +48,7 @@ export class ApiModule {
         RequestGate,
         RouteService,
         MarketService,
+        ClockSkew,
         ServiceStatus,
         StreamHub,
         StreamGateway,

@@ -3,12 +3,20 @@ import type { AddressInfo } from 'node:net';
 import { Logger, type LoggerService, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { EmbeddedLog } from '@app/log';
+import { EmbeddedLog, type EventLog } from '@app/log';
 import { ApiModule, type ApiDeps } from './api.module';
 import { serveDocs } from './docs/serve';
 import { HTTP_LIMIT_DEFAULTS } from '@app/config';
 import { gatedHttp } from './http/gated-http';
-import { JournalIndex, JournalIndexer, QuoteJournal } from '@app/audit';
+import {
+  JournalIndexer,
+  journalIndexes,
+  QuoteJournal,
+  SharedIndexPublisher,
+  sharedIndexTopics,
+  type SharedIndexTopics,
+} from '@app/audit';
+import { JOURNAL_TOPICS } from '@app/events';
 import { warmTimeIndex } from '@app/feed';
 import { ServiceStatus } from './health/service-status';
 import { RequestGate } from './http/request-gate';
@@ -29,7 +37,7 @@ export interface ApiServer {
   readonly url: string;
   /** Where every served result is journalled (flushed and closed by close()). */
   readonly journal: QuoteJournal;
-  /** One pass of the requestId indexer now (none without journalIndexDir). */
+  /** One pass of the requestId indexer now (on the embedded log, none without journalIndexDir). */
   indexJournal(): Promise<void>;
   /** Prometheus metrics (served on the admin port when METRICS_PORT is set). */
   readonly metrics: ApiMetrics;
@@ -57,7 +65,10 @@ export interface ApiServerOptions extends Omit<ApiDeps, 'journal' | 'limits'> {
   readonly limits?: Limits;
   /** Nest's logger: the service logger (NestLogger), false for none, or Nest's console at these levels. */
   readonly logger?: false | LogLevel[] | LoggerService;
-  /** Keep the journal's requestId index here (JournalIndexer); none when omitted. */
+  /**
+   * Keep the journal's requestId index here (JournalIndexer); none when omitted. On Kafka the
+   * index is published to the log's shared topics instead (docs/replay.md), whatever this says.
+   */
   readonly journalIndexDir?: string;
 }
 
@@ -73,6 +84,10 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     mode: options.config.journalStrict ? 'strict' : 'batched',
     // JOURNAL_RESPONSES: whole responses in the journal (about 15 KB a quote) instead of hash and length.
     storeResponses: options.config.journalResponses,
+    // JOURNAL_QUEUE_BYTES: what waits in memory per journal topic while the log lags or refuses.
+    ...(options.config.journalQueueBytes === undefined
+      ? {}
+      : { maxQueuedBytes: options.config.journalQueueBytes }),
     // The embedded log appends with a local write: small appends right after each turn's responses
     // keep the event loop free of multi-millisecond bursts (p99). Kafka favours 20 ms batches.
     flushMs: options.log instanceof EmbeddedLog ? 0 : 20,
@@ -81,14 +96,9 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const { journalIndexDir, limits: given, ...rest } = options;
   const limits = given ?? limitsFor(options.config);
   await limits.start();
-  const indexer =
-    journalIndexDir === undefined
-      ? null
-      : new JournalIndexer(new JournalIndex(options.log, journalIndexDir), (e) =>
-          journalLogger.warn(
-            `requestId index not updated (replay reads the rest of the journal): ${e.message}`,
-          ),
-        );
+  const indexer = journalIndexer(options.log, journalIndexDir, (e) =>
+    journalLogger.warn(`requestId index not updated (replay reads the rest of the journal): ${e.message}`),
+  );
   const deps: ApiDeps = { ...rest, journal, limits };
   const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(deps), http.adapter, {
     logger: options.logger ?? ['error', 'warn'],
@@ -113,6 +123,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     journal,
     stream: () => hub.stats(),
     refusals: () => gate.refusals,
+    connections: () => http.connections(),
     limits: () => limits.stats(),
     status: () => status.report(),
   });
@@ -148,4 +159,27 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       await limits.close();
     },
   };
+}
+
+/**
+ * The requestId indexer of this API, one index per journal topic (`quotes`, `stream`): on Kafka
+ * it publishes them beside the journal, where an auditor on any machine reads them (a pass every
+ * 2 s; a stop halts it: what is left is built by another replica or the next start); on the
+ * embedded log it keeps them in the data directory (a pass every second and one at stop).
+ */
+function journalIndexer(
+  log: EventLog,
+  dir: string | undefined,
+  onError: (e: Error) => void,
+): JournalIndexer | null {
+  const shared = JOURNAL_TOPICS.map((t) => sharedIndexTopics(log, t));
+  if (shared.every((t): t is SharedIndexTopics => t !== null))
+    return new JournalIndexer(
+      shared.map((t) => new SharedIndexPublisher(log, t)),
+      onError,
+      2000,
+    );
+  if (dir === undefined) return null;
+  const local = journalIndexes(log, dir);
+  return new JournalIndexer([local.quotes, local.stream], onError);
 }

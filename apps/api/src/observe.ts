@@ -26,7 +26,10 @@ export async function observe(
     const line = venueSummary({ status: report.status, venues: report.venues });
     const level = report.status === 'ok' ? 'info' : 'warn';
     const reasons = report.reasons.length > 0 ? { reasons: report.reasons } : {};
-    log[level](`${prefix}${line.message}`, { ...line.fields, ...reasons });
+    // The ingestor's clock less this API's (clock-skew.ts): a line says it whenever it is known.
+    const skew = report.clockSkewMs === null ? {} : { clockSkewMs: Math.round(report.clockSkewMs) };
+    const skewText = report.clockSkewMs === null ? '' : `; clock skew ${Math.round(report.clockSkewMs)} ms`;
+    log[level](`${prefix}${line.message}${skewText}`, { ...line.fields, ...skew, ...reasons });
     return report;
   };
   let lastStatus = summary('serving: ').status;

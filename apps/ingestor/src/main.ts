@@ -1,6 +1,7 @@
 import { loadConfigOrExit, type IngestorConfig } from '@app/config';
 import {
   DEFAULT_SNAPSHOT_POLICY,
+  KafkaLog,
   LogError,
   logSink,
   openEventLog,
@@ -229,8 +230,12 @@ function shardedIngestor(
   tap: (sink: RecordSink) => RecordSink,
   logger: ServiceLogger,
 ): Running {
+  // INGESTOR_GROUP needs KAFKA_BROKERS (libs/config): the log is Kafka's.
+  if (!(log instanceof KafkaLog)) throw new Error('INGESTOR_GROUP needs the Kafka log (KAFKA_BROKERS)');
+  const kafka = log;
   const shards = new VenueShards({
     log,
+    writer: (may) => kafka.gatedWriter(may),
     tap,
     shards: config.shards!,
     brokers: config.log.kafkaBrokers ?? [],

@@ -1,14 +1,16 @@
 import type { ShardConfig } from '@app/config';
-import { LogError, logSink, ShardGroup, type EventLog, type RecordSink } from '@app/log';
+import { LogError, logSink, ShardGroup, type EventLog, type GatedWriter, type RecordSink } from '@app/log';
 import type { ServiceLogger } from '@app/logging';
 import type { Ingestor, IngestorOptions, VenueHealth, VenueSettings } from '@app/venues';
 
 /** Slots of the shard group: venue i (by exchangeId) is slot i mod SLOTS. */
 export const SHARD_SLOTS = 64;
 /**
- * A slot that arrives starts its venues this much later, so writes its previous owner had sent
- * before it gave the slot up (each append is gated, but one already on the wire is not) land
- * first: the book's new run never interleaves with the end of the old one.
+ * A slot that arrives starts its venues this much later, so requests its previous owner had sent
+ * before it gave the slot up land first: the book's new run never interleaves with the end of the
+ * old one. The previous owner sends nothing for the slot after giving it up (its slot writer is
+ * shut then, kafkajs's retries included), so this covers only a request the broker had received
+ * and not yet written.
  */
 export const HANDOVER_MS = 1_000;
 
@@ -22,6 +24,8 @@ export interface VenueShardsOptions {
   readonly options: IngestorOptions;
   /** The log the venues' records go to (each slot writes through a gate in front of it). */
   readonly log: EventLog;
+  /** A writer of the log whose sending can be stopped at once (KafkaLog.gatedWriter): one per slot. */
+  readonly writer: (may: () => boolean) => GatedWriter;
   readonly logger: ServiceLogger;
   /** Build the ingestor of some venues writing into `sink` (the process's Ingestor class). */
   readonly ingestor: (options: IngestorOptions) => Ingestor;
@@ -32,6 +36,8 @@ export interface VenueShardsOptions {
 /** The gate of one running Ingestor: records pass only while it is open. */
 interface Gate {
   open: boolean;
+  /** The slot's own writer: shut with the gate, so nothing is sent for the slot while it is closed. */
+  readonly writer: GatedWriter;
 }
 
 interface Shard {
@@ -46,10 +52,12 @@ interface Shard {
  * consumer group membership, libs/log ShardGroup), each venue run by exactly one of them. Every
  * slot has its own Ingestor writing through a gate: closed the moment this process may no longer
  * own the slot (a rebalance starting, its lease lapsing), so a venue is never published by two
- * ingestors at once. A closed gate refuses writes as an outage would: the slot's record writer
- * holds its records and retries, and if the slot stays here every book is republished as a
- * snapshot when the gate opens again; if it moved, the slot's venues are stopped. A slot that
- * arrives starts its venues afresh (each book opens with a snapshot).
+ * ingestors at once. The slot's writer (its own Kafka client) is shut at the same moment: an
+ * append already under way stops sending too (kafkajs retries a produce for seconds inside one
+ * send). A closed gate refuses writes as an outage would: the slot's record writer holds its
+ * records and retries, and if the slot stays here every book is republished as a snapshot when
+ * the gate opens again; if it moved, the slot's venues are stopped. A slot that arrives starts its
+ * venues afresh (each book opens with a snapshot).
  */
 export class VenueShards {
   private readonly shards: Shard[];
@@ -103,7 +111,7 @@ export class VenueShards {
   }
 
   private revoke(why: string): void {
-    for (const s of this.shards) if (s.running !== null) s.running.gate.open = false;
+    for (const s of this.shards) if (s.running !== null) close(s.running.gate, why);
     if (this.owned.size > 0) this.o.logger.warn('venues paused: ownership in question', { why });
   }
 
@@ -117,13 +125,16 @@ export class VenueShards {
       }
       mine.push(...s.venues.map((v) => v.exchangeId));
       if (s.running === null) this.launch(s);
-      else s.running.gate.open = true;
+      else {
+        s.running.gate.open = true;
+        s.running.gate.writer.open();
+      }
     }
     this.o.logger.info('venues assigned', { group: this.o.shards.group, venues: mine.sort() });
   }
 
   private launch(s: Shard): void {
-    const gate: Gate = { open: true };
+    const gate: Gate = { open: true, writer: this.o.writer(() => this.group.holds()) };
     const names = s.venues.map((v) => v.exchangeId).join(', ');
     // The gate is checked at every append (logSink appends per topic), as late as it can be.
     const gatedLog = new Proxy(this.o.log, {
@@ -131,7 +142,7 @@ export class VenueShards {
         key === 'append'
           ? (...args: Parameters<EventLog['append']>) =>
               gate.open
-                ? target.append(...args)
+                ? gate.writer.append(...args)
                 : Promise.reject(
                     new LogError('unavailable', `this ingestor does not own ${names} now (ingestor group)`),
                   )
@@ -159,7 +170,13 @@ export class VenueShards {
     const running = s.running;
     s.running = null;
     if (running === null) return;
-    running.gate.open = false;
+    close(running.gate, 'its venues stop here');
     await running.ingestor.stop(0);
+    await running.gate.writer.close();
   }
+}
+
+function close(gate: Gate, why: string): void {
+  gate.open = false;
+  gate.writer.shut(why);
 }

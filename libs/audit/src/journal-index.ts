@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { JournalTopic } from '@app/events';
 import { nextTurn, partitionFor, type EventLog, type LogEntry } from '@app/log';
 import {
   ENTRY,
@@ -15,6 +16,17 @@ import {
 
 /** Where the requestId index of a data directory lives (beside the embedded log's topics). */
 export const journalIndexDir = (dataDir: string): string => join(dataDir, 'journal-index');
+
+/** The requestId indexes of both journal topics: `quotes` in journalIndexDir, `stream` in its `stream/`. */
+export type JournalIndexes = Readonly<Record<JournalTopic, JournalIndex>>;
+
+/** The indexes of a journal whose index directory is `dir` (journalIndexDir): `quotes` in it, `stream` in its `stream/`. */
+export function journalIndexes(log: EventLog, dir: string): JournalIndexes {
+  return {
+    quotes: new JournalIndex(log, dir, 'quotes'),
+    stream: new JournalIndex(log, join(dir, 'stream'), 'stream'),
+  };
+}
 
 /** Entries read from the log per chunk while indexing or scanning the unindexed tail. */
 const CHUNK = 8192;
@@ -32,7 +44,7 @@ export interface KeyEntries {
 }
 
 /**
- * The requestId index of the journal (`quotes` topic): per partition, immutable sorted runs of
+ * The requestId index of one journal topic (`quotes` or `stream`): per partition, immutable sorted runs of
  * (64-bit hash of the key, offset) covering offsets [0, end) without a gap, merged like a binary
  * counter so a partition has O(log n) runs and a lookup costs O(log² n) small reads, whatever the
  * journal's length. It is derived data: runs are written whole (temporary file, fsync, rename),
@@ -43,12 +55,13 @@ export class JournalIndex {
   constructor(
     private readonly log: EventLog,
     private readonly dir: string,
+    readonly topic: JournalTopic = 'quotes',
   ) {}
 
   /** Every entry keyed `key`, oldest first: index lookups, then the unindexed tail, each entry's key checked. */
   async entries(key: string): Promise<KeyEntries> {
-    const partition = partitionFor(key, await this.log.partitions('quotes'));
-    const end = (await this.log.highWatermarks('quotes'))[partition] ?? 0;
+    const partition = partitionFor(key, await this.log.partitions(this.topic));
+    const end = (await this.log.highWatermarks(this.topic))[partition] ?? 0;
     const hash = keyHash(key);
     for (let attempt = 0; ; attempt++) {
       const { chain } = listRuns(this.dir, partition);
@@ -65,14 +78,14 @@ export class JournalIndex {
       const out: LogEntry[] = [];
       for (const offset of offsets.sort((a, b) => a - b)) {
         if (offset >= end) continue;
-        const [entry] = await this.log.read('quotes', partition, offset, 1);
+        const [entry] = await this.log.read(this.topic, partition, offset, 1);
         // A hash collision, or an entry gone to retention, is not this key's.
         if (entry !== undefined && entry.offset === offset && entry.key === key) out.push(entry);
       }
       const from = chain.length === 0 ? 0 : chain[chain.length - 1]!.to;
       let scanned = 0;
       for (let at = from; at < end;) {
-        const chunk = await this.log.read('quotes', partition, at, Math.min(CHUNK, end - at));
+        const chunk = await this.log.read(this.topic, partition, at, Math.min(CHUNK, end - at));
         if (chunk.length === 0) break;
         for (const e of chunk) {
           if (e.offset >= end) break;
@@ -90,7 +103,7 @@ export class JournalIndex {
    * directory, the one that journals). Returns how many entries were indexed.
    */
   async catchUp(): Promise<number> {
-    const ends = await this.log.highWatermarks('quotes');
+    const ends = await this.log.highWatermarks(this.topic);
     // Nothing journalled yet: no directory is made (a service that never quoted leaves none).
     if (ends.every((e) => e === 0)) return 0;
     mkdirSync(this.dir, { recursive: true });
@@ -108,7 +121,7 @@ export class JournalIndex {
         const to = Math.min(end, at + MAX_RUN);
         const keys: Buffer[] = [];
         for (let next = at; next < to;) {
-          const chunk = await this.log.read('quotes', partition, next, Math.min(CHUNK, to - next));
+          const chunk = await this.log.read(this.topic, partition, next, Math.min(CHUNK, to - next));
           // The API indexes in the background: let its requests run between chunks.
           await nextTurn();
           if (chunk.length === 0) break;
@@ -145,20 +158,31 @@ export class JournalIndex {
   }
 }
 
+/** What JournalIndexer keeps up to date: a JournalIndex, or a SharedIndexPublisher (which can halt). */
+export interface Indexing {
+  catchUp(): Promise<number>;
+  halt?(): void;
+}
+
 /**
- * Keeps a journal's index up to date in the background (the API, which journals): a pass every
- * `everyMs`, one at a time, and a last one at stop. Failures are told, never thrown: the index
- * is an accelerator, readers scan what it does not cover.
+ * Keeps a journal's indexes up to date in the background (the API, which journals): a pass every
+ * `everyMs` over each index in turn, one pass at a time, and a last one at stop. An index that can
+ * halt (the shared one, whose passes may be long: SharedIndexPublisher) is halted at stop instead:
+ * its running pass ends at its next safe point and none follows. Failures are told, never thrown:
+ * the index is an accelerator, readers scan what it does not cover.
  */
 export class JournalIndexer {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> = Promise.resolve();
+  private readonly indexes: readonly Indexing[];
 
   constructor(
-    private readonly index: JournalIndex,
+    index: Indexing | readonly Indexing[],
     private readonly onError: (e: Error) => void,
     private readonly everyMs = 1000,
-  ) {}
+  ) {
+    this.indexes = isList(index) ? index : [index];
+  }
 
   start(): void {
     this.timer ??= setInterval(() => void this.pass(), this.everyMs);
@@ -168,18 +192,27 @@ export class JournalIndexer {
 
   /** One pass after any running one. */
   pass(): Promise<void> {
-    this.running = this.running.then(() =>
-      this.index.catchUp().then(
-        () => undefined,
-        (e: unknown) => this.onError(e instanceof Error ? e : new Error(String(e))),
-      ),
-    );
+    this.running = this.running.then(async () => {
+      for (const index of this.indexes)
+        await index.catchUp().then(
+          () => undefined,
+          (e: unknown) => this.onError(e instanceof Error ? e : new Error(String(e))),
+        );
+    });
     return this.running;
   }
 
   async stop(): Promise<void> {
     if (this.timer !== null) clearInterval(this.timer);
     this.timer = null;
-    await this.pass();
+    const halting = this.indexes.filter((i) => i.halt !== undefined);
+    for (const i of halting) i.halt!();
+    // A halted index's catchUp returns at once: a last pass updates the others.
+    if (halting.length < this.indexes.length) return this.pass();
+    await this.running;
   }
+}
+
+function isList(index: Indexing | readonly Indexing[]): index is readonly Indexing[] {
+  return Array.isArray(index);
 }

@@ -1,29 +1,42 @@
+import { JOURNAL_TOPICS, type JournalTopic } from '@app/events';
 import { frameAsQuote, parseJournalEntryLine, type QuoteRecord } from '@app/journal';
 import { partitionFor, type EventLog, type LogEntry } from '@app/log';
-import type { JournalIndex } from './journal-index';
+import { indexOf } from './find-quote';
+import type { JournalLookups, KeyLookup } from './key-lookup';
+
+/** Where a journal entry is. */
+interface At {
+  readonly topic: JournalTopic;
+  readonly partition: number;
+  readonly offset: number;
+}
 
 /**
  * One journal entry as an auditor sees it: where it is, and either the record to replay (a stream
  * frame already resolved through its tick) or why it cannot be replayed.
  */
 export type JournalOccurrence =
-  | {
+  | (At & {
       readonly ok: true;
-      readonly partition: number;
-      readonly offset: number;
       readonly record: QuoteRecord;
       /** For a stream frame: where its tick's record is. */
-      readonly tick?: { readonly partition: number; readonly offset: number };
-    }
-  | { readonly ok: false; readonly partition: number; readonly offset: number; readonly problem: string };
+      readonly tick?: At;
+    })
+  | (At & { readonly ok: false; readonly problem: string });
+
+type Tick = At & { readonly record: QuoteRecord };
 
 const CHUNK = 4096;
 
-/** Every entry of one partition of `quotes` from its first retained offset to its end at call time. */
-async function* scanPartition(log: EventLog, partition: number): AsyncGenerator<LogEntry> {
-  const end = (await log.highWatermarks('quotes'))[partition] ?? 0;
+/** Every entry of one partition of a journal topic from its first retained offset to its end at call time. */
+async function* scanPartition(
+  log: EventLog,
+  topic: JournalTopic,
+  partition: number,
+): AsyncGenerator<LogEntry> {
+  const end = (await log.highWatermarks(topic))[partition] ?? 0;
   for (let from = 0; from < end;) {
-    const entries = await log.read('quotes', partition, from, Math.min(CHUNK, end - from));
+    const entries = await log.read(topic, partition, from, Math.min(CHUNK, end - from));
     if (entries.length === 0) return;
     for (const e of entries) if (e.offset < end) yield e;
     from = entries[entries.length - 1]!.offset + 1;
@@ -32,11 +45,11 @@ async function* scanPartition(log: EventLog, partition: number): AsyncGenerator<
 
 /** Resolve one parsed entry (a frame through its tick, read back from its position). */
 async function occurrence(
-  log: EventLog,
+  topic: JournalTopic,
   e: LogEntry,
-  tickAt: (tickId: string) => Promise<{ partition: number; offset: number; record: QuoteRecord } | string>,
+  tickAt: (tickId: string) => Promise<Tick | string>,
 ): Promise<JournalOccurrence> {
-  const at = { partition: e.partition, offset: e.offset };
+  const at = { topic, partition: e.partition, offset: e.offset };
   const parsed = parseJournalEntryLine(e.value);
   if (!parsed.ok) return { ok: false, ...at, problem: `invalid journal record: ${parsed.error.message}` };
   const r = parsed.record;
@@ -47,43 +60,51 @@ async function occurrence(
     ok: true,
     ...at,
     record: frameAsQuote(tick.record, r),
-    tick: { partition: tick.partition, offset: tick.offset },
+    tick: { topic: tick.topic, partition: tick.partition, offset: tick.offset },
   };
 }
 
-/** The newest stream tick record of `tickId`, or why there is none. */
+/** The newest stream tick record of `tickId` (in `stream`, else `quotes` for older journals), or why there is none. */
 async function findTick(
   log: EventLog,
   tickId: string,
-  index?: JournalIndex,
-): Promise<{ partition: number; offset: number; record: QuoteRecord } | string> {
-  const partition = partitionFor(tickId, await log.partitions('quotes'));
-  let found: LogEntry | null = null;
-  if (index !== undefined) found = (await index.entries(tickId)).entries.at(-1) ?? null;
-  else for await (const e of scanPartition(log, partition)) if (e.key === tickId) found = e;
-  if (found === null) return `its stream tick ${tickId} is not in the journal`;
-  const parsed = parseJournalEntryLine(found.value);
-  if (!parsed.ok || parsed.record.type !== 'quote' || parsed.record.kind !== 'stream_tick')
-    return `its stream tick ${tickId} at quotes/${partition}@${found.offset} is not a valid stream tick record`;
-  return { partition, offset: found.offset, record: parsed.record };
+  index?: KeyLookup | JournalLookups,
+): Promise<Tick | string> {
+  for (const topic of ['stream', 'quotes'] as const) {
+    const partition = partitionFor(tickId, await log.partitions(topic));
+    const ix = indexOf(index, topic);
+    let found: LogEntry | null = null;
+    if (ix !== undefined) found = (await ix.entries(tickId)).entries.at(-1) ?? null;
+    else for await (const e of scanPartition(log, topic, partition)) if (e.key === tickId) found = e;
+    if (found === null) continue;
+    const parsed = parseJournalEntryLine(found.value);
+    if (!parsed.ok || parsed.record.type !== 'quote' || parsed.record.kind !== 'stream_tick')
+      return `its stream tick ${tickId} at ${topic}/${partition}@${found.offset} is not a valid stream tick record`;
+    return { topic, partition, offset: found.offset, record: parsed.record };
+  }
+  return `its stream tick ${tickId} is not in the journal`;
 }
 
 /**
- * Every journal entry keyed `requestId`, oldest first (a client may reuse an x-request-id, so one
- * id can have several quotes). Through the requestId index when given (O(log n) reads, plus the
- * tail it does not cover yet), else by reading the id's whole partition, comparing keys.
+ * Every journal entry keyed `requestId`, `quotes` first then `stream`, each oldest first (a client
+ * may reuse an x-request-id, so one id can have several quotes). Through the requestId indexes
+ * when given (O(log n) reads, plus the tail they do not cover yet), else by reading the id's whole
+ * partition of each topic, comparing keys.
  */
 export async function findQuotes(
   log: EventLog,
   requestId: string,
-  index?: JournalIndex,
+  index?: KeyLookup | JournalLookups,
 ): Promise<JournalOccurrence[]> {
-  const partition = partitionFor(requestId, await log.partitions('quotes'));
-  let hits: LogEntry[] = [];
-  if (index !== undefined) hits = (await index.entries(requestId)).entries;
-  else for await (const e of scanPartition(log, partition)) if (e.key === requestId) hits.push(e);
   const out: JournalOccurrence[] = [];
-  for (const e of hits) out.push(await occurrence(log, e, (id) => findTick(log, id, index)));
+  for (const topic of JOURNAL_TOPICS) {
+    const partition = partitionFor(requestId, await log.partitions(topic));
+    const ix = indexOf(index, topic);
+    let hits: LogEntry[] = [];
+    if (ix !== undefined) hits = (await ix.entries(requestId)).entries;
+    else for await (const e of scanPartition(log, topic, partition)) if (e.key === requestId) hits.push(e);
+    for (const e of hits) out.push(await occurrence(topic, e, (id) => findTick(log, id, index)));
+  }
   return out;
 }
 
@@ -106,45 +127,48 @@ function entryTime(value: string): EntryTime {
 }
 
 /**
- * Every journal entry whose quote was calculated in [from, to] (epoch ms), partition by partition
- * in offset order, stream frames (timed by their tick) after the quotes. An entry whose time
- * cannot be read at all (not JSON) is yielded as not replayable wherever it lies: an auditor must
- * hear of it. Reads the whole `quotes` topic once; frames' ticks are re-read by position.
+ * Every journal entry whose quote was calculated in [from, to] (epoch ms), topic by topic
+ * (`quotes`, then `stream`) and partition by partition in offset order, stream frames (timed by
+ * their tick) after the quotes. An entry whose time cannot be read at all (not JSON) is yielded as
+ * not replayable wherever it lies: an auditor must hear of it. Reads both journal topics once;
+ * frames' ticks are re-read by position.
  */
 export async function* journalInRange(
   log: EventLog,
   from: number,
   to: number,
 ): AsyncGenerator<JournalOccurrence> {
-  const n = await log.partitions('quotes');
-  const ticks = new Map<string, { partition: number; offset: number; at: number }>();
-  const frames: LogEntry[] = [];
-  for (let p = 0; p < n; p++) {
-    for await (const e of scanPartition(log, p)) {
-      const t = entryTime(e.value);
-      if (t !== null && 'tickId' in t) {
-        frames.push(e);
-        continue;
+  const ticks = new Map<string, At & { at: number }>();
+  const frames: { topic: JournalTopic; entry: LogEntry }[] = [];
+  for (const topic of JOURNAL_TOPICS) {
+    const n = await log.partitions(topic);
+    for (let p = 0; p < n; p++) {
+      for await (const e of scanPartition(log, topic, p)) {
+        const t = entryTime(e.value);
+        if (t !== null && 'tickId' in t) {
+          frames.push({ topic, entry: e });
+          continue;
+        }
+        if (t !== null) {
+          // A tick is never sent as it is: its frames, replayed below, are what clients received.
+          if (t.tick) ticks.set(e.key, { topic, partition: p, offset: e.offset, at: t.at });
+          if (t.tick || t.at < from || t.at > to) continue;
+        }
+        yield await occurrence(topic, e, (id) => findTick(log, id));
       }
-      if (t !== null) {
-        // A tick is never sent as it is: its frames, replayed below, are what clients received.
-        if (t.tick) ticks.set(e.key, { partition: p, offset: e.offset, at: t.at });
-        if (t.tick || t.at < from || t.at > to) continue;
-      }
-      yield await occurrence(log, e, (id) => findTick(log, id));
     }
   }
-  for (const e of frames) {
-    const { tickId } = entryTime(e.value) as { tickId: string };
+  for (const { topic, entry } of frames) {
+    const { tickId } = entryTime(entry.value) as { tickId: string };
     const tick = ticks.get(tickId);
     if (tick !== undefined && (tick.at < from || tick.at > to)) continue;
-    yield await occurrence(log, e, async (id) => {
+    yield await occurrence(topic, entry, async (id) => {
       if (tick === undefined) return findTick(log, id);
-      const [entry] = await log.read('quotes', tick.partition, tick.offset, 1);
-      const parsed = entry === undefined ? null : parseJournalEntryLine(entry.value);
+      const [read] = await log.read(tick.topic, tick.partition, tick.offset, 1);
+      const parsed = read === undefined ? null : parseJournalEntryLine(read.value);
       if (parsed === null || !parsed.ok || parsed.record.type !== 'quote')
-        return `its stream tick ${id} at quotes/${tick.partition}@${tick.offset} is not a valid record`;
-      return { partition: tick.partition, offset: tick.offset, record: parsed.record };
+        return `its stream tick ${id} at ${tick.topic}/${tick.partition}@${tick.offset} is not a valid record`;
+      return { topic: tick.topic, partition: tick.partition, offset: tick.offset, record: parsed.record };
     });
   }
 }

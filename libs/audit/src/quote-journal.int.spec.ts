@@ -207,4 +207,37 @@ describe('QuoteJournal', () => {
     await j.close();
     await inner.close();
   });
+
+  it('bounds its queue in bytes while the log refuses appends: entries wait as their record text, the REST journal apart from the stream (issue 22)', async () => {
+    const inner = log();
+    const refusing = Object.assign(Object.create(inner) as EventLog, {
+      append: () => Promise.reject(new Error('no space left on device')),
+    });
+    const maxQueuedBytes = 1024 * 1024;
+    const j = new QuoteJournal({
+      log: refusing,
+      routing: DEFAULT_ROUTING_CONFIG,
+      flushMs: 0,
+      maxQueuedBytes,
+    });
+    // Responses of 20 KB: the issue's disk-full journal held about 25 KB per waiting entry.
+    const big = { ...entry(), body: `{"requestId":"x","pad":"${'p'.repeat(20_000)}"}` };
+    let accepted = 0;
+    for (let i = 0; i < 10_000; i++) {
+      if (!j.accepts('quotes')) break;
+      await j.record({ ...big, request: { ...big.request, requestId: `big-${i}` } });
+      accepted++;
+      // Each turn's entries are reduced to their record text once the first append failed.
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(j.accepts('quotes')).toBe(false);
+    await expect(j.record(entry('refused'))).rejects.toThrow(/refuses appends/);
+    // Held as record texts (a few hundred bytes), not 20 KB responses: far more than 1 MiB / 20 KB wait.
+    expect(accepted).toBeGreaterThan(1000);
+    expect(j.queuedBytesTotal).toBeLessThanOrEqual(maxQueuedBytes + 25_000);
+    // The stream's journal has a budget of its own: a full REST queue does not stop frames.
+    expect(j.accepts('stream')).toBe(true);
+    await j.recordFrame({ requestId: 'f-1', tickId: 't-1', calculatedAt: 1, body: '{"requestId":"f-1"}' });
+    expect(j.queued).toBe(accepted + 1);
+  });
 });

@@ -1,3 +1,4 @@
+import type { JournalTopic } from '@app/events';
 import { LogError, MAX_RECORD_BYTES, type EventLog } from '@app/log';
 import {
   encodeFrameRecord,
@@ -34,11 +35,12 @@ export interface QuoteJournalOptions {
   readonly flushMs?: number;
   readonly maxBatch?: number;
   /**
-   * Above this many queued entries record() waits for the queue to drain (backpressure, never
-   * loss); while appends are failing (a full disk, a broker outage) it refuses instead, so the
-   * caller answers 503 rather than hang.
+   * Above this many bytes of queued entries in one topic (their estimated memory: the record text,
+   * or the response and request it is built from) record() waits for the queue to drain
+   * (backpressure, never loss); while appends are failing (a full disk, a broker outage) it refuses
+   * instead, so the caller answers 503 rather than hang. Default 64 MiB (JOURNAL_QUEUE_BYTES).
    */
-  readonly maxQueued?: number;
+  readonly maxQueuedBytes?: number;
   /**
    * Keep each response body in its record (JOURNAL_RESPONSES=true), or only its hash and length
    * (default: a few hundred bytes per quote instead of the whole response; docs/replay.md).
@@ -68,22 +70,39 @@ export interface JournalEntry {
 export interface FrameEntry {
   readonly requestId: string;
   readonly tickId: string;
+  /** The tick's calculatedAt (age retention times the stream topic by it). */
+  readonly calculatedAt: number;
   readonly body: string;
 }
 
+/** The default of maxQueuedBytes, per journal topic. */
+export const JOURNAL_QUEUE_BYTES = 64 * 1024 * 1024;
+/** What an entry holds besides its texts (the request, positions, closures): a generous estimate. */
+const ENTRY_OVERHEAD = 1024;
+
 interface Pending {
+  /** REST answers go to `quotes`, stream ticks and frames to `stream`. */
+  readonly topic: JournalTopic;
   readonly key: string;
+  /** Estimated memory held (ENTRY_OVERHEAD plus its texts), counted against maxQueuedBytes. */
+  bytes: number;
   /** The record's JSON text, or what builds it (after the response's turn: see prepare()). */
   value: string | (() => string);
   /** The record without the response (its hash only), for a response too large for the log. */
-  readonly hashOnly?: () => string;
+  hashOnly?: () => string;
   readonly done: () => void;
   readonly fail: (e: Error) => void;
 }
 
-/** Appends one QuoteRecord per served response to the `quotes` topic, keyed by requestId. */
+/**
+ * Appends one QuoteRecord per served response, keyed by requestId: REST answers to the `quotes`
+ * topic, the stream's ticks and frames to the `stream` topic (each topic is retained on its own
+ * bound, so stream traffic cannot push REST quotes out; docs/replay.md "Write policy").
+ */
 export class QuoteJournal {
   private queue: Pending[] = [];
+  /** Estimated bytes queued per topic (bounded by maxQueuedBytes). */
+  private readonly queuedBytes: Record<JournalTopic, number> = { quotes: 0, stream: 0 };
   private timer: NodeJS.Timeout | null = null;
   private immediate: NodeJS.Immediate | null = null;
   private preparing: NodeJS.Immediate | null = null;
@@ -103,27 +122,39 @@ export class QuoteJournal {
   /** Journal one response. Batched: resolves when queued. Strict: resolves when the log accepted it. */
   record(entry: JournalEntry): Promise<void> {
     return this.enqueue(
+      entry.kind === 'rest' ? 'quotes' : 'stream',
       entry.request.requestId,
+      ENTRY_OVERHEAD + entry.body.length,
       () => this.recordText(entry, this.options.storeResponses === true),
       () => this.recordText(entry, false),
     );
   }
 
-  /** False while appends fail and the queue is full: record() refuses (batched mode). */
+  /** False while appends fail and the REST journal's queue is full: record() refuses (batched mode). */
   get accepting(): boolean {
-    return !(this.backingOff && this.queue.length >= (this.options.maxQueued ?? 50_000));
+    return this.accepts('quotes');
+  }
+
+  /** Whether `topic` takes entries now (false while appends fail and its queue is full, batched mode). */
+  accepts(topic: JournalTopic): boolean {
+    return !(this.backingOff && this.queuedBytes[topic] >= this.maxBytes);
   }
 
   /** Journal one stream frame as a light record pointing at its tick (docs/replay.md). */
   recordFrame(frame: FrameEntry): Promise<void> {
-    return this.enqueue(frame.requestId, () =>
+    return this.enqueue('stream', frame.requestId, ENTRY_OVERHEAD + frame.body.length, () =>
       encodeFrameRecord({
         requestId: frame.requestId,
         tickId: frame.tickId,
         responseSha256: sha256Hex(frame.body),
         responseBytes: Buffer.byteLength(frame.body, 'utf8'),
+        calculatedAt: frame.calculatedAt,
       }),
     );
+  }
+
+  private get maxBytes(): number {
+    return this.options.maxQueuedBytes ?? JOURNAL_QUEUE_BYTES;
   }
 
   private recordText(entry: JournalEntry, storeResponse: boolean): string {
@@ -150,27 +181,41 @@ export class QuoteJournal {
    * append is later): hashing and serialising stay off the response path (the inputs are
    * immutable: strings and arrays copied per request).
    */
-  private enqueue(key: string, value: () => string, hashOnly?: () => string): Promise<void> {
+  private enqueue(
+    topic: JournalTopic,
+    key: string,
+    bytes: number,
+    value: () => string,
+    hashOnly?: () => string,
+  ): Promise<void> {
     if (this.closed) return Promise.reject(new Error('quote journal is closed'));
-    if (this.mode === 'batched' && !this.accepting)
+    if (this.mode === 'batched' && !this.accepts(topic))
       return Promise.reject(
-        new Error(`the event log refuses appends and ${this.queue.length} journal entries wait for it`),
+        new Error(
+          `the event log refuses appends and ${this.queue.length} journal entries (${this.queuedBytes[topic]} bytes of ${topic}) wait for it`,
+        ),
       );
     this.stats.recorded++;
+    this.queuedBytes[topic] += bytes;
     if (this.mode === 'strict') {
       const durable = new Promise<void>((done, fail) =>
-        this.queue.push({ key, value, hashOnly, done, fail }),
+        this.queue.push({ topic, key, bytes, value, hashOnly, done, fail }),
       );
       // Group commit: entries recorded in the same turn share one append.
       this.schedule(0);
       return durable;
     }
-    this.queue.push({ key, value, hashOnly, done: noop, fail: noop });
+    this.queue.push({ topic, key, bytes, value, hashOnly, done: noop, fail: noop });
     const flushMs = this.options.flushMs ?? 20;
     this.schedule(flushMs);
-    if (this.queue.length >= (this.options.maxBatch ?? 500)) this.schedule(0);
-    else if (flushMs > 0) this.preparing ??= setImmediate(() => this.prepare());
-    if (this.queue.length > (this.options.maxQueued ?? 50_000))
+    const full = this.queue.length >= (this.options.maxBatch ?? 500);
+    if (full) this.schedule(0);
+    // While appends fail, entries wait: their record text is built at once, so what waits is a
+    // few hundred bytes each, not the response it was built from.
+    if ((flushMs > 0 && !full) || this.backingOff) this.preparing ??= setImmediate(() => this.prepare());
+    // Over the bound the caller waits for the queue to drain; while appends fail it is refused
+    // instead (accepts()), never left waiting.
+    if (!this.backingOff && this.queuedBytes[topic] > this.maxBytes)
       return new Promise<void>((res) => this.drained.push(res));
     return RESOLVED;
   }
@@ -199,6 +244,11 @@ export class QuoteJournal {
 
   get queued(): number {
     return this.queue.length;
+  }
+
+  /** Estimated bytes the queue holds now, all topics. */
+  get queuedBytesTotal(): number {
+    return this.queuedBytes.quotes + this.queuedBytes.stream;
   }
 
   /** True from a failed append until the next one succeeds (/health reports `degraded`). */
@@ -236,6 +286,8 @@ export class QuoteJournal {
       // The batch is still queued; try again after a pause instead of dropping audit records.
       this.stats.failures++;
       this.backingOff = true;
+      // Entries already queued stay queued; their callers stop waiting (new ones are refused).
+      for (const w of this.drained.splice(0)) w();
       this.options.onError?.(e instanceof Error ? e : new Error(String(e)));
       this.retry();
     });
@@ -262,20 +314,39 @@ export class QuoteJournal {
     let i = q.length;
     while (i > 0 && typeof q[i - 1]!.value === 'function') i--;
     try {
-      for (; i < q.length; i++) textOf(q[i]!);
+      for (; i < q.length; i++) this.built(q[i]!);
     } catch {
       // Left for the flush, which reports the failure and keeps the entry queued.
     }
   }
 
+  /** Build an entry's text, and count what it holds from then on (the text, not its sources). */
+  private built(p: Pending): string {
+    if (typeof p.value === 'string') return p.value;
+    const text = textOf(p);
+    // A record that fits the log needs no hash-only variant: dropping it frees the response too.
+    if (text.length * 3 <= MAX_RECORD_BYTES) p.hashOnly = undefined;
+    const bytes = ENTRY_OVERHEAD / 4 + text.length;
+    this.queuedBytes[p.topic] += bytes - p.bytes;
+    p.bytes = bytes;
+    return text;
+  }
+
   private async appendQueued(): Promise<void> {
     const max = this.options.maxBatch ?? 500;
     while (this.queue.length > 0) {
-      const batch = this.queue.slice(0, max);
+      // One append per topic: the run of entries of the first one's topic.
+      const topic = this.queue[0]!.topic;
+      let n = 1;
+      while (n < max && n < this.queue.length && this.queue[n]!.topic === topic) n++;
+      const batch = this.queue.slice(0, n);
       try {
         await this.options.log.append(
-          'quotes',
-          batch.map((p) => ({ key: p.key, value: fitting(p) })),
+          topic,
+          batch.map((p) => {
+            this.built(p);
+            return { key: p.key, value: fitting(p) };
+          }),
         );
       } catch (e) {
         const error = e instanceof Error ? e : new Error(String(e));
@@ -287,7 +358,10 @@ export class QuoteJournal {
         // Strict callers learn at once (their response should fail); batched entries stay queued,
         // except those the log can never take (too large even without the response).
         const failed = batch.filter((p, i) => !appended.has(i) && (p.fail !== noop || refused.has(i)));
-        for (const p of failed) p.fail(error);
+        for (const p of failed) {
+          this.queuedBytes[p.topic] -= p.bytes;
+          p.fail(error);
+        }
         const gone = new Set([...batch.filter((_, i) => appended.has(i)), ...failed]);
         this.queue = this.queue.filter((p) => !gone.has(p));
         throw error;
@@ -301,7 +375,10 @@ export class QuoteJournal {
     if (batch.length === 0) return;
     this.backingOff = false;
     this.stats.appended += batch.length;
-    for (const p of batch) p.done();
+    for (const p of batch) {
+      this.queuedBytes[p.topic] -= p.bytes;
+      p.done();
+    }
     const waiting = this.drained;
     this.drained = [];
     for (const w of waiting) w();

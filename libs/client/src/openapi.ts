@@ -608,7 +608,7 @@ export interface components {
       /** @description The book may route. */
       fresh: boolean;
       /** @description Null when it does not apply (docs/explain.md). */
-      notFreshBecause: ('no_book' | 'out_of_sync' | 'crossed' | 'stale') | null;
+      notFreshBecause: ('no_book' | 'out_of_sync' | 'crossed' | 'ahead_of_clock' | 'stale') | null;
       /** @description Null when it does not apply (docs/explain.md). */
       bookSequence: number | null;
       /** @description Null when it does not apply (docs/explain.md). */
@@ -973,7 +973,7 @@ export interface components {
     };
   };
   responses: {
-    /** @description The request is malformed before any parameter is read: HTTP/1.1 without a Host header, a malformed percent-escape in the path, a request that is not HTTP/1.x (an HTTP/2 preface included), or a bad WebSocket handshake on /stream/route. */
+    /** @description The request is malformed before any parameter is read: HTTP/1.1 without a Host header or any request with two, a malformed percent-escape in the path, a request that is not HTTP/1.x (an HTTP/2 preface included), or a bad WebSocket handshake on /stream/route. */
     BadRequest: {
       headers: {
         'x-request-id': components['headers']['x-request-id'];
@@ -1132,11 +1132,11 @@ export interface operations {
          */
         to: string;
         /**
-         * @description Exact amount of `from` to spend (> 0). Exactly one of amountIn and amountOut.
+         * @description Exact amount of `from` to spend (at least 1e-12). Exactly one of amountIn and amountOut.
          * @example 1000
          */
         amountIn?: number;
-        /** @description Exact amount of `to` to receive (> 0), direct markets only (a bridge-only conversion is 501). Exactly one of amountIn and amountOut. */
+        /** @description Exact amount of `to` to receive (at least 1e-12), direct markets only (a bridge-only conversion is 501). Exactly one of amountIn and amountOut. */
         amountOut?: number;
         /** @description best_single: one venue per hop; split_optimal: split across every venue at least cost; split_capped: at most maxVenues venues per hop. */
         strategy?: 'best_single' | 'split_optimal' | 'split_capped';
@@ -1187,7 +1187,7 @@ export interface operations {
           'application/json': components['schemas']['RouteResult'];
         };
       };
-      /** @description A parameter is missing, malformed, out of range, unknown or repeated (the message names it, or the cap it exceeds); or the request is malformed before any parameter is read (no Host in HTTP/1.1, a bad percent-escape, not HTTP/1.x). */
+      /** @description A parameter is missing, malformed, out of range (an amount below 1e-12 included), unknown or repeated (the message names it, or the cap it exceeds); a body that is not UTF-8 (the first bad byte named); or the request is malformed before any parameter is read (no Host in HTTP/1.1 or two Hosts, a bad percent-escape, not HTTP/1.x). */
       400: {
         headers: {
           'x-request-id': components['headers']['x-request-id'];
@@ -1266,9 +1266,9 @@ export interface operations {
           from: string;
           /** @description Asset wanted; must differ from `from`; trimmed and upper-cased, then 1 to 32 of A-Z 0-9 . _ -. */
           to: string;
-          /** @description Exact amount of `from` to spend (> 0). Exactly one of amountIn and amountOut. */
+          /** @description Exact amount of `from` to spend (at least 1e-12). Exactly one of amountIn and amountOut. */
           amountIn?: number | string;
-          /** @description Exact amount of `to` to receive (> 0), direct markets only (a bridge-only conversion is 501). Exactly one of amountIn and amountOut. */
+          /** @description Exact amount of `to` to receive (at least 1e-12), direct markets only (a bridge-only conversion is 501). Exactly one of amountIn and amountOut. */
           amountOut?: number | string;
           /**
            * @description best_single: one venue per hop; split_optimal: split across every venue at least cost; split_capped: at most maxVenues venues per hop.
@@ -1355,7 +1355,7 @@ export interface operations {
           'application/json': components['schemas']['RouteResult'];
         };
       };
-      /** @description A parameter is missing, malformed, out of range, unknown or repeated (the message names it, or the cap it exceeds); or the request is malformed before any parameter is read (no Host in HTTP/1.1, a bad percent-escape, not HTTP/1.x). */
+      /** @description A parameter is missing, malformed, out of range (an amount below 1e-12 included), unknown or repeated (the message names it, or the cap it exceeds); a body that is not UTF-8 (the first bad byte named); or the request is malformed before any parameter is read (no Host in HTTP/1.1 or two Hosts, a bad percent-escape, not HTTP/1.x). */
       400: {
         headers: {
           'x-request-id': components['headers']['x-request-id'];
@@ -1386,7 +1386,7 @@ export interface operations {
       408: components['responses']['RequestTimeout'];
       413: components['responses']['ContentTooLarge'];
       414: components['responses']['UriTooLong'];
-      /** @description The Content-Type is not one the server can parse (send application/json; other text types are 400). */
+      /** @description The Content-Type is not one the server can parse (send application/json, in UTF-8: another charset is 415 too; other text types are 400). */
       415: {
         headers: {
           'x-request-id': components['headers']['x-request-id'];
@@ -1503,11 +1503,11 @@ export interface operations {
          */
         to: string;
         /**
-         * @description Exact amount of `from` to spend (> 0). Exactly one of amountIn and amountOut.
+         * @description Exact amount of `from` to spend (at least 1e-12). Exactly one of amountIn and amountOut.
          * @example 1000
          */
         amountIn?: number;
-        /** @description Exact amount of `to` to receive (> 0), direct markets only (a bridge-only conversion is 501). Exactly one of amountIn and amountOut. */
+        /** @description Exact amount of `to` to receive (at least 1e-12), direct markets only (a bridge-only conversion is 501). Exactly one of amountIn and amountOut. */
         amountOut?: number;
         /** @description best_single: one venue per hop; split_optimal: split across every venue at least cost; split_capped: at most maxVenues venues per hop. */
         strategy?: 'best_single' | 'split_optimal' | 'split_capped';
@@ -1558,7 +1558,7 @@ export interface operations {
           'application/json': components['schemas']['ExplainedRoute'];
         };
       };
-      /** @description A parameter is missing, malformed, out of range, unknown or repeated (the message names it, or the cap it exceeds); or the request is malformed before any parameter is read (no Host in HTTP/1.1, a bad percent-escape, not HTTP/1.x). */
+      /** @description A parameter is missing, malformed, out of range (an amount below 1e-12 included), unknown or repeated (the message names it, or the cap it exceeds); a body that is not UTF-8 (the first bad byte named); or the request is malformed before any parameter is read (no Host in HTTP/1.1 or two Hosts, a bad percent-escape, not HTTP/1.x). */
       400: {
         headers: {
           'x-request-id': components['headers']['x-request-id'];

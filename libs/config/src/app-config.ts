@@ -54,8 +54,18 @@ export interface ServerConfig {
   readonly http?: HttpLimits;
   /** JOURNAL_RESPONSES: journal records keep the whole response, not only its hash and length. */
   readonly journalResponses: boolean;
+  /** STREAM_FRAMES_PER_SEC, STREAM_BYTES_PER_SEC; loadConfig always sets it, absent = the defaults. */
+  readonly streamBudget?: StreamBudgetSettings;
+  /** JOURNAL_QUEUE_BYTES: journal records held in memory per journal topic while the log lags; absent = 64 MiB. */
+  readonly journalQueueBytes?: number;
   /** REDIS_URL: rate limit and stream cap shared through Redis; null (or absent) = in this process. */
   readonly redisUrl?: string | null;
+}
+
+/** The stream's global budget (docs/api.md "Stream budget"). */
+export interface StreamBudgetSettings {
+  readonly framesPerSec: number;
+  readonly bytesPerSec: number;
 }
 
 /** INGESTOR_GROUP: ingestors of one group split the venues between them (Kafka only). */
@@ -233,6 +243,29 @@ function readServer(r: Reader): ServerConfig {
     journalStrict: strict,
     journalResponses: r.bool('JOURNAL_RESPONSES'),
     http: readHttpLimits(r),
+    journalQueueBytes: r.int(
+      'JOURNAL_QUEUE_BYTES',
+      r.envValue('JOURNAL_QUEUE_BYTES'),
+      64 * 1024 * 1024,
+      1024 * 1024,
+      2 ** 40,
+    ),
+    streamBudget: {
+      framesPerSec: r.int(
+        'STREAM_FRAMES_PER_SEC',
+        r.envValue('STREAM_FRAMES_PER_SEC'),
+        5_000,
+        1,
+        100_000_000,
+      ),
+      bytesPerSec: r.int(
+        'STREAM_BYTES_PER_SEC',
+        r.envValue('STREAM_BYTES_PER_SEC'),
+        16 * 1024 * 1024,
+        64 * 1024,
+        2 ** 40,
+      ),
+    },
     redisUrl: readRedisUrl(r),
   };
 }

@@ -38,6 +38,8 @@ describe('loadConfig', () => {
         connectionsMax: 10_000,
       },
       journalResponses: false,
+      journalQueueBytes: 64 * 1024 * 1024,
+      streamBudget: { framesPerSec: 5_000, bytesPerSec: 16 * 1024 * 1024 },
       redisUrl: null,
     });
     expect(c.server.http).toEqual(HTTP_LIMIT_DEFAULTS);

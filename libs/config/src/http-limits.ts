@@ -15,7 +15,7 @@ export interface HttpLimits {
   readonly sendTimeoutMs: number;
   /** CONNECTIONS_MAX_PER_IP: open connections (HTTP and streams) per client address, else 429. */
   readonly connectionsPerIp: number;
-  /** CONNECTIONS_MAX: open connections in all, else 503. */
+  /** CONNECTIONS_MAX: open connections in all; at it a newcomer displaces the least active (docs/api.md). */
   readonly connectionsMax: number;
 }
 

@@ -10,6 +10,7 @@ export type {
   ReplaySpeed,
   RoutingSettings,
   ServerConfig,
+  StreamBudgetSettings,
   ShardConfig,
   StartConfig,
 } from './app-config';

@@ -178,6 +178,19 @@ export const ENV_HELP: readonly EnvHelp[] = [
     apps: SERVER,
   },
   {
+    name: 'STREAM_FRAMES_PER_SEC',
+    defaultText: '5000',
+    description:
+      "stream frames a second in all (a tick's solve counts as 5); over it frames wait their turn, fairly by address, the newest state kept",
+    apps: SERVER,
+  },
+  {
+    name: 'STREAM_BYTES_PER_SEC',
+    defaultText: '16777216 (16 MiB)',
+    description: 'stream frame bytes a second in all, likewise',
+    apps: SERVER,
+  },
+  {
     name: 'STALE_BOOK_MS',
     defaultText: '10000',
     description: 'freshness cutoff; older books never route',
@@ -209,6 +222,13 @@ export const ENV_HELP: readonly EnvHelp[] = [
     apps: SERVER,
   },
   {
+    name: 'JOURNAL_QUEUE_BYTES',
+    defaultText: '67108864 (64 MiB)',
+    description:
+      'journal records held in memory per journal topic (quotes, stream) while the log lags or refuses; over it new ones wait, or are refused while appends fail',
+    apps: SERVER,
+  },
+  {
     name: 'JOURNAL_RESPONSES',
     defaultText: 'false',
     description: 'true: journal records keep the whole response, not only its hash and length',
@@ -223,7 +243,8 @@ export const ENV_HELP: readonly EnvHelp[] = [
   {
     name: 'CONNECTIONS_MAX',
     defaultText: '10000',
-    description: 'open connections in all; over it 429, closed',
+    description:
+      'open connections in all; at it a newcomer displaces the connection that held its slot longest while sending least (429 when none may go)',
     apps: SERVER,
   },
   {

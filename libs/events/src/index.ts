@@ -12,6 +12,6 @@ export { RecordError } from './record-error';
 export type { RecordErrorCode } from './record-error';
 export { parseRecord, parseRecordLine } from './parse-record';
 export type { ParseResult } from './parse-record';
-export { RECORD_TOPICS, TOPICS, topicName, topicOf } from './topics';
-export type { RecordTopic, TopicName } from './topics';
+export { JOURNAL_TOPICS, RECORD_TOPICS, TOPICS, topicName, topicOf } from './topics';
+export type { JournalTopic, RecordTopic, TopicName } from './topics';
 export { byCodeUnit } from './order';

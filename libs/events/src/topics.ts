@@ -1,6 +1,14 @@
 /** Logical topics of the event log; physical names get the configured prefix. */
-export const TOPICS = ['books', 'venues', 'quotes'] as const;
+export const TOPICS = ['books', 'venues', 'quotes', 'stream'] as const;
 export type TopicName = (typeof TOPICS)[number];
+
+/**
+ * The quote journal's topics: `quotes` holds the REST answers, `stream` the stream's ticks and
+ * frames, so that no amount of stream traffic can push REST quotes past their retention (each
+ * topic has its own size bound; docs/replay.md "Write policy").
+ */
+export const JOURNAL_TOPICS = ['quotes', 'stream'] as const satisfies readonly TopicName[];
+export type JournalTopic = (typeof JOURNAL_TOPICS)[number];
 
 /**
  * The topics of event records (the quotes topic holds the journal), in the order a reader applies

@@ -10,7 +10,7 @@ export interface ReplayOptions {
   readonly path: string;
   readonly speed: ReplaySpeed;
   readonly sink: RecordSink;
-  /** Told the receivedAt of every record once it is written (drives the replay clock). */
+  /** Told the newest receivedAt of each batch as it is written (drives the replay clock). */
   readonly onFed: (receivedAt: number) => void;
   readonly onSkip: (skipped: SkippedLine) => void;
   readonly signal?: AbortSignal;
@@ -97,12 +97,16 @@ export async function feedReplay(options: ReplayOptions): Promise<ReplaySummary>
       if (batch.length === 0) return;
       const written = batch;
       batch = [];
+      const servedAt = written[written.length - 1]!.receivedAt;
+      // The clock moves before the records land: a reader in the same process may fold them
+      // before this continuation runs, and must never see a book stamped ahead of the clock.
+      let newest = servedAt;
+      for (const r of written) if (r.receivedAt > newest) newest = r.receivedAt;
+      options.onFed(newest);
       const outcome = await writeAll(options, written);
       count += outcome.written;
       refused += outcome.refused;
       if (outcome.written === 0) return;
-      const servedAt = written[written.length - 1]!.receivedAt;
-      options.onFed(servedAt);
       if (options.onProgress !== undefined && scan !== null)
         options.onProgress({
           loop,

@@ -155,5 +155,6 @@ export function encodeFrameRecord(frame: Omit<FrameRecord, 'v' | 'type'>): strin
     tickId: frame.tickId,
     sha256: hexToBase64url(frame.responseSha256),
     bytes: frame.responseBytes,
+    ...(frame.calculatedAt === undefined ? {} : { calculatedAt: frame.calculatedAt }),
   });
 }

@@ -55,6 +55,13 @@ describe('journal entries: stream frames and asOf', () => {
     });
   });
 
+  it("a frame may carry its tick's calculatedAt (age retention times segments of frames by it)", () => {
+    const timed = { ...frame, calculatedAt: 1_786_300_000_000 };
+    expect(parseJournalEntryLine(JSON.stringify(timed))).toEqual({ ok: true, record: timed });
+    const bad = parseJournalEntryLine(JSON.stringify({ ...frame, calculatedAt: -1 }));
+    expect(bad.ok).toBe(false);
+  });
+
   it('a frame stands for its tick under the frame id, with the frame hash', () => {
     const q = frameAsQuote(tick, { ...frame, v: 1, type: 'quote_frame' });
     expect(q.requestId).toBe('f-1');

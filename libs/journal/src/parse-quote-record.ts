@@ -206,5 +206,6 @@ function validateFrame(o: Obj): FrameRecord {
     tickId: str(o, '', 'tickId'),
     responseSha256: o.v === 2 ? sha256V2(o) : sha256Field(o),
     responseBytes: int(o, '', o.v === 2 ? 'bytes' : 'responseBytes'),
+    ...(o.calculatedAt === undefined ? {} : { calculatedAt: int(o, '', 'calculatedAt') }),
   };
 }

@@ -72,6 +72,11 @@ export interface FrameRecord {
   readonly tickId: string;
   readonly responseSha256: string;
   readonly responseBytes: number;
+  /**
+   * The tick's calculatedAt (the frame carries the tick's result, so its own body says the same),
+   * so that age retention can time a segment of frames; absent in records written before it was.
+   */
+  readonly calculatedAt?: number;
 }
 
 /** Any value of the `quotes` topic. */

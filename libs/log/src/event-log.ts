@@ -1,5 +1,6 @@
 import type { TopicName } from '@app/events';
 import { HEALTHY, type LogHealth } from './log-health';
+import type { SharedTopic } from './shared-topic';
 
 /**
  * Topics folded from the latest snapshot of each key: only their entries are indexed for
@@ -101,6 +102,14 @@ export abstract class EventLog {
    */
   health(): LogHealth {
     return HEALTHY;
+  }
+  /**
+   * A shared topic beside `topic` (`<topic>.<suffix>`, compacted, one partition, created on first
+   * use) for data derived from it that every process reading this log can use, wherever it runs:
+   * Kafka's. Null for a log without one (the embedded log: derived data lives beside its files).
+   */
+  sharedTopic(_topic: TopicName, _suffix: string): SharedTopic | null {
+    return null;
   }
   /** Flush, release locks and connections. */
   abstract close(): Promise<void>;

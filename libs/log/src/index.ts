@@ -1,6 +1,7 @@
 export { EventLog, SNAPSHOT_TOPICS } from './event-log';
 export type { AppendEntry, FollowOptions, LogEntry, LogPosition, PositionVector } from './event-log';
 export { LogError, retryable } from './log-error';
+export type { SharedEntry, SharedRecord, SharedTopic } from './shared-topic';
 export type { LogErrorCode, LogErrorDetails } from './log-error';
 export { HEALTHY } from './log-health';
 export type { LogDamage, LogHealth, ProblemSink } from './log-health';
@@ -19,6 +20,7 @@ export type { RetentionPolicy, RetentionResult } from './embedded/retention';
 export type { LogFiles } from './embedded/log-files';
 export { DEFAULT_FETCH, KafkaLog } from './kafka/kafka-log';
 export type { KafkaFetchOptions, KafkaLogOptions } from './kafka/kafka-log';
+export type { GatedWriter } from './kafka/kafka-gated';
 export { ShardGroup } from './kafka/shard-group';
 export type { ShardGroupOptions } from './kafka/shard-group';
 export { openEventLog } from './open-event-log';

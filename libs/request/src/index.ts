@@ -1,6 +1,6 @@
 export { ROUTE_DEFAULTS, MODE_DEFAULTS, routeRequest } from './defaults';
 export type { RouteMode } from './defaults';
-export { REQUEST_LIMITS, isPrototypeKey, shown } from './limits';
+export { REQUEST_LIMITS, SMALLEST_AMOUNT, isPrototypeKey, shown } from './limits';
 export { RouteParamsDto } from './route-params-dto';
 export type { RouteParamName } from './route-params-dto';
 export { ROUTE_PARAM_NAMES } from './params';
@@ -20,3 +20,5 @@ export type { StrictJsonLimits, StrictJsonParse } from './strict-json';
 export { routeBodySchema, routeQueryParameters } from './openapi';
 export type { JsonSchema } from './openapi';
 export type { ParamValue, Supplied } from './values';
+export { decodeUtf8Body, firstInvalidUtf8, jsonCharsetProblem } from './body-text';
+export type { BodyText } from './body-text';

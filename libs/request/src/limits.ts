@@ -26,6 +26,15 @@ export const REQUEST_LIMITS = Object.freeze({
   quotedChars: 32,
 });
 
+/**
+ * The smallest amount (amountIn, amountOut, in units of the asset) a route is computed for; less
+ * is a 400 (docs/api.md "Route parameters"). No venue trades that little (the smallest lot steps
+ * of the pinned ccxt markets are around 1e-8), and far below it prices times amounts leave the
+ * range where doubles keep their precision: amountIn=5e-324 was quoted with amountOut 1.6e-320
+ * and an impact of -2.67 bps. A power of ten, so its written form has an exact pattern.
+ */
+export const SMALLEST_AMOUNT = 1e-12;
+
 /** A bad value as an error message shows it: quoted, and cut to a short prefix when long. */
 export function shown(value: string): string {
   const max = REQUEST_LIMITS.quotedChars;

@@ -128,9 +128,13 @@ function docDefault(p: DeclaredParam, mode: 'rest' | 'stream'): JsonSchema {
 /** A number's type and bounds, as the value schema states them. */
 function numberSchema(v: JsonSchema): JsonSchema {
   const pick = (k: string): JsonSchema => (v[k] === undefined ? {} : { [k]: v[k] });
+  // The tighter lower bound: a Min above IsPositive's 0 (the amounts' SMALLEST_AMOUNT) wins.
+  const min = v.minimum as number | undefined;
+  const exclusive = v.exclusiveMinimum as number | undefined;
+  const lower = exclusive !== undefined && (min === undefined || min <= exclusive);
   return {
     type: v.type,
-    ...(v.exclusiveMinimum !== undefined ? pick('exclusiveMinimum') : pick('minimum')),
+    ...(lower ? pick('exclusiveMinimum') : pick('minimum')),
     ...pick('maximum'),
   };
 }

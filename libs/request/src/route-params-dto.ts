@@ -15,7 +15,7 @@ import {
   Min,
 } from 'class-validator';
 import { ROUTE_DEFAULTS } from './defaults';
-import { PROTOTYPE_KEYS, REQUEST_LIMITS } from './limits';
+import { PROTOTYPE_KEYS, REQUEST_LIMITS, SMALLEST_AMOUNT } from './limits';
 import { AcceptedIn, Distinct, ExactlyOneOf, IsBalances, Param } from './param-decorators';
 import {
   NOT_AN_ASSET,
@@ -23,6 +23,7 @@ import {
   WRITTEN,
   mustBe,
   notEpochMs,
+  notPositive,
   oneOf,
   outOfRange,
   tooMany,
@@ -33,6 +34,8 @@ import { ASSET, VENUE } from './scan';
 const ASSET_RULE = 'trimmed and upper-cased, then 1 to 32 of A-Z 0-9 . _ -';
 const A_NUMBER = { message: mustBe('a number') };
 const IN_RANGE = { message: outOfRange };
+/** Amounts: not positive is "> 0" as ever; positive but below SMALLEST_AMOUNT names that bound. */
+const POSITIVE = { message: notPositive };
 const A_LIST = { message: mustBe('an array of strings or a comma-separated string') };
 const NOT_ASSETS = 'bridges must be a comma-separated list of assets (empty disables bridging)';
 const NOT_VENUES = 'exchanges must be a comma-separated list of venue ids (empty means no venues)';
@@ -68,19 +71,20 @@ export class RouteParamsDto implements Written {
   to!: string;
 
   @Param('number', {
-    description: 'Exact amount of `from` to spend (> 0). Exactly one of amountIn and amountOut.',
+    description: `Exact amount of \`from\` to spend (at least ${SMALLEST_AMOUNT}). Exactly one of amountIn and amountOut.`,
     example: 1000,
   })
   @IsNumber({}, A_NUMBER)
-  @IsPositive(IN_RANGE)
+  @IsPositive(POSITIVE)
+  @Min(SMALLEST_AMOUNT, IN_RANGE)
   amountIn?: number;
 
   @Param('number', {
-    description:
-      'Exact amount of `to` to receive (> 0), direct markets only (a bridge-only conversion is 501). Exactly one of amountIn and amountOut.',
+    description: `Exact amount of \`to\` to receive (at least ${SMALLEST_AMOUNT}), direct markets only (a bridge-only conversion is 501). Exactly one of amountIn and amountOut.`,
   })
   @IsNumber({}, A_NUMBER)
-  @IsPositive(IN_RANGE)
+  @IsPositive(POSITIVE)
+  @Min(SMALLEST_AMOUNT, IN_RANGE)
   amountOut?: number;
 
   @Param('enum', {

@@ -36,6 +36,11 @@ export function outOfRange(a: ValidationArguments): string {
   return `${a.property} must be ${r.integer ? 'an integer' : 'a number'} ${rangeText(r)}, got ${shown(writtenOf(a))}`;
 }
 
+/** An amount that is not positive: "> 0", whatever its smallest meaningful size (the rule after it). */
+export function notPositive(a: ValidationArguments): string {
+  return `${a.property} must be a number > 0, got ${shown(writtenOf(a))}`;
+}
+
 export function notEpochMs(a: ValidationArguments): string {
   return epochMsMessage(a.property, writtenOf(a));
 }

@@ -15,6 +15,53 @@ const RUNS = { numRuns: 2000 };
 /** The one rule the patterns leave to the descriptions: names that could reach a prototype are refused. */
 const PROTO = /__proto__|constructor|prototype/;
 
+describe('the amount pattern: at least SMALLEST_AMOUNT (1e-12), exactly (issue 22)', () => {
+  it('admits what is at least 1e-12 and refuses what is below it, in every written form it documents (one-digit exponents)', () => {
+    const amount = new RegExp(pattern('amountIn'));
+    for (const ok of [
+      '1',
+      '0.000000000001',
+      '0.001e-9',
+      '0.01e-9',
+      '1e-9',
+      '.000000000001',
+      '0.000000000000000000001e9',
+      '+2.5',
+      '1000',
+    ])
+      expect([ok, amount.test(ok)]).toEqual([ok, true]);
+    for (const below of [
+      '5e-324',
+      '0.0000000000009',
+      '0.00000000000001e1',
+      '0.0001e-9',
+      '0.00000000000000000000001e9',
+      '0',
+      '-1',
+    ])
+      expect([below, amount.test(below)]).toEqual([below, false]);
+    // And the parser draws the same line.
+    expect(accepts('amountIn', '1e-12')).toBe(true);
+    expect(parseParam('amountIn', { text: '5e-324' })).toEqual({
+      ok: false,
+      error: "amountIn must be a number >= 1e-12, got '5e-324'",
+    });
+  });
+
+  it('whatever it admits, the parser takes at least 1e-12; whatever the parser takes at or above, in its plain forms, it admits', () => {
+    fc.assert(
+      fc.property(drawn(pattern('amountOut')), (t) => t.length > 256 || Number(t) >= 1e-12),
+      RUNS,
+    );
+    fc.assert(
+      fc.property(fc.double({ min: 1e-12, max: 1e12, noNaN: true }), (x) =>
+        new RegExp(pattern('amountOut')).test(x.toFixed(20).replace(/0+$/, '').replace(/\.$/, '')),
+      ),
+      RUNS,
+    );
+  });
+});
+
 describe('document text patterns are sound: what they admit, the parser accepts', () => {
   for (const name of ['amountIn', 'maxVenues', 'hopPenaltyBps', 'minLegNotional'] as const)
     it(`${name} as text`, () => {

@@ -1,3 +1,4 @@
+import { SMALLEST_AMOUNT } from './limits';
 import type { NumberRange } from './param-decorators';
 
 /*
@@ -21,6 +22,24 @@ const NON_NEGATIVE = `(\\+?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)|-(0+(\\.0*)?|\\.0+))${
 const NON_NEGATIVE_BOUNDED = `(\\+?([0-9]{1,100}(\\.[0-9]{0,100})?|\\.[0-9]{1,100})|-(0{1,100}(\\.0{0,100})?|\\.0{1,100}))${EXPONENT}`;
 const POSITIVE = `\\+?(0*[1-9][0-9]*(\\.[0-9]*)?|0*\\.0*[1-9][0-9]*)${EXPONENT}`;
 const HOLDING = `${S}${HOLDING_NAME}${S}:${S}${NON_NEGATIVE_BOUNDED}${S}`;
+
+/**
+ * A number at least 10^-k written with a one-digit exponent or none: every text with a non-zero
+ * integer part (at least 1e-9); a fraction with z zeros after the point and exponent e only while
+ * z <= k - 1 + e (its value is then at least 10^(e-z-1) >= 10^-k; one zero more and it is below).
+ */
+function atLeastPowerOfTen(k: number): string {
+  const fraction = (zeros: number): string => `0*\\.0{0,${zeros}}[1-9][0-9]*`;
+  const forms = [`0*[1-9][0-9]*(\\.[0-9]*)?${EXPONENT}`, `${fraction(k - 1)}([eE][+-]?0*0)?`];
+  for (let e = 1; e <= 9; e++) {
+    forms.push(`${fraction(k - 1 + e)}[eE]\\+?0*${e}`);
+    if (k - 1 - e >= 0) forms.push(`${fraction(k - 1 - e)}[eE]-0*${e}`);
+  }
+  return `^\\+?(${forms.join('|')})$`;
+}
+
+/** amountIn, amountOut: at least SMALLEST_AMOUNT (a power of ten). */
+const AMOUNT = atLeastPowerOfTen(Math.round(-Math.log10(SMALLEST_AMOUNT)));
 
 /** The patterns by name. */
 export const TEXT_PATTERNS = Object.freeze({
@@ -49,6 +68,7 @@ export const TEXT_PATTERNS = Object.freeze({
 export function numberTextPattern(name: string, r: NumberRange): string {
   if (r.integer && r.min === 1 && r.max === undefined) return '^\\+?0*[1-9][0-9]*(\\.0*)?$';
   if (r.exclusive && r.min === 0 && r.max === undefined) return `^${POSITIVE}$`;
+  if (!r.integer && !r.exclusive && r.min === SMALLEST_AMOUNT && r.max === undefined) return AMOUNT;
   if (!r.integer && r.min === 0 && r.max === undefined) return `^${NON_NEGATIVE}$`;
   if (!r.integer && r.min === 0 && r.max === 10_000)
     return '^(\\+?0*([0-9]{1,4}(\\.[0-9]*)?|10000(\\.0*)?|\\.[0-9]+)|-(0+(\\.0*)?|\\.0+))$';

@@ -1,6 +1,12 @@
 import type { BookSideView, MarketsView } from '@app/books';
 import { stalenessFraction } from './numeric';
-import type { Balances, RouteRequest, RoutingConfig, Side } from './types';
+import {
+  CLOCK_SKEW_TOLERANCE_MS,
+  type Balances,
+  type RouteRequest,
+  type RoutingConfig,
+  type Side,
+} from './types';
 import { venueRules, type VenueRules } from './venue-rules';
 
 /** One venue as a hop sees it: fee, staleness, freshness and the walked side of its book. */
@@ -14,7 +20,9 @@ export interface VenueCtx {
   readonly s: number;
   /** now - receivedAt, clamped at 0; null when no book has arrived. */
   readonly ageMs: number | null;
-  /** Routable: book present, in sync, not crossed, age <= staleBookMs. */
+  /** The book's receivedAt is ahead of the solver's clock by more than CLOCK_SKEW_TOLERANCE_MS. */
+  readonly aheadOfClock: boolean;
+  /** Routable: book present, in sync, not crossed, age <= staleBookMs, not ahead of the clock beyond CLOCK_SKEW_TOLERANCE_MS. */
   readonly fresh: boolean;
   /** The walked side (asks for a buy, bids for a sell); null when no book. */
   readonly levels: BookSideView | null;
@@ -71,8 +79,14 @@ export function hopContext(
       book.bids.count > 0 &&
       book.asks.count > 0 &&
       book.bids.price(0) >= book.asks.price(0);
+    const ahead = book !== undefined && book.receivedAt - now > CLOCK_SKEW_TOLERANCE_MS;
     const isFresh =
-      book !== undefined && ageMs !== null && book.inSync && !crossed && ageMs <= config.staleBookMs;
+      book !== undefined &&
+      ageMs !== null &&
+      book.inSync &&
+      !crossed &&
+      !ahead &&
+      ageMs <= config.staleBookMs;
     const s = ageMs === null ? 0 : stalenessFraction(config.stalenessPenaltyBps, ageMs);
     const ctx: VenueCtx = {
       exchangeId,
@@ -80,6 +94,7 @@ export function hopContext(
       fee,
       s,
       ageMs,
+      aheadOfClock: ahead,
       fresh: isFresh,
       levels: book === undefined ? null : side === 'buy' ? book.asks : book.bids,
       rankMul: side === 'buy' ? (1 + fee) * (1 + s) : (1 - fee) * (1 - s),

@@ -159,5 +159,6 @@ function whyNotFresh(
   if (!book.inSync) return 'out_of_sync';
   if (book.bids.count > 0 && book.asks.count > 0 && book.bids.price(0) >= book.asks.price(0))
     return 'crossed';
+  if (venue.aheadOfClock) return 'ahead_of_clock';
   return 'stale';
 }

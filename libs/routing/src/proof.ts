@@ -84,7 +84,7 @@ export interface LegProof {
 export interface VenueProof {
   exchangeId: string;
   fresh: boolean;
-  notFreshBecause: 'no_book' | 'out_of_sync' | 'crossed' | 'stale' | null;
+  notFreshBecause: 'no_book' | 'out_of_sync' | 'crossed' | 'ahead_of_clock' | 'stale' | null;
   bookSequence: number | null;
   bookReceivedAt: number | null;
   bookAgeMs: number | null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { solve, type RouteRequest } from '@app/routing';
+import { CLOCK_SKEW_TOLERANCE_MS, solve, solveWithProof, type RouteRequest } from '@app/routing';
 import { cacheOf, CONFIG, NOW, req, type BookSpec } from '../test/fixtures';
 
 const run = (r: RouteRequest, specs: BookSpec[], config = CONFIG) =>
@@ -44,6 +44,36 @@ describe('freshness and staleness (clarifications 3)', () => {
       fullyFillable: false,
     });
     expect(r.unfilledAmount).toBe(1);
+  });
+
+  it('a book stamped more than CLOCK_SKEW_TOLERANCE_MS ahead of the clock is not fresh; within it, it routes as age 0 (issue 22)', () => {
+    // The ingestor's clock runs ahead of the solver's: its age cannot be known, so it never routes,
+    // however far ahead (an hour ahead used to count as fresh for that hour).
+    const r = run(req({ from: 'ETH', to: 'USDT', amount: 1 }), [
+      sell('a', { ageMs: -CLOCK_SKEW_TOLERANCE_MS, bids: [[2000, 1]] }),
+      sell('b', { ageMs: -CLOCK_SKEW_TOLERANCE_MS - 1, bids: [[3000, 1]] }),
+      sell('c', { ageMs: -3_600_000, bids: [[3100, 1]] }),
+    ]);
+    expect(r.hops[0]!.legs.map((l) => l.exchangeId)).toEqual(['a']);
+    expect(r.hops[0]!.freshVenueCount).toBe(1);
+    expect(r.hops[0]!.quotes!.map((q) => [q.exchangeId, q.bookAgeMs])).toEqual([
+      ['a', 0],
+      ['b', 0],
+      ['c', 0],
+    ]);
+    const all = run(req({ from: 'ETH', to: 'USDT', amount: 1 }), [sell('c', { ageMs: -3_600_000 })]);
+    expect(all.unroutableReason).toBe('all_books_stale');
+    const proof = solveWithProof({
+      request: req({ from: 'ETH', to: 'USDT', amount: 1 }),
+      books: cacheOf([sell('a'), sell('c', { ageMs: -3_600_000 })]),
+      now: NOW,
+      config: CONFIG,
+    }).proof;
+    const venues = proof.candidates[0]!.hops[0]!.venues;
+    expect(venues.map((v) => [v.exchangeId, v.notFreshBecause])).toEqual([
+      ['a', null],
+      ['c', 'ahead_of_clock'],
+    ]);
   });
 
   it('an out-of-sync book (sequence gap) is stale whatever its age', () => {

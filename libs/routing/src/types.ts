@@ -68,6 +68,13 @@ export interface RoutingConfig {
   readonly ignoreVenueRules?: true;
 }
 
+/**
+ * How far a book's receivedAt may be ahead of the solver's clock and still count as fresh (ms).
+ * Beyond it the ingestor's clock runs ahead of the reader's (or the record lies): such a book's
+ * age cannot be known, so it is not fresh (docs/semantics.md "Freshness").
+ */
+export const CLOCK_SKEW_TOLERANCE_MS = 1000;
+
 export const DEFAULT_ROUTING_CONFIG: RoutingConfig = Object.freeze({
   staleBookMs: 10_000,
   stalenessPenaltyBps: 1,

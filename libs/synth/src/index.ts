@@ -1,7 +1,7 @@
 export { generateMarket, DEFAULT_GEN } from './market-sim';
 export type { MarketGenSpec } from './market-sim';
-export { MARKETS, TIERS, venueProfiles } from './profiles';
-export type { MarketSpec, Tier, VenueProfile } from './profiles';
+export { ALT_MARKETS, MARKETS, TIERS, venueProfiles } from './profiles';
+export type { AltMarketSpec, MarketSpec, Tier, VenueProfile } from './profiles';
 export { orderRules } from './order-rules';
 export type { OrderRules } from './order-rules';
 export { writeJsonl } from './write-events';

@@ -19,6 +19,11 @@ export interface MarketGenSpec {
   readonly gapsPerMinute?: number;
   /** Expected venue disconnects per minute across the whole market. */
   readonly reconnectsPerMinute?: number;
+  /**
+   * The SOL and XRP markets (ALT_MARKETS; default true). They have random streams of their own, so
+   * with `false` the records are exactly those of the six markets with them left out.
+   */
+  readonly altMarkets?: boolean;
 }
 
 export const DEFAULT_GEN = {
@@ -27,7 +32,12 @@ export const DEFAULT_GEN = {
   snapshotEveryMs: 30_000,
   gapsPerMinute: 6,
   reconnectsPerMinute: 1,
+  altMarkets: true,
 } as const;
+
+/** Salts of the SOL and XRP markets' random streams (listings, books, updates; reference prices). */
+const ALT_SALT = 0xa17;
+const ALT_REF_SALT = 0xa17 ^ 0x5eed;
 
 /** The generator's time step; records get a sub-step jitter so receivedAt is not on a grid. */
 const STEP_MS = 10;
@@ -40,6 +50,8 @@ const OUTAGE_MAX_MS = 15_000;
 
 interface Book {
   readonly venue: Venue;
+  /** Every draw this book makes (timing, deviation, jitter) comes from this stream. */
+  readonly rand: Random;
   readonly symbol: string;
   readonly base: string;
   readonly quote: string;
@@ -65,16 +77,20 @@ interface Venue {
 }
 
 /**
- * A seeded synthetic market of `venues` venues over MARKETS: venue and market records, initial
- * snapshots, then deltas, periodic snapshots, gaps (repaired by a snapshot) and reconnects, in
- * receivedAt order. Pure: no clock, no Math.random.
+ * A seeded synthetic market of `venues` venues over MARKETS and ALT_MARKETS: venue and market
+ * records, initial snapshots, then deltas, periodic snapshots, gaps (repaired by a snapshot) and
+ * reconnects, in receivedAt order. Pure: no clock, no Math.random. The six MARKETS draw from one
+ * stream, the SOL and XRP markets from another (their listings, book seeds, update times and
+ * gaps), so adding them left every record of the six markets as it was.
  */
 export function* generateMarket(spec: MarketGenSpec): Generator<EventRecord> {
   const o = { ...DEFAULT_GEN, ...spec };
   checkSpec(o);
   const rand = seeded(o.seed);
-  const ref = new ReferencePrices(seeded(o.seed ^ 0x5eed));
-  const venues: Venue[] = venueProfiles(rand, o.venues).map((profile) => ({
+  const altRand = seeded(o.seed ^ ALT_SALT);
+  const ref = new ReferencePrices(seeded(o.seed ^ 0x5eed), seeded(o.seed ^ ALT_REF_SALT));
+  const profiles = venueProfiles(rand, o.venues, o.altMarkets ? altRand : undefined);
+  const venues: Venue[] = profiles.map((profile) => ({
     profile,
     books: [],
     connected: true,
@@ -85,7 +101,11 @@ export function* generateMarket(spec: MarketGenSpec): Generator<EventRecord> {
   for (const v of venues) {
     yield venueRecord(v, t0, null);
     const tier = TIERS[v.profile.tier];
-    for (const { market, takerFeeRate, rules } of v.profile.markets) {
+    const listed = [
+      ...v.profile.markets.map((m) => ({ ...m, rand })),
+      ...v.profile.altMarkets.map((m) => ({ ...m, rand: altRand })),
+    ];
+    for (const { market, takerFeeRate, rules, rand: r } of listed) {
       const m: MarketRecord = {
         v: 1,
         type: 'market',
@@ -108,9 +128,10 @@ export function* generateMarket(spec: MarketGenSpec): Generator<EventRecord> {
         minStep: ticks(tier.spacing[0]),
         maxStep: ticks(tier.spacing[1]),
       };
-      const sim = new SimBook(shape, seeded(rand() * 2 ** 32));
+      const sim = new SimBook(shape, seeded(r() * 2 ** 32));
       const book: Book = {
         venue: v,
+        rand: r,
         symbol: market.symbol,
         base: market.base,
         quote: market.quote,
@@ -124,17 +145,22 @@ export function* generateMarket(spec: MarketGenSpec): Generator<EventRecord> {
         loseNext: false,
         repairAt: null,
       };
-      book.nextUpdateAt = t0 + exponential(rand, 1000 / book.rate);
+      book.nextUpdateAt = t0 + exponential(r, 1000 / book.rate);
       v.books.push(book);
     }
   }
-  const books = venues.flatMap((v) => v.books);
-  for (const b of books) {
-    yield snapshot(b, ref, t0, rand);
+  const all = venues.flatMap((v) => v.books);
+  for (const b of all) {
+    yield snapshot(b, ref, t0);
     // Stagger periodic snapshots so they do not all land in the same instant.
-    b.nextSnapshotAt = t0 + Math.floor(rand() * o.snapshotEveryMs);
+    b.nextSnapshotAt = t0 + Math.floor(b.rand() * o.snapshotEveryMs);
   }
+  // Gaps are drawn per stream: the six markets' books from `rand` at the given rate, the SOL and
+  // XRP books from `altRand` at the same rate per book.
+  const books = all.filter((b) => b.rand === rand);
+  const altBooks = all.filter((b) => b.rand === altRand);
   const gapP = (o.gapsPerMinute / 60_000) * STEP_MS;
+  const altGapP = (gapP * altBooks.length) / Math.max(1, books.length);
   const dropP = (o.reconnectsPerMinute / 60_000) * STEP_MS;
   const end = t0 + o.durationMs;
   for (let t = t0 + STEP_MS; t < end; t += STEP_MS) {
@@ -144,31 +170,33 @@ export function* generateMarket(spec: MarketGenSpec): Generator<EventRecord> {
     const late = t + OUTAGE_MAX_MS >= end;
     if (rand() < dropP && !late) disconnect(venues[Math.floor(rand() * venues.length)]!, t, rand, out);
     if (rand() < gapP && !late) books[Math.floor(rand() * books.length)]!.loseNext = true;
+    if (altBooks.length > 0 && altRand() < altGapP && !late)
+      altBooks[Math.floor(altRand() * altBooks.length)]!.loseNext = true;
     for (const v of venues) {
       if (!v.connected) {
-        if (t >= v.reconnectAt) reconnect(v, ref, t, rand, out);
+        if (t >= v.reconnectAt) reconnect(v, ref, t, out);
         continue;
       }
       for (const b of v.books) {
         if (b.repairAt !== null && t >= b.repairAt) {
-          out.push(snapshot(b, ref, jitter(t, rand), rand));
+          out.push(snapshot(b, ref, jitter(t, b.rand)));
           continue;
         }
         if (t >= b.nextSnapshotAt) {
-          out.push(snapshot(b, ref, jitter(t, rand), rand));
+          out.push(snapshot(b, ref, jitter(t, b.rand)));
           continue;
         }
         const due = t >= b.nextUpdateAt;
         if (!due && Math.abs(target(b, ref) / b.sim.quotedMid - 1) <= MAX_DRIFT) continue;
-        if (due) b.nextUpdateAt = t + exponential(rand, 1000 / b.rate);
+        if (due) b.nextUpdateAt = t + exponential(b.rand, 1000 / b.rate);
         // A lost message: the venue moved on, we see the next sequence and must resync.
         if (b.loseNext && b.repairAt === null) {
-          b.sim.update(mid(b, ref, rand));
+          b.sim.update(mid(b, ref));
           b.seq++;
-          b.repairAt = t + between(rand, 200, 1500);
+          b.repairAt = t + between(b.rand, 200, 1500);
         }
         b.loseNext = false;
-        out.push(delta(b, ref, jitter(t, rand), rand));
+        out.push(delta(b, ref, jitter(t, b.rand)));
       }
     }
     // Stable sort: equal receivedAt keep venue order, so the output is a pure function of the seed.
@@ -202,10 +230,10 @@ function target(b: Book, ref: ReferencePrices): number {
   return ref.mid(b.base, b.quote) * (1 + b.deviation);
 }
 
-function mid(b: Book, ref: ReferencePrices, rand: Random): number {
+function mid(b: Book, ref: ReferencePrices): number {
   b.deviation = Math.max(
     -MAX_DEVIATION,
-    Math.min(MAX_DEVIATION, 0.7 * b.deviation + 0.00005 * gaussian(rand)),
+    Math.min(MAX_DEVIATION, 0.7 * b.deviation + 0.00005 * gaussian(b.rand)),
   );
   return target(b, ref);
 }
@@ -214,8 +242,8 @@ function stamp(b: Book, receivedAt: number): number | null {
   return b.venue.profile.hasTimestamp ? receivedAt - b.venue.profile.latencyMs : null;
 }
 
-function snapshot(b: Book, ref: ReferencePrices, at: number, rand: Random): BookRecord {
-  b.sim.reset(mid(b, ref, rand));
+function snapshot(b: Book, ref: ReferencePrices, at: number): BookRecord {
+  b.sim.reset(mid(b, ref));
   b.seq++;
   b.repairAt = null;
   b.nextSnapshotAt = at + b.snapshotEveryMs;
@@ -234,8 +262,8 @@ function snapshot(b: Book, ref: ReferencePrices, at: number, rand: Random): Book
   };
 }
 
-function delta(b: Book, ref: ReferencePrices, at: number, rand: Random): BookRecord {
-  const ch = b.sim.update(mid(b, ref, rand));
+function delta(b: Book, ref: ReferencePrices, at: number): BookRecord {
+  const ch = b.sim.update(mid(b, ref));
   b.seq++;
   return {
     v: 1,
@@ -271,9 +299,9 @@ function disconnect(v: Venue, t: number, rand: Random, out: EventRecord[]): void
   out.push(venueRecord(v, t, 'websocket closed by venue (synthetic outage)'));
 }
 
-function reconnect(v: Venue, ref: ReferencePrices, t: number, rand: Random, out: EventRecord[]): void {
+function reconnect(v: Venue, ref: ReferencePrices, t: number, out: EventRecord[]): void {
   v.connected = true;
   v.reconnectCount++;
   out.push(venueRecord(v, t, null));
-  for (const b of v.books) out.push(snapshot(b, ref, t, rand));
+  for (const b of v.books) out.push(snapshot(b, ref, t));
 }

@@ -25,6 +25,27 @@ export const MARKETS: readonly MarketSpec[] = [
   { symbol: 'USDC/USDT', base: 'USDC', quote: 'USDT', tick: 0.0001, size: 60_000 },
 ];
 
+/** A SOL or XRP market: listed by a venue with a probability that depends on its tier. */
+export interface AltMarketSpec extends MarketSpec {
+  /** Probability that a venue of tier 1, 2, 3 lists it. */
+  readonly listing: readonly [number, number, number];
+}
+
+/**
+ * The SOL and XRP markets (ticks as on the venues that list them). They are drawn, built and
+ * updated from random streams of their own, after the six MARKETS, so the six markets' records
+ * are the same with or without them. SOL/USDT is on almost every venue; the USDC and BTC pairs
+ * mostly on the larger ones, as in reality.
+ */
+export const ALT_MARKETS: readonly AltMarketSpec[] = [
+  { symbol: 'SOL/USDT', base: 'SOL', quote: 'USDT', tick: 0.01, size: 300, listing: [1, 0.95, 0.8] },
+  { symbol: 'XRP/USDT', base: 'XRP', quote: 'USDT', tick: 0.0001, size: 15_000, listing: [0.9, 0.85, 0.6] },
+  { symbol: 'SOL/USDC', base: 'SOL', quote: 'USDC', tick: 0.01, size: 120, listing: [0.9, 0.5, 0.2] },
+  { symbol: 'XRP/USDC', base: 'XRP', quote: 'USDC', tick: 0.0001, size: 6000, listing: [0.65, 0.35, 0.1] },
+  { symbol: 'SOL/BTC', base: 'SOL', quote: 'BTC', tick: 0.0000001, size: 60, listing: [0.75, 0.35, 0.1] },
+  { symbol: 'XRP/BTC', base: 'XRP', quote: 'BTC', tick: 0.00000001, size: 4000, listing: [0.65, 0.35, 0.1] },
+];
+
 export type Tier = 1 | 2 | 3;
 
 interface TierSpec {
@@ -102,14 +123,19 @@ export interface VenueProfile {
   /** Network latency between the venue's stamp and our receipt, ms. */
   readonly latencyMs: number;
   readonly markets: readonly VenueMarket[];
+  /** Its SOL and XRP markets (ALT_MARKETS), drawn from their own random stream. */
+  readonly altMarkets: readonly VenueMarket[];
 }
 
 export function tierOf(index: number): Tier {
   return index < 8 ? 1 : index < 28 ? 2 : 3;
 }
 
-/** `count` venue profiles drawn from `rand` (same seed, same venues). */
-export function venueProfiles(rand: Random, count: number): VenueProfile[] {
+/**
+ * `count` venue profiles drawn from `rand` (same seed, same venues); their SOL and XRP listings
+ * from `altRand` (none without it), so `rand` is drawn exactly as before those markets existed.
+ */
+export function venueProfiles(rand: Random, count: number, altRand?: Random): VenueProfile[] {
   const out: VenueProfile[] = [];
   for (let i = 0; i < count; i++) {
     const tier = tierOf(i);
@@ -121,6 +147,13 @@ export function venueProfiles(rand: Random, count: number): VenueProfile[] {
       takerFeeRate: fee,
       rules: orderRules(tier, i, market.symbol),
     }));
+    const altMarkets = altRand
+      ? ALT_MARKETS.filter((m) => altRand() < m.listing[tier - 1]!).map((market) => ({
+          market,
+          takerFeeRate: fee,
+          rules: orderRules(tier, i, market.symbol),
+        }))
+      : [];
     out.push({
       exchangeId: `sim${String(i).padStart(2, '0')}`,
       tier,
@@ -128,6 +161,7 @@ export function venueProfiles(rand: Random, count: number): VenueProfile[] {
       hasTimestamp: rand() >= t.noTimestampProbability,
       latencyMs: between(rand, 5, tier === 1 ? 30 : 120),
       markets,
+      altMarkets,
     });
   }
   return out;

@@ -74,6 +74,28 @@ export class TopicWatch {
     return new Set(this.seen.map((s) => s.key));
   }
 
+  /**
+   * Resolve once every record below `ends` (a high watermark per partition) has been read: an
+   * exact end for a topic written without transactions, where every offset holds a record. Rejects
+   * after `timeoutMs` naming how far each partition got (a reader too slow, not a record missing).
+   */
+  async reached(ends: readonly number[], timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const last = new Map<number, number>();
+      for (const s of this.seen) last.set(s.partition, Math.max(last.get(s.partition) ?? -1, s.offset));
+      const behind = ends
+        .map((end, p) => ({ p, end, at: (last.get(p) ?? -1) + 1 }))
+        .filter((x) => x.at < x.end);
+      if (behind.length === 0) return;
+      if (Date.now() > deadline)
+        throw new Error(
+          `${this.topic}: the reader did not reach the end in ${timeoutMs} ms: ${behind.map((x) => `partition ${x.p} at ${x.at} of ${x.end}`).join(', ')}`,
+        );
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
   async stop(): Promise<void> {
     await this.consumer?.disconnect().catch(() => undefined);
   }

@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { logSink, openEventLog } from '@app/log';
+import type { EventRecord } from '@app/events';
+import { logSink, openEventLog, type EventLog } from '@app/log';
 import { T0 } from '../../support/records';
 import { world } from '../../api/support/world';
 
@@ -26,6 +27,12 @@ export interface SpawnedServer {
   alive(): boolean;
   /** What it wrote to stderr so far. */
   stderr(): string;
+  /** What it wrote to stdout so far (JSON log lines). */
+  stdout(): string;
+  /** Its embedded log's directory. */
+  readonly dataDir: string;
+  /** Append book records to its log (this process writes `books`; the server folds them). */
+  writeBooks(records: readonly EventRecord[]): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -34,15 +41,19 @@ export interface SpawnedServer {
  * tests' fixture world, with the clock pinned at T0, on a dual-stack socket and a port of its own;
  * `env` sets limits for the test.
  */
-export async function spawnServer(env: Record<string, string> = {}): Promise<SpawnedServer> {
+export async function spawnServer(
+  env: Record<string, string> = {},
+  options: { readonly records?: readonly EventRecord[]; readonly args?: readonly string[] } = {},
+): Promise<SpawnedServer> {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run npm run build (npm test does)`);
   const dataDir = mkdtempSync(join(tmpdir(), 'hostile-'));
-  const log = openEventLog({ kafkaBrokers: null, dataDir });
-  await logSink(log).write(world());
-  await log.close();
+  const seed = openEventLog({ kafkaBrokers: null, dataDir });
+  await logSink(seed).write(options.records ?? world());
+  await seed.close();
+  let writer: EventLog | null = null;
   const child: ChildProcess = spawn(
     process.execPath,
-    [MAIN, '--now', String(T0), '--port', '0', '--host', '::'],
+    [MAIN, ...(options.args ?? ['--now', String(T0)]), '--port', '0', '--host', '::'],
     {
       cwd: ROOT,
       env: { ...process.env, DATA_DIR: dataDir, RATE_LIMIT_RPS: '1000000', ...env },
@@ -50,9 +61,9 @@ export async function spawnServer(env: Record<string, string> = {}): Promise<Spa
     },
   );
   let err = '';
+  let out = '';
   child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
   const port = await new Promise<number>((resolvePort, reject) => {
-    let out = '';
     child.stdout!.on('data', (c: Buffer) => {
       out += c.toString();
       const m = /"message":"listening","port":(\d+)/.exec(out);
@@ -80,7 +91,14 @@ export async function spawnServer(env: Record<string, string> = {}): Promise<Spa
     },
     alive: () => child.exitCode === null && child.signalCode === null,
     stderr: () => err,
+    stdout: () => out,
+    dataDir,
+    writeBooks: async (records) => {
+      writer ??= openEventLog({ kafkaBrokers: null, dataDir });
+      await logSink(writer).write(records);
+    },
     stop: async () => {
+      await writer?.close();
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');

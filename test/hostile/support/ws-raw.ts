@@ -69,6 +69,21 @@ export interface RawStream {
   readonly closed: Promise<void>;
 }
 
+/** A WebSocket handshake for /stream/route?query, with `extra` header lines. */
+export function handshake(query: string, extra: readonly string[] = []): string {
+  return [
+    `GET /stream/route?${query} HTTP/1.1`,
+    'Host: test',
+    ...extra,
+    'Connection: Upgrade',
+    'Upgrade: websocket',
+    'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+    'Sec-WebSocket-Version: 13',
+    '',
+    '',
+  ].join('\r\n');
+}
+
 /** Open /stream/route?query on a raw socket and complete the handshake. */
 export function openRawStream(port: number, query: string, localAddress?: string): Promise<RawStream> {
   return new Promise((resolve, reject) => {
@@ -79,20 +94,7 @@ export function openRawStream(port: number, query: string, localAddress?: string
     const closed = new Promise<void>((r) => (closedResolve = r));
     socket.on('close', () => closedResolve());
     socket.on('error', () => closedResolve());
-    socket.on('connect', () =>
-      socket.write(
-        [
-          `GET /stream/route?${query} HTTP/1.1`,
-          'Host: test',
-          'Connection: Upgrade',
-          'Upgrade: websocket',
-          'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
-          'Sec-WebSocket-Version: 13',
-          '',
-          '',
-        ].join('\r\n'),
-      ),
-    );
+    socket.on('connect', () => socket.write(handshake(query)));
     socket.on('data', (chunk: Buffer) => {
       buf = Buffer.concat([buf, chunk]);
       if (upgraded) {

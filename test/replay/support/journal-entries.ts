@@ -1,18 +1,21 @@
+import { JOURNAL_TOPICS } from '@app/events';
 import { parseJournalEntryLine, type JournalEntryRecord } from '@app/journal';
 import { QuoteJournal } from '@app/audit';
 import type { LogBookFeed } from '@app/feed';
 import type { EventLog } from '@app/log';
 import { solve, type RouteRequest, type RoutingConfig } from '@app/routing';
 
-/** Every entry of the quotes topic, parsed (a record that does not validate fails the test). */
+/** Every entry of the journal topics (quotes, then stream), parsed (a record that does not validate fails the test). */
 export async function journalEntries(log: EventLog): Promise<JournalEntryRecord[]> {
   const out: JournalEntryRecord[] = [];
-  const hwm = await log.highWatermarks('quotes');
-  for (let p = 0; p < hwm.length; p++) {
-    for (const e of await log.read('quotes', p, 0)) {
-      const parsed = parseJournalEntryLine(e.value);
-      if (!parsed.ok) throw parsed.error;
-      out.push(parsed.record);
+  for (const topic of JOURNAL_TOPICS) {
+    const hwm = await log.highWatermarks(topic);
+    for (let p = 0; p < hwm.length; p++) {
+      for (const e of await log.read(topic, p, 0)) {
+        const parsed = parseJournalEntryLine(e.value);
+        if (!parsed.ok) throw parsed.error;
+        out.push(parsed.record);
+      }
     }
   }
   return out;

@@ -32,11 +32,11 @@ export interface Served {
 export const SCENARIO_CONFIG: ServerConfig = { ...BASE_CONFIG, host: '127.0.0.1' };
 
 /**
- * A 60-venue recording (seeded) plus one market reachable only over a bridge (SOL/USDT on sim00:
- * USDC -> SOL by amountOut is 501), so every outcome the API serves appears.
+ * A 60-venue recording (seeded). SOL and XRP have no market of their own, so SOL -> XRP is
+ * reachable only over a bridge (by amountOut it is 501), and every outcome the API serves appears.
  */
 export function scenarioRecords(durationMs = 48_000): EventRecord[] {
-  const records = [
+  return [
     ...generateMarket({
       seed: 11,
       startAt: START,
@@ -46,34 +46,6 @@ export function scenarioRecords(durationMs = 48_000): EventRecord[] {
       reconnectsPerMinute: 4,
     }),
   ];
-  const first = records[0]!.receivedAt;
-  records.splice(
-    1,
-    0,
-    {
-      v: 1,
-      type: 'market',
-      exchangeId: 'sim00',
-      symbol: 'SOL/USDT',
-      base: 'SOL',
-      quote: 'USDT',
-      takerFeeRate: 0.001,
-      receivedAt: first,
-    },
-    {
-      v: 1,
-      type: 'book',
-      exchangeId: 'sim00',
-      symbol: 'SOL/USDT',
-      snapshot: true,
-      bids: [[150, 40]],
-      asks: [[150.1, 40]],
-      sequence: 1,
-      exchangeTimestamp: null,
-      receivedAt: first,
-    },
-  );
-  return records;
 }
 
 /** GET queries covering every strategy, bridges, exact-out, a venue filter, certified, 404 and 501. */
@@ -91,8 +63,8 @@ function getQueries(stage: number): string[] {
   }
   out.push(
     'from=FOO&to=USDT&amountIn=1',
-    'from=USDC&to=SOL&amountOut=10',
-    'from=USDC&to=SOL&amountIn=100',
+    'from=SOL&to=XRP&amountOut=500',
+    'from=SOL&to=XRP&amountIn=10',
     'from=BTC&to=USDT&amountIn=1&exchanges=nowhere',
   );
   return out;

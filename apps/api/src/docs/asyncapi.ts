@@ -82,7 +82,7 @@ export const STREAM_CLOSES: readonly { code: number; reason: string; errorFrame:
     code: 1006,
     reason: '',
     errorFrame: false,
-    when: 'Heartbeat: two consecutive pings went unanswered; the socket is terminated without a close frame.',
+    when: 'Heartbeat: two consecutive pings went unanswered; the socket is reset without a close frame.',
   },
 ];
 
@@ -113,14 +113,18 @@ const STREAM_DESCRIPTION = [
   'trailing edge: the first move after a quiet period is pushed at once, moves inside the floor coalesce into one',
   'frame computed when it ends). A reader with more than 256 KiB unsent has frames dropped, not queued; the newest',
   'state follows once it drains. Unroutable outcomes of the 200 kinds are frames too; the socket stays open.',
+  'After the opening frame, frames go out within a global budget (STREAM_FRAMES_PER_SEC, STREAM_BYTES_PER_SEC),',
+  'streams served round-robin by client address; over it a stream gets fewer frames, each the newest state.',
   '',
-  'Heartbeat: the server pings every HEARTBEAT_MS (15000 by default); a socket that leaves two consecutive pings',
-  'unanswered is terminated and its slot freed.',
+  'Heartbeat: the server pings every HEARTBEAT_MS (15000 by default) with a random token; only a pong echoing it',
+  'answers (an unsolicited pong does not). A socket that leaves two consecutive pings unanswered is reset and its',
+  'slot freed.',
   '',
   'The stream takes no client messages: the only operations are the server sending. Any data frame from the client',
   "gets the error frame and close 1008 'client messages are not accepted'; a malformed frame gets the error frame and",
-  "close 1002 'protocol error'. Pings are answered; after the server's close frame the client has",
-  `${STREAM_CLOSE_TIMEOUT_MS} ms to answer it before the connection is cut.`,
+  "close 1002 'protocol error'. Pings are answered, one pong at a time (pings arriving while a pong is on its way",
+  "out get one pong with the newest payload); after the server's close frame the client has",
+  `${STREAM_CLOSE_TIMEOUT_MS} ms to answer it before the connection is reset.`,
 ].join('\n');
 
 /** The AsyncAPI 3.0 document of GET /stream/route, from the same tables as the OpenAPI document. */

@@ -96,7 +96,10 @@ export const VenueProofSchema = Type.Object(
     exchangeId: text('Venue id.'),
     fresh: flag('The book may route.'),
     notFreshBecause: orNull(
-      stringEnum(['no_book', 'out_of_sync', 'crossed', 'stale'] as const, 'Why the book may not route.'),
+      stringEnum(
+        ['no_book', 'out_of_sync', 'crossed', 'ahead_of_clock', 'stale'] as const,
+        'Why the book may not route (ahead_of_clock: its receivedAt is more than 1000 ms ahead of the service clock).',
+      ),
     ),
     bookSequence: orNull(num('Book sequence.')),
     bookReceivedAt: orNull(num('Epoch ms the book was received.')),

@@ -57,10 +57,10 @@ const routeResponses = (extra: Record<string, JsonObject>): Record<string, JsonO
   '200': jsonResponse(
     'A RouteResult. Unroutable outcomes other than the two below are 200 too, with an unroutableReason.',
     RouteResultSchema,
-    ex('route_ok', 'route_bridged', 'route_unroutable'),
+    ex('route_ok', 'route_bridged', 'route_executable', 'route_unroutable'),
   ),
   '400': errorResponse(
-    'A parameter is missing, malformed, out of range, unknown or repeated (the message names it, or the cap it exceeds); or the request is malformed before any parameter is read (no Host in HTTP/1.1, a bad percent-escape, not HTTP/1.x).',
+    'A parameter is missing, malformed, out of range (an amount below 1e-12 included), unknown or repeated (the message names it, or the cap it exceeds); a body that is not UTF-8 (the first bad byte named); or the request is malformed before any parameter is read (no Host in HTTP/1.1 or two Hosts, a bad percent-escape, not HTTP/1.x).',
     ex('route_bad_request'),
   ),
   '404': jsonResponse(
@@ -170,7 +170,7 @@ function operations(): Record<string, Record<string, Operation>> {
         },
         responses: routeResponses({
           '415': errorResponse(
-            'The Content-Type is not one the server can parse (send application/json; other text types are 400).',
+            'The Content-Type is not one the server can parse (send application/json, in UTF-8: another charset is 415 too; other text types are 400).',
             ex('media_type'),
           ),
         }),

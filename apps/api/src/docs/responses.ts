@@ -108,7 +108,7 @@ export const GATE_RESPONSES: Record<string, { readonly status: string; readonly 
   BadRequest: {
     status: '400',
     response: gateError(
-      'The request is malformed before any parameter is read: HTTP/1.1 without a Host header, a malformed percent-escape in the path, a request that is not HTTP/1.x (an HTTP/2 preface included), or a bad WebSocket handshake on /stream/route.',
+      'The request is malformed before any parameter is read: HTTP/1.1 without a Host header or any request with two, a malformed percent-escape in the path, a request that is not HTTP/1.x (an HTTP/2 preface included), or a bad WebSocket handshake on /stream/route.',
     ),
   },
   Ipv4Only: {

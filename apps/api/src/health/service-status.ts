@@ -3,7 +3,10 @@ import type { ServerConfig } from '@app/config';
 import { QuoteJournal } from '@app/audit';
 import { BookFeed } from '@app/feed';
 import type { VenueLine } from '@app/logging';
+import { CLOCK_SKEW_TOLERANCE_MS } from '@app/routing';
 import { Clock } from '../clock';
+import { ClockSkew } from './clock-skew';
+import { isFresh } from './freshness';
 import { SERVER_CONFIG } from '../tokens';
 
 /** /health's `status` (docs/api.md "GET /health"). */
@@ -16,6 +19,8 @@ export interface StatusReport {
   readonly reasons: readonly string[];
   readonly venues: readonly (VenueLine & { readonly newestBookAt: number | null })[];
   readonly now: number;
+  /** The ingestor's clock less this API's, from the records folded lately (null: none lately; clock-skew.ts). */
+  readonly clockSkewMs: number | null;
 }
 
 /**
@@ -25,9 +30,11 @@ export interface StatusReport {
  * - `no_fresh_books`: no book is in sync and younger than STALE_BOOK_MS, so every quote is
  *   unroutable (all_books_stale or no_market);
  * - `degraded`: quotes are served but fewer than half of the venues the log knows have a fresh
- *   book, the quote journal's appends are failing (records wait in memory; strict mode refuses),
- *   or reading the log found damage, books it could not rebuild or markets it keeps out of routing
- *   for a lost market or venue record (/exchanges/status `log`);
+ *   book, the ingestor's clock is ahead of this API's by more than CLOCK_SKEW_TOLERANCE_MS (its
+ *   books are stamped in the future and do not route), the quote journal's appends are failing
+ *   (records wait in memory; strict mode refuses), or reading the log found damage, books it could
+ *   not rebuild or markets it keeps out of routing for a lost market or venue record
+ *   (/exchanges/status `log`);
  * - `ok`: otherwise.
  */
 @Injectable()
@@ -40,6 +47,7 @@ export class ServiceStatus {
     @Inject(Clock) private readonly clock: Clock,
     @Inject(SERVER_CONFIG) config: ServerConfig,
     @Inject(QuoteJournal) private readonly journal: QuoteJournal,
+    @Inject(ClockSkew) private readonly skew: ClockSkew,
   ) {
     this.staleBookMs = config.routing.staleBookMs;
   }
@@ -52,7 +60,7 @@ export class ServiceStatus {
       let v = byVenue.get(book.exchangeId);
       if (v === undefined) byVenue.set(book.exchangeId, (v = { books: 0, fresh: 0, newest: null }));
       v.books++;
-      if (book.inSync && now - book.receivedAt <= this.staleBookMs) v.fresh++;
+      if (isFresh(book, now, this.staleBookMs)) v.fresh++;
       if (v.newest === null || book.receivedAt > v.newest) v.newest = book.receivedAt;
     }
     const states = new Map(this.feed.cache.venueStates().map((s) => [s.exchangeId, s]));
@@ -70,7 +78,8 @@ export class ServiceStatus {
         newestBookAt: b?.newest ?? null,
       };
     });
-    return { ...this.judge(venues), venues, now };
+    const clockSkewMs = this.skew.ms();
+    return { ...this.judge(venues, clockSkewMs), venues, now, clockSkewMs };
   }
 
   status(): HealthStatus {
@@ -92,15 +101,23 @@ export class ServiceStatus {
     this.stopping = true;
   }
 
-  private judge(venues: readonly VenueLine[]): { status: HealthStatus; reasons: string[] } {
+  private judge(
+    venues: readonly VenueLine[],
+    skewMs: number | null,
+  ): { status: HealthStatus; reasons: string[] } {
     if (!this.feed.isReady()) return { status: 'starting', reasons: ['catching up with the event log'] };
+    const skew = this.skew.exceeded(skewMs)
+      ? [
+          `the ingestor's clock is ${Math.round(skewMs!)} ms ahead of this API's (tolerance ${CLOCK_SKEW_TOLERANCE_MS} ms): books stamped that far ahead do not route`,
+        ]
+      : [];
     const fresh = venues.filter((v) => v.freshBooks > 0).length;
     if (fresh === 0) {
       const why =
         venues.length === 0 ? 'no venue has sent anything yet' : 'every book is stale or out of sync';
-      return { status: 'no_fresh_books', reasons: [why] };
+      return { status: 'no_fresh_books', reasons: [why, ...skew] };
     }
-    const reasons: string[] = [];
+    const reasons: string[] = [...skew];
     if (fresh * 2 < venues.length) reasons.push(`only ${fresh} of ${venues.length} venues have a fresh book`);
     if (this.journal.failing)
       reasons.push(`quote journal appends are failing (${this.journal.queued} records waiting)`);

@@ -80,11 +80,22 @@ export function closeGently(socket: Duplex): void {
   socket.on('error', noop);
   if (socket.destroyed) return;
   socket.end();
-  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+  // A client still not done after LINGER_MS is given up on: reset, so its unread data goes too.
+  const timer = setTimeout(() => reset(socket), LINGER_MS);
   timer.unref();
   socket.once('close', () => clearTimeout(timer));
   socket.once('end', () => socket.destroy());
   socket.resume();
+}
+
+/**
+ * Give up on a connection: reset it (RST) rather than close it, so the kernel drops whatever the
+ * client has not read instead of keeping it in an orphaned socket until the client leaves.
+ */
+export function reset(socket: Duplex): void {
+  const s = socket as Duplex & { resetAndDestroy?: () => void };
+  if (typeof s.resetAndDestroy === 'function' && !socket.destroyed) s.resetAndDestroy();
+  else socket.destroy();
 }
 
 /** The response in flight on a server socket, if any (what Node's own clientError default checks). */

@@ -1,25 +1,51 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { HttpLimits } from '@app/config';
-import { writeRawError } from './answers';
+import { inFlightResponse, reset, writeRawError } from './answers';
 import { unmapped } from './client-address';
 import type { FrontDoor } from './front-door';
 import { withVerdict } from './request-gate';
+import { pickShed, type Holder } from './shedding';
 
 type ConnectionListener = (socket: Socket) => void;
+
+/** One admitted connection. */
+interface Held extends Holder {
+  readonly socket: Socket;
+  /** Its per-address count, or null for a trusted proxy (budgeted only by the total). */
+  readonly address: string | null;
+}
+
+/** Counts for the metrics. */
+export interface ConnectionStats {
+  readonly open: number;
+  /** Connections reset to make room for a newcomer since start. */
+  readonly shed: number;
+}
 
 /**
  * Open connections per client address (CONNECTIONS_MAX_PER_IP) and in all (CONNECTIONS_MAX),
  * counted when a connection is accepted, before any of its bytes is parsed, and released when it
- * closes; streams count too, they hold a socket. A connection over a budget gets one answer
- * through the gate at once (429, also when the whole server is full) and is closed, so a client
- * cannot hold more sockets than its budget however slowly it sends. A trusted proxy carries many
- * clients, so it is budgeted only by the total; its clients are rate-limited by address.
+ * closes; streams count too, they hold a socket. A connection over its address's budget gets one
+ * answer through the gate at once (429) and is closed, so a client cannot hold more sockets than
+ * its budget however slowly it sends. A trusted proxy carries many clients, so it is budgeted only
+ * by the total; its clients are rate-limited by address.
+ *
+ * When the whole server is full, a newcomer is still served: the HTTP connection that has held its
+ * slot longest while sending least (shedding.ts: a slow body, a stalled head, an idle keep-alive;
+ * never one whose request is being answered, never a stream) is reset and the newcomer takes its
+ * place. Only when no connection qualifies (all streams, answers in progress or younger than a
+ * second) is the newcomer refused with 429.
  */
 export class ConnectionBudget {
   private readonly perAddress = new Map<string, number>();
-  private readonly counted = new WeakSet<Socket>();
-  private total = 0;
+  /** Every admitted connection. */
+  private readonly held = new Map<Socket, Held>();
+  /** The admitted HTTP connections (not streams), oldest first: the ones that may be shed. */
+  private readonly sheddable = new Map<Socket, Held>();
+  private shedCount = 0;
+  /** Refused sockets still open while their answer is read (at most a second each). */
+  private lingering = 0;
 
   constructor(
     private readonly limits: Pick<HttpLimits, 'connectionsPerIp' | 'connectionsMax'>,
@@ -32,53 +58,89 @@ export class ConnectionBudget {
     server.removeAllListeners('connection');
     server.on('connection', (socket: Socket) => {
       // A socket handed back after an ignored upgrade (upgrades.ts) was counted when accepted.
-      if (this.counted.has(socket) || this.admit(socket))
+      if (this.held.has(socket) || this.admit(socket))
         for (const listener of listeners) listener.call(server, socket);
     });
   }
 
+  /** The socket became a stream: it holds its slot for as long as it lasts and is never shed. */
+  streamOpened(socket: Socket): void {
+    this.sheddable.delete(socket);
+  }
+
+  stats(): ConnectionStats {
+    return { open: this.held.size, shed: this.shedCount };
+  }
+
   private admit(socket: Socket): boolean {
-    this.counted.add(socket);
-    this.total++;
-    socket.once('close', () => this.total--);
     const peer = socket.remoteAddress;
-    if (this.total > this.limits.connectionsMax) {
-      // No lingering here: at the total cap every socket held longer is one more over it. 429,
-      // not 503: what one client can provoke is never a server error (the house rule for input).
+    const address = this.front.isTrustedProxy(peer) ? null : unmapped(peer ?? '');
+    const mine = address === null ? 0 : (this.perAddress.get(address) ?? 0);
+    if (address !== null && mine >= this.limits.connectionsPerIp) {
       this.refuse(
         socket,
-        429,
-        `the server is at its limit of ${this.limits.connectionsMax} connections; retry shortly`,
-        false,
-      );
-      return false;
-    }
-    if (this.front.isTrustedProxy(peer)) return true;
-    const address = unmapped(peer ?? '');
-    const held = this.perAddress.get(address) ?? 0;
-    if (held >= this.limits.connectionsPerIp) {
-      this.refuse(
-        socket,
-        429,
         `connection limit reached: at most ${this.limits.connectionsPerIp} open connections per IP`,
         true,
       );
       return false;
     }
-    this.perAddress.set(address, held + 1);
-    socket.once('close', () => {
-      const left = (this.perAddress.get(address) ?? 1) - 1;
-      if (left > 0) this.perAddress.set(address, left);
-      else this.perAddress.delete(address);
-    });
+    if (this.held.size >= this.limits.connectionsMax && !this.shedOne()) {
+      // No lingering here: at the total cap every socket held longer is one more over it. 429,
+      // not 503: what one client can provoke is never a server error (the house rule for input).
+      this.refuse(
+        socket,
+        `the server is at its limit of ${this.limits.connectionsMax} connections; retry shortly`,
+        false,
+      );
+      return false;
+    }
+    const held: Held = {
+      socket,
+      address,
+      acceptedAt: performance.now(),
+      bytesRead: () => socket.bytesRead,
+      answering: () => {
+        const res = inFlightResponse(socket);
+        return res !== undefined && res.req.complete;
+      },
+    };
+    this.held.set(socket, held);
+    this.sheddable.set(socket, held);
+    if (address !== null) this.perAddress.set(address, mine + 1);
+    socket.once('close', () => this.release(held));
     return true;
   }
 
-  private refuse(socket: Socket, status: 429, message: string, linger: boolean): void {
+  /** Reset the connection that holds its slot longest while sending least; false when none may go. */
+  private shedOne(): boolean {
+    const victim = pickShed(this.sheddable.values(), performance.now());
+    if (victim === null) return false;
+    this.shedCount++;
+    this.release(victim);
+    reset(victim.socket);
+    return true;
+  }
+
+  private release(h: Held): void {
+    if (!this.held.delete(h.socket)) return;
+    this.sheddable.delete(h.socket);
+    if (h.address === null) return;
+    const left = (this.perAddress.get(h.address) ?? 1) - 1;
+    if (left > 0) this.perAddress.set(h.address, left);
+    else this.perAddress.delete(h.address);
+  }
+
+  private refuse(socket: Socket, message: string, lingerWanted: boolean): void {
+    // Refused sockets may linger only while they and the admitted ones fit in the total budget.
+    const linger = lingerWanted && this.held.size + this.lingering < this.limits.connectionsMax;
+    if (linger) {
+      this.lingering++;
+      socket.once('close', () => this.lingering--);
+    }
     withVerdict(this.front.judgePeer(socket.remoteAddress), (verdict) => {
       if (verdict.refusal !== null)
         return writeRawError(socket, verdict.refusal.status, verdict.refusal.error, verdict.headers, linger);
-      writeRawError(socket, status, message, { ...verdict.headers, 'retry-after': '1' }, linger);
+      writeRawError(socket, 429, message, { ...verdict.headers, 'retry-after': '1' }, linger);
     });
   }
 }

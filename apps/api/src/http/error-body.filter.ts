@@ -59,6 +59,9 @@ export class ErrorBodyFilter implements ExceptionFilter {
     if (exception instanceof NotFoundException && req?.is404 === true) return this.unrouted(req);
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
+      // Our body parser's 415 names the charset; Fastify's own says only "Unsupported Media Type".
+      if (status === 415 && exception.message.startsWith('Content-Type charset'))
+        return [415, exception.message];
       return [status, BY_STATUS[status]?.(this.bodyLimit) ?? exception.message];
     }
     const code = (exception as { code?: unknown } | null)?.code;

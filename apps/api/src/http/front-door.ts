@@ -41,6 +41,28 @@ export function targetProblem(url: string): Problem | null {
 }
 
 /**
+ * What is wrong with a request's head whatever its target (RFC 9112): an HTTP version other than
+ * 1.x (Node's parser reads `HTTP/2.0` and the like as a request; this server speaks HTTP/1.x
+ * only), a missing Host in HTTP/1.1 (Node's own check answers it with no body), or more than one
+ * Host (3.2: a 400, whichever the version).
+ */
+export function headProblem(req: IncomingMessage): Problem | null {
+  if (req.httpVersionMajor !== 1)
+    return {
+      status: 400,
+      error: `HTTP/${req.httpVersionMajor}.${req.httpVersionMinor} is not supported: send HTTP/1.1`,
+    };
+  let hosts = 0;
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2)
+    if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === 'host') hosts++;
+  if (hosts > 1) return { status: 400, error: 'the Host header must appear once' };
+  if (req.httpVersionMinor === 1 && hosts === 0)
+    return { status: 400, error: 'the Host header is required in HTTP/1.1' };
+  return null;
+}
+
+/**
  * Every HTTP request enters here before Fastify sees it (docs/api.md "Order of checks"): the gate
  * (IPv4 rule, counting, rate limit, the headers every answer carries), then what no route could
  * accept: a missing Host, an over-long target, a plain request to the stream's path, a body
@@ -96,9 +118,8 @@ export class FrontDoor {
   }
 
   private problem(req: IncomingMessage, expectsContinue: boolean): Problem | null {
-    // RFC 9112 3.2: an HTTP/1.1 request without Host is a 400 (Node's own check answers it with no body).
-    if (req.httpVersionMajor === 1 && req.httpVersionMinor === 1 && req.headers.host === undefined)
-      return { status: 400, error: 'the Host header is required in HTTP/1.1' };
+    const head = headProblem(req);
+    if (head !== null) return head;
     const url = req.url ?? '';
     const target = targetProblem(url);
     if (target !== null) return target;

@@ -3,6 +3,7 @@ import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { HttpLimits } from '@app/config';
 import { GatedWsAdapter } from '../stream/gated-ws-adapter';
 import { clientErrorHandler } from './client-errors';
+import type { ConnectionStats } from './connection-budget';
 import { ErrorBodyFilter, MAX_PARAM_CHARS } from './error-body.filter';
 import { FrontDoor, type RequestHandler } from './front-door';
 import { createHttpServer, type HttpServerParts } from './http-server';
@@ -19,6 +20,8 @@ export interface GatedHttp {
   readonly adapter: FastifyAdapter;
   /** Once Nest created the application: bind the gate, the body parser, the error filter, the stream adapter. */
   wire(app: NestFastifyApplication): void;
+  /** Open connections and those shed for newcomers (metrics). */
+  connections(): ConnectionStats;
 }
 
 /**
@@ -45,6 +48,7 @@ export function gatedHttp(limits: HttpLimits, bodyLimit: number): GatedHttp {
   adapter.getInstance().addHook('onRequest', errors.unroutedHook);
   return {
     adapter,
+    connections: () => parts?.budget.stats() ?? { open: 0, shed: 0 },
     wire: (app) => {
       const server = parts;
       if (server === null) throw new Error('Fastify did not create its server through the serverFactory');

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerOptions } from 'node:http';
 import type { Socket } from 'node:net';
 import type { HttpLimits } from '@app/config';
-import { inFlightResponse } from './answers';
+import { inFlightResponse, reset } from './answers';
 import { MAX_HEADER_BYTES } from './client-errors';
 import { ConnectionBudget } from './connection-budget';
 import { pathOf, STREAM_PATH, type FrontDoor, type RequestHandler } from './front-door';
@@ -14,6 +14,7 @@ const TIMEOUT_CHECK_MS = 500;
 export interface HttpServerParts {
   readonly server: Server;
   readonly upgrades: Upgrades;
+  readonly budget: ConnectionBudget;
 }
 
 /**
@@ -49,13 +50,16 @@ export function createHttpServer(
   // Inactivity on a connection: idle keep-alive sockets and clients that stopped reading an
   // answer are closed; a request whose answer is still being computed is left alone, and so is a
   // connection still waiting for its first request (the headers timeout answers it with a 408).
+  // Given up on, a connection is reset: the kernel drops what the client never read (a finished
+  // answer can still sit in the kernel's buffers of a client that stopped reading).
   server.timeout = limits.sendTimeoutMs;
   server.on('timeout', (socket: Socket) => {
     const res = inFlightResponse(socket);
-    if (res === undefined ? front.hasServed(socket) : socket.writableLength > 0) socket.destroy();
+    if (res === undefined ? front.hasServed(socket) : socket.writableLength > 0) reset(socket);
   });
-  const upgrades = new Upgrades(front);
+  const budget = new ConnectionBudget(limits, front);
+  const upgrades = new Upgrades(front, (socket) => budget.streamOpened(socket));
   upgrades.install(server);
-  new ConnectionBudget(limits, front).install(server);
-  return { server, upgrades };
+  budget.install(server);
+  return { server, upgrades, budget };
 }

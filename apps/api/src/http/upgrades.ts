@@ -1,7 +1,8 @@
 import type { IncomingMessage, Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { writeRawError, type AnswerHeaders } from './answers';
-import { pathOf, STREAM_PATH, targetProblem, type FrontDoor, type Problem } from './front-door';
+import { headProblem, pathOf, STREAM_PATH, targetProblem, type FrontDoor, type Problem } from './front-door';
 import { withVerdict } from './request-gate';
 
 /** What takes a WebSocket handshake that passed the gate and the checks (the stream's ws server). */
@@ -26,7 +27,11 @@ const UPGRADE_HEADERS = new Set(['upgrade', 'http2-settings']);
 export class Upgrades {
   private stream: StreamEndpoint | null = null;
 
-  constructor(private readonly front: FrontDoor) {}
+  constructor(
+    private readonly front: FrontDoor,
+    /** Told of each socket handed to the stream (the connection budget never sheds streams). */
+    private readonly onStream: (socket: Socket) => void = () => undefined,
+  ) {}
 
   /** The stream's WebSocket server, once Nest created it (before the server listens). */
   serveStream(endpoint: StreamEndpoint): void {
@@ -45,6 +50,7 @@ export class Upgrades {
             ...verdict.headers,
             ...problem.headers,
           });
+        this.onStream(socket as Socket);
         this.stream!.accept(req, socket, head, verdict.headers);
       });
     });
@@ -71,8 +77,8 @@ function handshakeProblem(req: IncomingMessage): Problem | null {
       error: `method ${req.method} is not allowed on ${STREAM_PATH}`,
       headers: { allow: 'GET' },
     };
-  if (req.httpVersionMajor === 1 && req.httpVersionMinor === 1 && req.headers.host === undefined)
-    return { status: 400, error: 'the Host header is required in HTTP/1.1' };
+  const head = headProblem(req);
+  if (head !== null) return head;
   const target = targetProblem(req.url ?? '');
   if (target !== null) return target;
   if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket')

@@ -5,6 +5,7 @@ import type { BookCache, BookSideView } from '@app/books';
 import { byCodeUnit } from '@app/events';
 import { EventLog } from '@app/log';
 import { Clock } from '../clock';
+import { isFresh } from '../health/freshness';
 import { BookFeed, type FeedStatus } from '@app/feed';
 import { booksAt, logHorizon } from '@app/feed';
 import { SERVER_CONFIG } from '../tokens';
@@ -97,7 +98,7 @@ export class MarketService {
     const now = this.clock.now();
     const fresh = new Set<string>();
     for (const book of this.feed.cache.allBooks()) {
-      if (book.inSync && now - book.receivedAt <= this.staleBookMs) fresh.add(book.symbol);
+      if (isFresh(book, now, this.staleBookMs)) fresh.add(book.symbol);
     }
     return [...fresh].sort(byCodeUnit);
   }

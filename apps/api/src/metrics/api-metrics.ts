@@ -14,6 +14,8 @@ export interface MetricSources {
   readonly journal: QuoteJournal;
   readonly stream: () => StreamStats;
   readonly refusals: () => { readonly ipv4Only: number; readonly rateLimited: number };
+  /** Open connections, and those reset to make room for a newcomer (http/connection-budget.ts). */
+  readonly connections?: () => { readonly open: number; readonly shed: number };
   readonly status: () => StatusReport;
   /** The rate limit and the stream cap (absent: in this process, nothing to report). */
   readonly limits?: () => LimitStats;
@@ -81,6 +83,20 @@ export class ApiMetrics {
       () => sources.refusals().ipv4Only,
     );
     monotonic(
+      'http_connections_shed_total',
+      'Connections reset to make room for a newcomer while the server was at CONNECTIONS_MAX.',
+      registers,
+      () => sources.connections?.().shed ?? 0,
+    );
+    new Gauge({
+      name: 'http_connections_open',
+      help: 'Open connections (HTTP and streams) counted against CONNECTIONS_MAX.',
+      registers,
+      collect() {
+        this.set(sources.connections?.().open ?? 0);
+      },
+    });
+    monotonic(
       'journal_appended_records_total',
       'Quote journal records appended to the log.',
       registers,
@@ -93,11 +109,33 @@ export class ApiMetrics {
       () => sources.journal.stats.failures,
     );
     new Gauge({
+      name: 'journal_queued_bytes',
+      help: 'Estimated memory held by quote journal records waiting for their append, both journal topics (bounded by JOURNAL_QUEUE_BYTES each).',
+      registers,
+      collect() {
+        this.set(sources.journal.queuedBytesTotal);
+      },
+    });
+    new Gauge({
       name: 'journal_queued_records',
       help: 'Quote journal records waiting in memory for their append (journal lag).',
       registers,
       collect() {
         this.set(sources.journal.queued);
+      },
+    });
+    monotonic(
+      'stream_budget_waits_total',
+      'Times the stream budget (STREAM_FRAMES_PER_SEC, STREAM_BYTES_PER_SEC) made waiting frames wait.',
+      registers,
+      () => sources.stream().budgetWaits,
+    );
+    new Gauge({
+      name: 'stream_frames_waiting',
+      help: 'Stream sockets waiting their turn in the stream budget now.',
+      registers,
+      collect() {
+        this.set(sources.stream().waiting);
       },
     });
     new Gauge({
@@ -201,6 +239,16 @@ export class ApiMetrics {
         },
       });
     };
+    new Gauge({
+      name: 'clock_skew_seconds',
+      help: 'The ingestor clock less this API clock, from the records folded in the last 10 s (positive: books stamped ahead; above 1 s they do not route and /health is degraded). Absent when none was folded.',
+      registers,
+      collect() {
+        this.reset();
+        const skew = current().clockSkewMs;
+        if (skew !== null) this.set(skew / 1000);
+      },
+    });
     perVenue('venue_connected', '1 when the venue reports itself connected.', (v) => (v.connected ? 1 : 0));
     perVenue(
       'venue_fresh_books',

@@ -15,11 +15,15 @@ export class SharedFrame {
   /** When (performance.now()) the book change this frame answers was folded; null for an opening frame. */
   changedAt: number | null = null;
 
+  /** About the bytes of one stamped frame (what the stream budget charges). */
+  readonly bytes: number;
+
   constructor(
     readonly result: RouteResult,
     readonly tickId: string,
   ) {
     this.body = JSON.stringify({ ...result, requestId: '' });
+    this.bytes = this.body.length + 36;
     // The solver puts requestId first; splicing the id in saves a stringify per subscriber.
     this.fast = this.body.startsWith(PREFIX);
   }

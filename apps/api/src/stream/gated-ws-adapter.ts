@@ -2,10 +2,10 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { INestApplicationContext } from '@nestjs/common';
 import { WsAdapter } from '@nestjs/platform-ws';
-import type { WebSocketServer } from 'ws';
+import { WebSocketServer } from 'ws';
 import { writeRawError, type AnswerHeaders } from '../http/answers';
 import type { Upgrades } from '../http/upgrades';
-import { STREAM_CLOSE_TIMEOUT_MS, STREAM_MAX_CLIENT_MESSAGE_BYTES, StreamSocket } from './stream-socket';
+import { STREAM_SOCKET_OPTIONS, StreamSocket } from './stream-socket';
 
 const noop = (): void => undefined;
 
@@ -15,6 +15,10 @@ const noop = (): void => undefined;
  * own; sockets are StreamSockets with a small maxPayload; Nest's message handlers (which would
  * JSON-parse every client message) are never bound; client errors are not logged (each is
  * answered with a close, and logging them would let any client fill the logs).
+ *
+ * The ws server is made here from the project's own `ws`, not by Nest's adapter: @nestjs/platform-ws
+ * pins an older ws, whose server would build StreamSockets with its own options (it knows nothing
+ * of the newer socket's limits, which then default to none).
  */
 export class GatedWsAdapter extends WsAdapter {
   private readonly upgradeHeaders = new WeakMap<IncomingMessage, AnswerHeaders>();
@@ -26,16 +30,11 @@ export class GatedWsAdapter extends WsAdapter {
     super(app);
   }
 
-  override create(port: number, options?: Record<string, unknown>): WebSocketServer {
-    const server = super.create(port, {
-      ...options,
-      WebSocket: StreamSocket,
-      maxPayload: STREAM_MAX_CLIENT_MESSAGE_BYTES,
-      // Client text is never read, so it is not worth validating as UTF-8 either.
-      skipUTF8Validation: true,
-      perMessageDeflate: false,
-      closeTimeout: STREAM_CLOSE_TIMEOUT_MS,
-    }) as WebSocketServer;
+  override create(port: number, options?: { path?: string }): WebSocketServer {
+    const server = new WebSocketServer({ noServer: true, WebSocket: StreamSocket, ...STREAM_SOCKET_OPTIONS });
+    this.bindErrorHandler(server);
+    this.ensureHttpServerExists(port, this.httpServer as Server | undefined);
+    this.addWsServerToRegistry(server, port, options?.path ?? '/');
     server.on('headers', (headers: string[], req: IncomingMessage) => {
       for (const [name, value] of Object.entries(this.upgradeHeaders.get(req) ?? {}))
         headers.push(`${name}: ${value}`);

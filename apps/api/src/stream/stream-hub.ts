@@ -3,7 +3,6 @@ import type { IncomingMessage } from 'node:http';
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { ServerConfig } from '@app/config';
 import { watchSymbols, type RouteRequest } from '@app/routing';
-import type { WebSocket } from 'ws';
 import { BookFeed } from '@app/feed';
 import { RequestGate } from '../http/request-gate';
 import { Limits, type StreamSlot } from '../limits/limits';
@@ -13,7 +12,10 @@ import { queryOf } from '../route/route.controller';
 import { RouteService, type LiveSolve } from '../route/route.service';
 import { SERVER_CONFIG } from '../tokens';
 import { errorFrame, SharedFrame } from './frames';
+import type { StreamSocket } from './stream-socket';
 import { PUSH_FLOOR_MS, Subscriber } from './subscriber';
+import { SOLVE_COST_FRAMES, STREAM_BUDGET_DEFAULTS } from './frame-budget';
+import { FramePump } from './frame-pump';
 
 /** Subscribers with the same normalised request: solved once per tick, the frame shared. */
 interface Group {
@@ -22,6 +24,8 @@ interface Group {
   readonly subs: Set<Subscriber>;
   watch: ReadonlySet<string>;
   dirty: boolean;
+  /** A tick found it dirty: its new state is solved when one of its subscribers' turn comes (frame-pump.ts). */
+  due: boolean;
   /** When the first change not yet answered by a tick was folded (push delay metric). */
   dirtySince: number;
   lastTickAt: number;
@@ -40,6 +44,9 @@ export interface StreamStats {
   /** Frames sent / dropped since start, closed subscribers included (the metrics' counters). */
   readonly framesSentTotal: number;
   readonly framesDroppedTotal: number;
+  /** Subscribers waiting for their turn in the stream budget now, and how often the budget held them. */
+  readonly waiting: number;
+  readonly budgetWaits: number;
 }
 
 const now = (): number => performance.now();
@@ -63,7 +70,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
   /** Told the delay (ms) from a folded book change to each frame written for it (metrics). */
   onPush: (delayMs: number) => void = () => undefined;
   private readonly logger = new Logger('StreamHub');
-  private readonly deliver = (sub: Subscriber, frame: SharedFrame): void => this.send(sub, frame);
+  private readonly pump: FramePump;
 
   constructor(
     @Inject(BookFeed) private readonly feed: BookFeed,
@@ -72,7 +79,20 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
     @Inject(QuoteJournal) private readonly journal: QuoteJournal,
     @Inject(Limits) private readonly limits: Limits,
-  ) {}
+  ) {
+    this.pump = new FramePump(
+      config.streamBudget ?? STREAM_BUDGET_DEFAULTS,
+      {
+        isDue: (sub) => this.groups.get(sub.groupKey)?.due === true,
+        solve: (sub) => {
+          const group = this.groups.get(sub.groupKey);
+          if (group !== undefined) this.solveTick(group);
+        },
+        deliver: (sub, frame) => this.send(sub, frame),
+      },
+      now,
+    );
+  }
 
   onModuleInit(): void {
     this.knownSymbols = new Set(this.feed.cache.symbols());
@@ -84,6 +104,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
   onModuleDestroy(): void {
     this.unsubscribe?.();
     if (this.heartbeat !== null) clearInterval(this.heartbeat);
+    this.pump.stop();
     for (const g of this.groups.values()) if (g.timer !== null) clearTimeout(g.timer);
     for (const s of this.subs) s.dispose();
   }
@@ -106,6 +127,8 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
       maxBufferedBytes,
       framesSentTotal: this.closedSent + framesSent,
       framesDroppedTotal: this.closedDropped + framesDropped,
+      waiting: this.pump.waiting,
+      budgetWaits: this.pump.waits,
     };
   }
 
@@ -131,7 +154,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
   }
 
   /** A socket passed the IPv4 rule and the rate limit: check the cap and the request, then subscribe. */
-  open(ws: WebSocket, req: IncomingMessage): void {
+  open(ws: StreamSocket, req: IncomingMessage): void {
     if (this.goingAway) return ws.close(1001, 'server shutting down');
     const address =
       this.gate.addressOf(req.socket.remoteAddress, req.headers['x-forwarded-for']) ?? 'unknown';
@@ -148,7 +171,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
   }
 
   /** The cap's answer is in: refuse, or check the request and subscribe. */
-  private admit(ws: WebSocket, req: IncomingMessage, address: string, slot: StreamSlot | null): void {
+  private admit(ws: StreamSocket, req: IncomingMessage, address: string, slot: StreamSlot | null): void {
     if (slot === null) {
       return this.refuse(
         ws,
@@ -183,19 +206,19 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
     }
 
     const group = this.join(parsed.params);
-    const sub = new Subscriber(ws, address, group.key, now, this.deliver);
+    const sub = new Subscriber(ws, address, group.key, now, (s) => this.pump.ready(s));
     this.slots.set(sub, slot);
     group.subs.add(sub);
     this.subs.add(sub);
-    ws.on('pong', () => {
-      sub.awaitingPong = false;
-      sub.missedPongs = 0;
-    });
     ws.once('close', () => this.leave(sub));
-    sub.offer(this.shared(solved));
+    // The opening frame goes at once (a handshake is answered whatever the load); the budget is
+    // charged for it and its solve, so what waits pays for it.
+    const frame = this.shared(solved);
+    this.pump.charge(SOLVE_COST_FRAMES + 1, frame.bytes);
+    this.send(sub, sub.takeNow(frame));
   }
 
-  private refuse(ws: WebSocket, message: string, code: 1008 | 1013, reason: string): void {
+  private refuse(ws: StreamSocket, message: string, code: 1008 | 1013, reason: string): void {
     ws.send(errorFrame(message, code, reason));
     ws.close(code, reason);
   }
@@ -227,10 +250,15 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
   /** Stamp a frame with the subscriber's own requestId, journal it, send exactly that text. */
   private send(sub: Subscriber, frame: SharedFrame): void {
     // A frame that cannot be journalled is not sent (the log refuses appends and the queue is full).
-    if (!this.journal.accepting) return;
+    if (!this.journal.accepts('stream')) return;
     const requestId = randomUUID();
     const body = frame.stamp(requestId);
-    const journalled = this.journal.recordFrame({ requestId, tickId: frame.tickId, body });
+    const journalled = this.journal.recordFrame({
+      requestId,
+      tickId: frame.tickId,
+      calculatedAt: frame.result.calculatedAt,
+      body,
+    });
     if (this.journal.mode !== 'strict') {
       journalled.catch((e: unknown) => this.journalFailed(e));
       sub.ws.send(body);
@@ -262,6 +290,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
         subs: new Set(),
         watch: new Set(),
         dirty: false,
+        due: false,
         dirtySince: 0,
         lastTickAt: now(),
         timer: null,
@@ -274,6 +303,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
 
   private leave(sub: Subscriber): void {
     sub.dispose();
+    this.pump.forget(sub);
     if (this.subs.delete(sub)) {
       this.closedSent += sub.framesSent;
       this.closedDropped += sub.framesDropped;
@@ -322,7 +352,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
 
   /** Leading and trailing edge: at once after a quiet floor, else once when the floor elapses. */
   private markDirty(group: Group): void {
-    if (!group.dirty) group.dirtySince = now();
+    if (!group.dirty && !group.due) group.dirtySince = now();
     group.dirty = true;
     if (group.timer !== null) return;
     const wait = Math.max(0, group.lastTickAt + PUSH_FLOOR_MS - now());
@@ -330,10 +360,18 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
     group.timer = setTimeout(() => this.tick(group), Math.ceil(wait));
   }
 
+  /** The floor has passed with changes unanswered: the group's subscribers queue for a frame. */
   private tick(group: Group): void {
     group.timer = null;
     if (!group.dirty || group.subs.size === 0) return;
     group.dirty = false;
+    group.due = true;
+    for (const sub of group.subs) this.pump.ready(sub);
+  }
+
+  /** Solve the group's newest state (one of its subscribers' turn came) and offer it to all of them. */
+  private solveTick(group: Group): void {
+    group.due = false;
     group.lastTickAt = now();
     this.rewatch(group);
     const frame = this.shared(this.solve(group.params));
@@ -341,15 +379,8 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
     for (const sub of group.subs) sub.offer(frame);
   }
 
-  /** Ping every HEARTBEAT_MS; a socket that missed two pongs is terminated and its slot freed. */
+  /** Ping every HEARTBEAT_MS; a socket that missed two pongs is reset and its slot freed (stream-socket.ts). */
   private beat(): void {
-    for (const sub of this.subs) {
-      if (sub.awaitingPong && ++sub.missedPongs >= 2) {
-        sub.ws.terminate();
-        continue;
-      }
-      sub.awaitingPong = true;
-      sub.ws.ping();
-    }
+    for (const sub of this.subs) sub.ws.beat();
   }
 }

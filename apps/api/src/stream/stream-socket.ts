@@ -1,14 +1,31 @@
+import { randomBytes } from 'node:crypto';
+import type { Socket } from 'node:net';
 import WebSocket from 'ws';
 import { errorFrame } from './frames';
 
 /** The largest message a client may send before the frame is refused unread (ws maxPayload). */
 export const STREAM_MAX_CLIENT_MESSAGE_BYTES = 1024;
-/** After the server's close frame, how long a client has to answer it before the socket is cut. */
+/** After the server's close frame, how long a client has to answer it before the socket is reset. */
 export const STREAM_CLOSE_TIMEOUT_MS = 1000;
+/** Heartbeats in a row a client may leave unanswered; at the next one the socket is reset (spec 6.6). */
+export const STREAM_MISSED_PONGS = 2;
 
 const NO_MESSAGES = 'this stream takes no client messages; the connection is closed';
 const NO_MESSAGES_REASON = 'client messages are not accepted';
+/** ws's own close timer (the fallback behind ours, which resets instead of closing). */
+const WS_CLOSE_TIMEOUT_MS = STREAM_CLOSE_TIMEOUT_MS + 1000;
 const noop = (): void => undefined;
+
+/** The options of the ws server that makes StreamSockets (gated-ws-adapter.ts). */
+export const STREAM_SOCKET_OPTIONS = {
+  maxPayload: STREAM_MAX_CLIENT_MESSAGE_BYTES,
+  // Client text is never read, so it is not worth validating as UTF-8 either.
+  skipUTF8Validation: true,
+  perMessageDeflate: false,
+  closeTimeout: WS_CLOSE_TIMEOUT_MS,
+  // Pings are answered by StreamSocket itself: at most one pong owed at a time.
+  autoPong: false,
+} as const;
 
 /**
  * A stream socket (the ws server's WebSocket class): the stream is one-way (spec 4.3), so any data
@@ -16,23 +33,81 @@ const noop = (): void => undefined;
  * STREAM_MAX_CLIENT_MESSAGE_BYTES is refused from its header, before its payload is read (ws
  * closes it as 1009; it is answered like any other message); a malformed frame gets the error
  * frame and ws's 1002.
+ *
+ * What the server owes a client is bounded whatever the client sends (docs/api.md "Limits"):
+ * - pongs: a ping is answered once the pong before it has left for the kernel; pings that arrive
+ *   meanwhile are answered by one pong carrying the newest payload (RFC 6455 5.5.3 allows it), so
+ *   a client that pings and never reads is owed one pong, not one per ping;
+ * - heartbeats: the server's ping carries a random token, and only a pong echoing it counts as an
+ *   answer (an unsolicited pong does not); STREAM_MISSED_PONGS unanswered in a row reset it;
+ * - route frames: the hub drops them above its unsent-bytes bound (subscriber.ts).
+ * A socket the server gives up on (heartbeat, close timeout) is reset, so the kernel drops what
+ * the client never read instead of holding it in an orphaned socket.
  */
 export class StreamSocket extends WebSocket {
+  private pongInFlight = false;
+  private owedPong: Buffer | null = null;
+  private heartbeat: Buffer | null = null;
+  private missed = 0;
+  private closeTimer: NodeJS.Timeout | null = null;
+  private readonly pongSent = (): void => {
+    this.pongInFlight = false;
+    const owed = this.owedPong;
+    this.owedPong = null;
+    if (owed !== null) this.answerPing(owed);
+  };
+
   // ws's server constructs it as `new WebSocket(null, undefined, serverOptions)`.
   constructor(...args: unknown[]) {
     super(...(args as [null]));
     // Client errors are answered with a close; an 'error' without a listener would throw.
     this.on('error', noop);
     this.on('message', () => {
-      // While closing, what the client still sends is dropped; closeTimeout bounds how long.
+      // While closing, what the client still sends is dropped; the close timer bounds how long.
       if (this.readyState !== WebSocket.OPEN) return;
       this.send(errorFrame(NO_MESSAGES, 1008, NO_MESSAGES_REASON));
-      super.close(1008, NO_MESSAGES_REASON);
+      this.close(1008, NO_MESSAGES_REASON);
     });
+    this.on('ping', (data: Buffer) => this.answerPing(data));
+    this.on('pong', (data: Buffer) => {
+      if (this.heartbeat !== null && data.equals(this.heartbeat)) {
+        this.heartbeat = null;
+        this.missed = 0;
+      }
+    });
+    this.once('close', () => {
+      if (this.closeTimer !== null) clearTimeout(this.closeTimer);
+    });
+  }
+
+  /**
+   * One heartbeat: a socket that has left STREAM_MISSED_PONGS heartbeats in a row unanswered is
+   * reset; otherwise a ping with a fresh token goes out. Returns false when the socket was reset.
+   */
+  beat(): boolean {
+    if (this.readyState !== WebSocket.OPEN) return true;
+    if (this.heartbeat !== null && ++this.missed >= STREAM_MISSED_PONGS) {
+      this.terminate();
+      return false;
+    }
+    this.heartbeat = randomBytes(8);
+    this.ping(this.heartbeat);
+    return true;
+  }
+
+  private answerPing(data: Buffer): void {
+    if (this.readyState !== WebSocket.OPEN) return;
+    if (this.pongInFlight) {
+      this.owedPong = data;
+      return;
+    }
+    this.pongInFlight = true;
+    this.pong(data, false, this.pongSent);
   }
 
   /** ws's receiver closes with a bare code on a bad frame: the error frame goes out first. */
   override close(code?: number, data?: string | Buffer): void {
+    this.armCloseTimer();
     if (data !== undefined || this.readyState !== WebSocket.OPEN) return super.close(code, data);
     if (code === 1009) {
       this.send(errorFrame(NO_MESSAGES, 1008, NO_MESSAGES_REASON));
@@ -43,5 +118,21 @@ export class StreamSocket extends WebSocket {
       return super.close(1002, 'protocol error');
     }
     super.close(code, data);
+  }
+
+  /** Give up on the connection: reset it (RST), so unsent data is dropped by the kernel too. */
+  override terminate(): void {
+    const socket = (this as unknown as { _socket: Socket | null })._socket;
+    if (socket !== null && !socket.destroyed) socket.resetAndDestroy();
+    super.terminate();
+  }
+
+  /** A client that does not complete the closing handshake in time is reset, not left to linger. */
+  private armCloseTimer(): void {
+    if (this.closeTimer !== null || this.readyState === WebSocket.CLOSED) return;
+    this.closeTimer = setTimeout(() => {
+      if (this.readyState !== WebSocket.CLOSED) this.terminate();
+    }, STREAM_CLOSE_TIMEOUT_MS);
+    this.closeTimer.unref();
   }
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Inject } from '@nestjs/common';
 import { WebSocketGateway, type OnGatewayConnection } from '@nestjs/websockets';
-import type { WebSocket } from 'ws';
+import type { StreamSocket } from './stream-socket';
 import { StreamHub } from './stream-hub';
 
 /** GET /stream/route (spec 4.3): plain WebSocket on the HTTP server's port. */
@@ -9,7 +9,7 @@ import { StreamHub } from './stream-hub';
 export class StreamGateway implements OnGatewayConnection {
   constructor(@Inject(StreamHub) private readonly hub: StreamHub) {}
 
-  handleConnection(client: WebSocket, req: IncomingMessage): void {
+  handleConnection(client: StreamSocket, req: IncomingMessage): void {
     this.hub.open(client, req);
   }
 }

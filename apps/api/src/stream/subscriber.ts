@@ -1,4 +1,4 @@
-import type { WebSocket } from 'ws';
+import type { StreamSocket } from './stream-socket';
 import type { SharedFrame } from './frames';
 
 /** Push floor per stream (spec 4.3, 6.3). */
@@ -9,26 +9,24 @@ export const MAX_BUFFERED_BYTES = 256 * 1024;
 const DRAIN_POLL_MS = 20;
 
 /**
- * One open stream socket: sends the newest frame subject to the 100 ms floor and backpressure,
- * keeping at most one pending frame (the newest) while it waits.
+ * One open stream socket: keeps at most one pending frame (the newest) and says when it may be
+ * sent (the 100 ms floor passed, the socket drained); the frame pump (frame-pump.ts) takes it
+ * when its turn in the global budget comes.
  */
 export class Subscriber {
   private lastSentAt = -Infinity;
   private pending: SharedFrame | null = null;
   private timer: NodeJS.Timeout | null = null;
-  /** Heartbeats sent without a pong since the last one answered. */
-  missedPongs = 0;
-  awaitingPong = false;
   framesSent = 0;
   framesDropped = 0;
 
   constructor(
-    readonly ws: WebSocket,
+    readonly ws: StreamSocket,
     readonly address: string,
     readonly groupKey: string,
     private readonly now: () => number,
-    /** Stamps the frame with a fresh requestId, journals it and writes it to the socket. */
-    private readonly deliver: (sub: Subscriber, frame: SharedFrame) => void,
+    /** Told when a pending frame may be sent (the pump queues the subscriber). */
+    private readonly ready: (sub: Subscriber) => void,
   ) {}
 
   /** Offer the newest state; it replaces any frame still waiting. */
@@ -38,17 +36,58 @@ export class Subscriber {
     this.flush();
   }
 
-  private flush(): void {
-    this.timer = null;
+  /** The frame waiting to be sent, if any. */
+  pendingFrame(): SharedFrame | null {
+    return this.pending;
+  }
+
+  /** The pending frame, taken for sending now; null (and a retry armed) when it may not go yet. */
+  take(): SharedFrame | null {
     const frame = this.pending;
-    if (frame === null || this.ws.readyState !== this.ws.OPEN) return;
-    if (this.ws.bufferedAmount > MAX_BUFFERED_BYTES) return this.retryIn(DRAIN_POLL_MS);
-    const wait = this.lastSentAt + PUSH_FLOOR_MS - this.now();
-    if (wait > 0) return this.retryIn(wait);
+    if (frame === null || !this.sendable()) return null;
     this.pending = null;
+    this.sent();
+    return frame;
+  }
+
+  /** Send `frame` now, outside the budget's queue (the opening frame). */
+  takeNow(frame: SharedFrame): SharedFrame {
+    this.sent();
+    return frame;
+  }
+
+  private sent(): void {
     this.lastSentAt = this.now();
     this.framesSent++;
-    this.deliver(this, frame);
+  }
+
+  private flush(): void {
+    this.timer = null;
+    if (this.pending !== null && this.sendable()) this.ready(this);
+  }
+
+  /** Whether a frame could be written now (open, drained, past the floor); arms nothing. */
+  canSendNow(): boolean {
+    return (
+      this.ws.readyState === this.ws.OPEN &&
+      this.ws.bufferedAmount <= MAX_BUFFERED_BYTES &&
+      this.lastSentAt + PUSH_FLOOR_MS <= this.now()
+    );
+  }
+
+  /** Open, drained and past the floor; otherwise a retry is armed for when it may be. */
+  private sendable(): boolean {
+    if (this.ws.readyState !== this.ws.OPEN) return false;
+    if (this.ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+      this.retryIn(DRAIN_POLL_MS);
+      return false;
+    }
+    const wait = this.lastSentAt + PUSH_FLOOR_MS - this.now();
+    if (wait > 0) {
+      this.retryIn(wait);
+      return false;
+    }
+    return true;
   }
 
   private retryIn(ms: number): void {

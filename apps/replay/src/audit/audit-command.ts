@@ -95,7 +95,7 @@ async function auditOne(
   ctx: CliContext,
   tally: Tally,
 ): Promise<void> {
-  const where = `quotes/${occ.partition}@${occ.offset}`;
+  const where = `${occ.topic}/${occ.partition}@${occ.offset}`;
   if (!occ.ok) {
     tally.unreproducible++;
     ctx.err(`NOT REPRODUCIBLE ${where}: ${occ.problem}`);

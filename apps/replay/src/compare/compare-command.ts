@@ -92,7 +92,7 @@ async function compare(o: CompareOptions, ctx: CliContext): Promise<number> {
     let unreproducible = 0;
     const bar = ctx.progress('compare', items.length, 'quotes');
     for (const [i, occ] of items.entries()) {
-      const where = `quotes/${occ.partition}@${occ.offset}`;
+      const where = `${occ.topic}/${occ.partition}@${occ.offset}`;
       if (!occ.ok) {
         unreproducible++;
         ctx.err(`NOT REPRODUCIBLE ${where}: ${occ.problem}`);

@@ -1,16 +1,17 @@
 import { Command } from 'commander';
-import { findQuotes, quoteDecay, replayInput, sha256Hex } from '@app/audit';
+import { findQuotes, journalLookup, quoteDecay, replayInput, sha256Hex } from '@app/audit';
 import type { EventLog } from '@app/log';
 import { constraintCosts, solveWithProof } from '@app/routing';
 import { integer, UsageError } from '../cli/args';
 import type { CliContext } from '../cli/context';
-import { openReadLog } from '../cli/open-log';
+import { logConfig, openReadLog } from '../cli/open-log';
 import { costsText, decayText, proofText } from './explain-text';
 
 interface ExplainOptions {
   readonly dataDir?: string;
   readonly occurrence?: number;
   readonly json?: boolean;
+  readonly scan?: boolean;
 }
 
 const HELP = `
@@ -46,6 +47,7 @@ export function registerExplain(program: Command, ctx: CliContext, done: (code: 
       integer(1, 1_000_000),
     )
     .option('--json', 'print JSON instead of text')
+    .option('--scan', "read the requestId's whole journal partition instead of the requestId index")
     .addHelpText('after', HELP)
     .action(async (id: string, o: ExplainOptions) => done(await explain(id, o, ctx)));
 }
@@ -60,7 +62,9 @@ async function explain(id: string, o: ExplainOptions, ctx: CliContext): Promise<
 }
 
 async function explainIn(log: EventLog, id: string, o: ExplainOptions, ctx: CliContext): Promise<number> {
-  const found = await findQuotes(log, id);
+  // The requestId index, as `replay quote` uses it, unless --scan.
+  const index = o.scan === true ? undefined : journalLookup(log, logConfig(o.dataDir, ctx).dataDir);
+  const found = await findQuotes(log, id, index);
   if (found.length === 0) {
     ctx.err(`no journal record for requestId ${JSON.stringify(id)}`);
     return 3;
@@ -76,7 +80,7 @@ async function explainIn(log: EventLog, id: string, o: ExplainOptions, ctx: CliC
   for (const k of picked) {
     const occ = found[k - 1]!;
     if (!occ.ok) {
-      ctx.err(`NOT REPRODUCIBLE: #${k} quotes/${occ.partition}@${occ.offset}: ${occ.problem}`);
+      ctx.err(`NOT REPRODUCIBLE: #${k} ${occ.topic}/${occ.partition}@${occ.offset}: ${occ.problem}`);
       worst = 1;
       continue;
     }
@@ -101,7 +105,7 @@ async function explainIn(log: EventLog, id: string, o: ExplainOptions, ctx: CliC
     }
     const r = occ.record.request;
     const text = [
-      `== ${id} #${k}/${found.length} quotes/${occ.partition}@${occ.offset}: ${r.from}->${r.to} ${r.amount} ${r.strategy}; replay ${identical ? 'identical' : 'DIFFERENT'} (sha256 ${sha256})`,
+      `== ${id} #${k}/${found.length} ${occ.topic}/${occ.partition}@${occ.offset}: ${r.from}->${r.to} ${r.amount} ${r.strategy}; replay ${identical ? 'identical' : 'DIFFERENT'} (sha256 ${sha256})`,
       ...proofText(proof),
       ...costsText(costs),
       ...decayText(decay),

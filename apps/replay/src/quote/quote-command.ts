@@ -4,10 +4,13 @@ import { Command, Option } from 'commander';
 import {
   findQuotes,
   formatDiff,
-  JournalIndex,
-  journalIndexDir,
+  journalHorizonOf,
+  journalLookup,
   replayQuote,
+  type JournalLookups,
   type JournalOccurrence,
+  type KeyEntries,
+  type KeyLookup,
   type QuoteReplay,
 } from '@app/audit';
 import type { EventLog } from '@app/log';
@@ -20,13 +23,18 @@ interface QuoteOptions {
   readonly occurrence?: number;
   readonly list?: boolean;
   readonly response?: string;
+  readonly scan?: boolean;
 }
 
 /** The response file's bytes are hashed as they are: read as UTF-8 text without changes. */
 const MAX_RESPONSE_FILE = 64 * 1024 * 1024;
 
 const HELP = `
-Each requestId is looked up in the quotes topic; every journal record it has is listed (a client
+Each requestId is looked up in the journal (the quotes topic for REST answers, the stream topic
+for stream frames) through the requestId indexes (on Kafka the ones the API replicas publish beside
+the journal, readable from any machine; on the embedded log the ones in the data directory), then
+the entries the indexes do not cover yet; --scan reads the requestId's whole journal partitions
+instead (same answer, slower). Every journal record it has is listed (a client
 may reuse an x-request-id, so one id can have several quotes, numbered #1 oldest first) and each
 is replayed unless --occurrence picks one. Ids come from the arguments, or one per line from
 standard input when none is given or one is '-' (blank lines and lines starting with # skipped).
@@ -36,7 +44,8 @@ stdout: each recomputed response, one JSON text per line. stderr: per replay 'id
 response (journal run with JOURNAL_RESPONSES=true) or against --response FILE, the response as the
 client received it (used once its hash matches the record).
 Exit status: 0 every replay identical; 1 one differs or cannot be replayed; 3 a requestId is not
-journalled (and none differs); 2 usage.
+journalled (and none differs; when retention has removed older records, the message names the
+journal's horizon); 2 usage.
 
 Examples:
   route-service replay quote 4f1c2d...
@@ -61,6 +70,7 @@ export function registerQuote(program: Command, ctx: CliContext, done: (code: nu
     )
     .option('--list', 'list every journal record of each requestId without replaying')
     .option('--response <file>', 'the response as the client received it: the field diff is taken against it')
+    .option('--scan', "read the requestId's whole journal partition instead of the requestId index")
     .addHelpText('after', HELP)
     .action(async (ids: string[], o: QuoteOptions) => done(await quote(ids, o, ctx)));
 }
@@ -85,8 +95,8 @@ async function quote(args: readonly string[], o: QuoteOptions, ctx: CliContext):
   const ids = await requestIds(args, ctx);
   const received = o.response === undefined ? undefined : readResponse(resolve(ctx.cwd, o.response));
   const log = openReadLog(o.dataDir, ctx);
-  // The requestId index the API keeps beside the data (read only here; what it lacks is scanned).
-  const index = new JournalIndex(log, journalIndexDir(logConfig(o.dataDir, ctx).dataDir));
+  // The requestId index (read only here; what it lacks is scanned), unless --scan.
+  const index = o.scan === true ? undefined : journalLookup(log, logConfig(o.dataDir, ctx).dataDir);
   let worst = 0;
   try {
     for (const id of ids) {
@@ -101,17 +111,22 @@ async function quote(args: readonly string[], o: QuoteOptions, ctx: CliContext):
   return worst;
 }
 
+/** Where an entry is: `<topic>/<partition>@<offset>`. */
+function at(o: { readonly topic: string; readonly partition: number; readonly offset: number }): string {
+  return `${o.topic}/${o.partition}@${o.offset}`;
+}
+
 function describe(o: JournalOccurrence, k: number, n: number): string {
-  const where = `quotes/${o.partition}@${o.offset}`;
+  const where = at(o);
   if (!o.ok) return `#${k}/${n} ${where}: ${o.problem}`;
   const r = o.record;
-  const tick = o.tick === undefined ? '' : ` (frame of tick quotes/${o.tick.partition}@${o.tick.offset})`;
+  const tick = o.tick === undefined ? '' : ` (frame of tick ${at(o.tick)})`;
   return `#${k}/${n} ${where}${tick}: ${r.kind} ${r.request.from}->${r.request.to} ${r.request.amount} ${r.request.strategy}, calculatedAt ${r.calculatedAt} (${new Date(r.calculatedAt).toISOString()}), status ${r.status ?? '-'}`;
 }
 
 async function quoteOne(
   log: EventLog,
-  index: JournalIndex,
+  index: JournalLookups | undefined,
   id: string,
   o: QuoteOptions,
   ctx: CliContext,
@@ -119,11 +134,14 @@ async function quoteOne(
   received: string | undefined,
 ): Promise<number> {
   const t0 = performance.now();
-  const found = await findQuotes(log, id, index);
+  const looked: KeyEntries[] = [];
+  const found = await findQuotes(log, id, index === undefined ? undefined : recording(index, looked));
+  const lookup =
+    index === undefined
+      ? 'journal partition read in full (--scan)'
+      : `index: ${sum(looked, (l) => l.runs)} run(s) searched, ${sum(looked, (l) => l.scanned)} unindexed entries read`;
   if (found.length === 0) {
-    ctx.err(
-      `no journal record for requestId ${JSON.stringify(id)} (replays and the demo journal into ./.data-replay: add --data-dir .data-replay for those)`,
-    );
+    ctx.err(await notFound(log, id));
     return 3;
   }
   const n = found.length;
@@ -145,7 +163,7 @@ async function quoteOne(
   for (const [occ, k] of picked) {
     const label = many || n > 1 ? `${id} #${k}/${n} ` : '';
     if (!occ.ok) {
-      ctx.err(`NOT REPRODUCIBLE: ${label}quotes/${occ.partition}@${occ.offset}: ${occ.problem}`);
+      ctx.err(`NOT REPRODUCIBLE: ${label}${at(occ)}: ${occ.problem}`);
       worst = 1;
       continue;
     }
@@ -153,9 +171,8 @@ async function quoteOne(
     const ms = performance.now() - t0;
     ctx.out(`${replay.body}\n`);
     const s = replay.stats;
-    const tick =
-      occ.tick === undefined ? '' : ` (frame of tick quotes/${occ.tick.partition}@${occ.tick.offset})`;
-    const where = `quotes/${occ.partition}@${occ.offset}${tick}; ${s.books} books from ${s.bookRecordsFolded} records (${s.bookEntriesRead} entries read), ${s.venueRecordsFolded} venue records; ${ms.toFixed(0)} ms`;
+    const tick = occ.tick === undefined ? '' : ` (frame of tick ${at(occ.tick)})`;
+    const where = `${at(occ)}${tick}; ${s.books} books from ${s.bookRecordsFolded} records (${s.bookEntriesRead} entries read), ${s.venueRecordsFolded} venue records; ${lookup}; ${ms.toFixed(0)} ms`;
     for (const note of replay.notes) ctx.err(`note: ${note}`);
     if (replay.identical) {
       ctx.err(`identical: ${label}sha256 ${replay.sha256} (${where})`);
@@ -170,6 +187,39 @@ async function quoteOne(
   }
   return worst;
 }
+
+/**
+ * Why an id has no record: when retention has cut the partitions it would be in, the journal's
+ * horizon there (an id answered before it is gone); otherwise the likely wrong data directory.
+ */
+async function notFound(log: EventLog, id: string): Promise<string> {
+  const cut = (await journalHorizonOf(log, id)).filter((h) => h.retainedFrom > 0);
+  const head = `no journal record for requestId ${JSON.stringify(id)}`;
+  if (cut.length === 0)
+    return `${head} (replays and the demo journal into ./.data-replay: add --data-dir .data-replay for those)`;
+  const where = cut
+    .map(
+      (h) =>
+        `${h.topic}/${h.partition} from offset ${h.retainedFrom}${h.at === null ? '' : `, calculatedAt ${h.at} (${new Date(h.at).toISOString()})`}`,
+    )
+    .join('; ');
+  return `${head} within the journal's retention horizon: retention (LOG_RETENTION_MS, LOG_RETENTION_BYTES) has removed the oldest records of the partitions it would be in, which now start at ${where}. A quote answered before that is past the horizon and cannot be replayed.`;
+}
+
+/** `indexes`, noting what each look-up cost in `into` (for the verdict line). */
+function recording(indexes: JournalLookups, into: KeyEntries[]): JournalLookups {
+  const noted = (index: KeyLookup): KeyLookup => ({
+    ...(index.topic === undefined ? {} : { topic: index.topic }),
+    entries: async (key) => {
+      const got = await index.entries(key);
+      into.push(got);
+      return got;
+    },
+  });
+  return { quotes: noted(indexes.quotes), stream: noted(indexes.stream) };
+}
+
+const sum = <T>(xs: readonly T[], f: (x: T) => number): number => xs.reduce((s, x) => s + f(x), 0);
 
 /** The field diff, or why there is none and what the auditor can do to get one. */
 function explainDiff(replay: QuoteReplay, requestId: string): string[] {

@@ -32,7 +32,12 @@ export interface EmbeddedLogOptions {
   readonly retention?: EmbeddedRetention;
 }
 
-export const DEFAULT_PARTITIONS: Readonly<Record<TopicName, number>> = { books: 8, venues: 4, quotes: 4 };
+export const DEFAULT_PARTITIONS: Readonly<Record<TopicName, number>> = {
+  books: 8,
+  venues: 4,
+  quotes: 4,
+  stream: 4,
+};
 
 /** Retention settings of an embedded log (docs/operations-log.md "Retention"). */
 export interface EmbeddedRetention {

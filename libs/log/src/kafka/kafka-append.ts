@@ -4,6 +4,7 @@ import { LogError } from '../log-error';
 import type { HealthRegistry } from '../log-health';
 import { partitionFor } from '../partitioner';
 import { MAX_RECORD_BYTES } from '../record-limits';
+import { sendAcknowledged } from './kafka-send';
 
 /**
  * Bytes of keys and values per produce request. Kafka's limit (`message.max.bytes`, 1 MB by
@@ -93,15 +94,11 @@ export class KafkaAppender {
   ): Promise<{ partition: number; baseOffset?: string }[]> {
     try {
       const producer = await this.getProducer();
-      return await producer.send({
-        topic: name,
-        acks: -1,
-        messages: chunk.map((i) => ({
-          key: entries[i]!.key,
-          value: entries[i]!.value,
-          partition: parts[i]!,
-        })),
-      });
+      return await sendAcknowledged(
+        producer,
+        name,
+        chunk.map((i) => ({ key: entries[i]!.key, value: entries[i]!.value, partition: parts[i]! })),
+      );
     } catch (e) {
       await this.reset();
       const type =
@@ -123,7 +120,7 @@ export class KafkaAppender {
     if (all.length === 0) return;
     try {
       const producer = await this.getProducer();
-      await producer.send({ topic, acks: -1, messages: all });
+      await sendAcknowledged(producer, topic, all);
       this.pendingMarks = [];
     } catch (e) {
       await this.reset();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Kafka, logLevel, type Admin, type Consumer } from 'kafkajs';
-import { TOPICS, topicName, type TopicName } from '@app/events';
+import { Kafka, logLevel, type Consumer } from 'kafkajs';
+import { topicName, type TopicName } from '@app/events';
 import {
   EventLog,
   SNAPSHOT_TOPICS,
@@ -15,7 +15,12 @@ import { HealthRegistry, type LogHealth, type ProblemSink } from '../log-health'
 import { checkEntries } from '../record-limits';
 import { rebuildStart, KIND_FIRST, KIND_SNAPSHOT, type SnapshotMark } from '../embedded/snapshot-index';
 import { KafkaAppender } from './kafka-append';
-import { describeRetention, retentionProblem, topicRetentionEntries } from './kafka-retention';
+import { KafkaFetcher, type FetchedEntry } from './kafka-fetch';
+import { KafkaGatedWriter, type GatedWriter } from './kafka-gated';
+import { KafkaSharedTopic } from './kafka-shared-topic';
+import type { SharedTopic } from '../shared-topic';
+import { retentionProblem } from './kafka-retention';
+import { KafkaTopics } from './kafka-topics';
 import type { RetentionPolicy } from '../embedded/retention';
 
 export interface KafkaLogOptions {
@@ -59,8 +64,6 @@ export const DEFAULT_FETCH: KafkaFetchOptions = {
   maxWaitTimeInMs: 100,
 };
 
-const DEFAULT_PARTITIONS: Readonly<Record<TopicName, number>> = { books: 8, venues: 4, quotes: 4 };
-
 interface Sub {
   readonly topic: TopicName;
   readonly name: string;
@@ -70,20 +73,22 @@ interface Sub {
 
 /**
  * The event log on Kafka through kafkajs. Keys are partitioned by `partitionFor` (Kafka's Java
- * default), so the same key lands on the same partition number as in the embedded log. Reads
- * use a throw-away consumer group per follow and `seek` (kafkajs has no manual assign); the
- * follow keeps its own positions and re-seeks after every group join, so a broker restart
- * resumes exactly where it stopped.
+ * default), so the same key lands on the same partition number as in the embedded log. A follow
+ * uses a throw-away consumer group and `seek` (kafkajs has no manual assign); it keeps its own
+ * positions and re-seeks after every group join, so a broker restart resumes exactly where it
+ * stopped. Reads by offset (`read`, the snapshot marks) fetch from the leader without a group
+ * (KafkaFetcher).
  */
 export class KafkaLog extends EventLog {
   private readonly kafka: Kafka;
   private readonly prefix: string;
-  private admin: Admin | null = null;
-  private ready: Promise<void> | null = null;
+  private readonly topics: KafkaTopics;
   private readonly counts = new Map<TopicName, number>();
   private readonly consumers = new Set<Consumer>();
   private readonly registry: HealthRegistry;
   private readonly appender: KafkaAppender;
+  private readonly fetcher: KafkaFetcher;
+  private readonly shared = new Map<string, KafkaSharedTopic>();
   private closed = false;
 
   constructor(private readonly options: KafkaLogOptions) {
@@ -98,25 +103,30 @@ export class KafkaLog extends EventLog {
       retry: { initialRetryTime: 200, maxRetryTime: 2000, retries: 10 },
     });
     this.registry = new HealthRegistry(options.onProblem);
+    this.topics = new KafkaTopics(this.kafka, {
+      prefix: this.prefix,
+      partitions: options.partitions,
+      replicationFactor: options.replicationFactor,
+      minInsyncReplicas: options.minInsyncReplicas,
+      retention: options.retention,
+    });
     this.appender = new KafkaAppender(this.kafka, this.registry);
+    this.fetcher = new KafkaFetcher({
+      brokers: options.brokers,
+      clientId: options.clientId ?? 'route-service',
+      maxBytes: options.fetch?.maxBytesPerPartition ?? DEFAULT_FETCH.maxBytesPerPartition,
+    });
   }
 
   /** Physical name of the side topic that indexes snapshot entries of `topic` (compacted). */
   marksTopic(topic: TopicName): string {
-    return `${topicName(this.prefix, topic)}.snapshots`;
+    return this.topics.marksTopic(topic);
   }
 
   async partitions(topic: TopicName): Promise<number> {
-    await this.ensureTopics();
     let n = this.counts.get(topic);
     if (n === undefined) {
-      try {
-        const meta = await this.admin!.fetchTopicMetadata({ topics: [topicName(this.prefix, topic)] });
-        n = meta.topics[0]?.partitions.length ?? 0;
-      } catch (e) {
-        await this.resetAdmin();
-        throw new LogError('unavailable', `Kafka metadata of ${topic}: ${message(e)}`);
-      }
+      n = await this.topics.partitionCount(topicName(this.prefix, topic));
       if (n < 1)
         throw new LogError('unavailable', `topic ${topicName(this.prefix, topic)} has no partitions`);
       this.counts.set(topic, n);
@@ -147,33 +157,52 @@ export class KafkaLog extends EventLog {
     await this.appender.append(topicName(this.prefix, topic), n, entries, marks);
   }
 
+  /**
+   * A writer with its own client whose sending stops at once when it is shut, retries of an append
+   * already under way included (kafka-gated.ts): an ingestor group's shard slot writes through one,
+   * so an ingestor that gives a slot up sends nothing for it after that moment. `may`, asked before
+   * each request is sent, refuses it too while false (the shard group's lease).
+   */
+  gatedWriter(may?: () => boolean): GatedWriter {
+    this.open();
+    return new KafkaGatedWriter({
+      brokers: this.options.brokers,
+      clientId: `${this.options.clientId ?? 'route-service'}-slot`,
+      health: this.registry,
+      partitions: (t) => this.partitions(t),
+      physical: (t) => topicName(this.prefix, t),
+      marksTopic: (t) => this.marksTopic(t),
+      may,
+    });
+  }
+
   override health(): LogHealth {
     return this.registry.snapshot();
   }
 
+  /**
+   * Entries by offset through KafkaFetcher: Fetch requests to the partition's leader on one
+   * connection per process, no consumer group (a group join per read cost a few hundred ms on one
+   * broker and seconds on a loaded cluster; `replay quote` makes dozens of reads).
+   */
   async read(
     topic: TopicName,
     partition: number,
     fromOffset: number,
     maxEntries = Number.MAX_SAFE_INTEGER,
   ): Promise<LogEntry[]> {
-    const end = (await this.highWatermarks(topic))[partition];
-    if (end === undefined) throw new LogError('bad_argument', `${topic} has no partition ${partition}`);
-    const out: LogEntry[] = [];
-    if (fromOffset >= end) return out;
-    const ac = new AbortController();
-    for await (const batch of this.follow([{ topic, partition, offset: fromOffset }], {
-      signal: ac.signal,
-    })) {
-      for (const e of batch) if (e.offset < end && out.length < maxEntries) out.push(e);
-      if (out.length >= maxEntries || batch[batch.length - 1]!.offset >= end - 1) ac.abort();
-    }
-    return out;
+    this.open();
+    const n = await this.partitions(topic);
+    if (!Number.isInteger(partition) || partition < 0 || partition >= n)
+      throw new LogError('bad_argument', `${topic} has no partition ${partition}`);
+    if (maxEntries <= 0) return [];
+    const got = await this.fetcher.read(topicName(this.prefix, topic), partition, fromOffset, maxEntries);
+    return got.map((e) => ({ topic, partition, ...text(e) }));
   }
 
   async *follow(from: readonly LogPosition[], options: FollowOptions): AsyncIterable<LogEntry[]> {
     this.open();
-    await this.ensureTopics();
+    await this.topics.ensure();
     const subs = from.map((p) => ({
       topic: p.topic,
       name: topicName(this.prefix, p.topic),
@@ -184,24 +213,17 @@ export class KafkaLog extends EventLog {
   }
 
   async highWatermarks(topic: TopicName): Promise<number[]> {
-    await this.ensureTopics();
-    return this.offsetsOf(topicName(this.prefix, topic));
+    return this.topics.offsets(topicName(this.prefix, topic));
   }
 
   /** The broker's low watermarks: Kafka's retention keeps nothing below them. */
   override async retainedFrom(topic: TopicName): Promise<number[]> {
-    await this.ensureTopics();
-    return this.offsetsOf(topicName(this.prefix, topic), 'low');
+    return this.topics.offsets(topicName(this.prefix, topic), 'low');
   }
 
   override async snapshotRetentionProblem(snapshotEveryMs: number): Promise<string | null> {
-    await this.ensureTopics();
     const name = topicName(this.prefix, 'books');
-    try {
-      return retentionProblem(name, (await describeRetention(this.admin!, name)).ms, snapshotEveryMs);
-    } catch (e) {
-      throw new LogError('unavailable', `Kafka configs of ${name}: ${message(e)}`);
-    }
+    return retentionProblem(name, await this.topics.retentionMs(name), snapshotEveryMs);
   }
 
   async rebuildStarts(topic: TopicName, upTo: readonly number[]): Promise<number[]> {
@@ -210,23 +232,22 @@ export class KafkaLog extends EventLog {
       throw new LogError('bad_argument', `rebuildStarts(${topic}) needs ${n} offsets, got ${upTo.length}`);
     if (!SNAPSHOT_TOPICS.includes(topic)) return upTo.map(() => 0);
     const name = this.marksTopic(topic);
-    const end = (await this.offsetsOf(name))[0] ?? 0;
+    const end = (await this.topics.offsets(name))[0] ?? 0;
     const marks: SnapshotMark[][] = Array.from({ length: n }, () => []);
-    if (end > 0) {
-      const ac = new AbortController();
-      const subs: Sub[] = [{ topic, name, partition: 0, next: 0 }];
-      for await (const batch of this.consume(subs, ac.signal)) {
-        for (const m of batch) {
-          const bar = m.key.indexOf('|');
-          const at = JSON.parse(m.value) as { p: number; o: number };
-          marks[at.p]?.push({
-            key: m.key.slice(bar + 1),
-            offset: at.o,
-            kind: m.key.startsWith('s|') ? KIND_SNAPSHOT : KIND_FIRST,
-          });
-        }
-        if (batch[batch.length - 1]!.offset >= end - 1) ac.abort();
+    for (let at = 0; at < end;) {
+      const batch = await this.fetcher.read(name, 0, at, 8192);
+      if (batch.length === 0) break;
+      for (const e of batch) {
+        const m = text(e);
+        const bar = m.key.indexOf('|');
+        const mark = JSON.parse(m.value) as { p: number; o: number };
+        marks[mark.p]?.push({
+          key: m.key.slice(bar + 1),
+          offset: mark.o,
+          kind: m.key.startsWith('s|') ? KIND_SNAPSHOT : KIND_FIRST,
+        });
       }
+      at = batch[batch.length - 1]!.offset + 1;
     }
     // Compaction keeps only the latest mark per key, which may lie past `upTo`: a rebuild from
     // Kafka therefore targets the current end (what the feed needs), not a historical position.
@@ -236,87 +257,34 @@ export class KafkaLog extends EventLog {
     });
   }
 
+  /** `<prefix>.<topic>.<suffix>`: compacted, one partition, this log's replication (created by the first append). */
+  override sharedTopic(topic: TopicName, suffix: string): SharedTopic {
+    const name = `${topicName(this.prefix, topic)}.${suffix}`;
+    let t = this.shared.get(name);
+    if (t === undefined) {
+      t = new KafkaSharedTopic(name, {
+        kafka: this.kafka,
+        fetcher: this.fetcher,
+        exists: () => this.topics.exists(name),
+        create: () => this.topics.createShared(name),
+      });
+      this.shared.set(name, t);
+    }
+    return t;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await Promise.allSettled([...this.shared.values()].map((t) => t.close()));
     await Promise.allSettled([...this.consumers].map((c) => c.disconnect()));
+    await this.fetcher.close();
     await this.appender.close();
-    await this.admin?.disconnect().catch(() => undefined);
+    await this.topics.close();
   }
 
   private open(): void {
     if (this.closed) throw new LogError('closed', 'the event log is closed');
-  }
-
-  private async offsetsOf(name: string, which: 'high' | 'low' = 'high'): Promise<number[]> {
-    try {
-      const offsets = await this.admin!.fetchTopicOffsets(name);
-      const out: number[] = new Array<number>(offsets.length).fill(0);
-      for (const o of offsets) out[o.partition] = Number(o[which]);
-      return out;
-    } catch (e) {
-      // A fresh admin client (and topic check) on the next call: the broker may have restarted.
-      await this.resetAdmin();
-      throw new LogError('unavailable', `Kafka offsets of ${name}: ${message(e)}`);
-    }
-  }
-
-  private async resetAdmin(): Promise<void> {
-    const admin = this.admin;
-    this.admin = null;
-    this.ready = null;
-    await admin?.disconnect().catch(() => undefined);
-  }
-
-  /** Create missing topics (books, venues, quotes and their compacted snapshot-mark topics). */
-  private ensureTopics(): Promise<void> {
-    this.ready ??= (async () => {
-      const admin = this.kafka.admin();
-      this.admin = admin;
-      await admin.connect();
-      const existing = new Set(await admin.listTopics());
-      const wanted = TOPICS.flatMap((t) => [
-        {
-          topic: topicName(this.prefix, t),
-          numPartitions: this.options.partitions?.[t] ?? DEFAULT_PARTITIONS[t],
-          configEntries: topicRetentionEntries(t, this.options.retention),
-        },
-        {
-          topic: this.marksTopic(t),
-          numPartitions: 1,
-          configEntries: [
-            { name: 'cleanup.policy', value: 'compact' },
-            { name: 'segment.ms', value: '600000' },
-          ],
-        },
-      ]).filter((t) => !existing.has(t.topic));
-      if (wanted.length > 0) {
-        const minInsync = [
-          { name: 'min.insync.replicas', value: String(this.options.minInsyncReplicas ?? 1) },
-        ];
-        const topics = wanted.map((t) => ({
-          ...t,
-          configEntries: [...t.configEntries, ...minInsync],
-          replicationFactor: this.options.replicationFactor ?? 1,
-        }));
-        // On a cluster, a broker asked right after the creation may not know the topics yet
-        // (UNKNOWN_TOPIC_OR_PARTITION while it catches up with the controller): ask again.
-        for (let attempt = 0; ; attempt++) {
-          try {
-            await admin.createTopics({ waitForLeaders: true, topics });
-            await admin.fetchTopicMetadata({ topics: topics.map((t) => t.topic) });
-            break;
-          } catch (e) {
-            if (attempt >= 20 || !message(e).includes('does not host this topic-partition')) throw e;
-            await new Promise((r) => setTimeout(r, 250));
-          }
-        }
-      }
-    })().catch(async (e: unknown) => {
-      await this.resetAdmin();
-      throw new LogError('unavailable', `Kafka admin: ${message(e)}`);
-    });
-    return this.ready;
   }
 
   private async *consume(subs: Sub[], signal: AbortSignal): AsyncIterable<LogEntry[]> {
@@ -342,7 +310,7 @@ export class KafkaLog extends EventLog {
     };
     const pauseOthers = async (): Promise<void> => {
       for (const name of names) {
-        const all = (await this.offsetsOf(name)).map((_, p) => p);
+        const all = (await this.topics.offsets(name)).map((_, p) => p);
         const others = all.filter((p) => !byKey.has(`${name}/${p}`));
         if (others.length > 0) consumer.pause([{ topic: name, partitions: others }]);
       }
@@ -390,6 +358,15 @@ export class KafkaLog extends EventLog {
       await consumer.disconnect().catch(() => undefined);
     }
   }
+}
+
+/** An entry's key and value as the log's text (absent ones as ''). */
+function text(e: FetchedEntry): { offset: number; key: string; value: string } {
+  return {
+    offset: e.offset,
+    key: e.key === null ? '' : e.key.toString('utf8'),
+    value: e.value === null ? '' : e.value.toString('utf8'),
+  };
 }
 
 function message(e: unknown): string {

@@ -113,6 +113,16 @@ export class ShardGroup {
     await consumer.run({ autoCommit: false, eachBatch: () => Promise.resolve() });
   }
 
+  /**
+   * True while this member may act on its slots: joined, and a heartbeat acknowledged within 60% of
+   * the session. The same test as the fence timer, made at the moment it is asked (a writer asks
+   * before every request it sends: a process that was stalled past its lease sends nothing even if
+   * a timer of its own fires before the fence timer does).
+   */
+  holds(): boolean {
+    return this.holding && performance.now() - this.lastAck <= 0.6 * this.options.sessionMs;
+  }
+
   /** Leave the group (the others take the slots at once) after giving them up here. */
   async stop(): Promise<void> {
     this.stopped = true;

@@ -1,0 +1,50 @@
+/** Talking to the benches' child processes: IPC questions, stdout lines, the REST client process. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import type { ClientFigures } from './api-client';
+
+/** Send `message` to a forked child and resolve with its answer (its next IPC message). */
+export function ask<T = unknown>(child: ChildProcess, message: unknown): Promise<T> {
+  const answer = nextMessage<T>(child);
+  child.send(message as object);
+  return answer;
+}
+
+/** The child's next IPC message; rejects if it exits first. */
+export function nextMessage<T = unknown>(child: ChildProcess): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onExit = (code: number | null): void => reject(new Error(`bench server exited ${code}`));
+    child.once('exit', onExit);
+    child.once('message', (m) => {
+      child.off('exit', onExit);
+      resolve(m as T);
+    });
+  });
+}
+
+/** The first whole line the child prints that `match`es. */
+export function lineFrom(child: ChildProcess, match: (line: string) => boolean): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    const onData = (c: Buffer): void => {
+      buf += c.toString();
+      const lines = buf.split('\n');
+      buf = lines.pop() ?? '';
+      for (const line of lines)
+        if (match(line)) {
+          child.stdout!.off('data', onData);
+          return resolve(line);
+        }
+    };
+    child.stdout!.on('data', onData);
+    child.once('close', (code) => reject(new Error(`child exited ${code} before the expected line`)));
+  });
+}
+
+/** GET `url` from autocannon in a process of its own (bench/api-client.ts): 4 connections, `seconds`. */
+export async function clientProcess(url: string, seconds: number): Promise<ClientFigures> {
+  const child = spawn(process.execPath, [join(__dirname, 'api-client.js'), url, '4', String(seconds)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return JSON.parse(await lineFrom(child, (l) => l.startsWith('{'))) as ClientFigures;
+}

@@ -1,0 +1,156 @@
+/**
+ * Stream flood (issue 22), for the `api` and `hostile` scenarios: the bench server (60 venues x
+ * 1,000 levels) in a process of its own with BTC/USDT moving 20 times a second, so every stream of
+ * the 50 distinct requests has a new state every tick; 1,000 and then 5,000 streams held by a
+ * client process of their own. Per level: frames (and bytes) per second the clients receive, a
+ * well-behaved client's GET /route latency (autocannon in its own process, 4 connections, 5 s) and
+ * how long a new stream waits for its first frame, while the flood runs.
+ */
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import type { ClientFigures } from './api-client';
+import { ask, clientProcess, lineFrom, nextMessage } from './child-io';
+import { ROUTE } from './api-rest';
+import type { BenchRow } from './bench-row';
+import { floodQuery } from './stream-flood-queries';
+
+const DISTINCT = 50;
+const MOVES_PER_SEC = 20;
+const SECONDS = 5;
+const NEW_STREAMS = 5;
+
+export interface FloodOptions {
+  readonly scenario: 'api' | 'hostile';
+  readonly levels: readonly number[];
+  /** Client addresses for `streams` streams (hostile: 10 a address, the default per-IP cap). */
+  readonly addresses: (streams: number) => number;
+}
+
+/** `api`: every stream from one address, the connection limits raised. */
+export const API_FLOOD: FloodOptions = { scenario: 'api', levels: [1000, 5000], addresses: () => 1 };
+/** `hostile`: the default limits; 10 streams an address (STREAM_MAX_PER_IP), 500 addresses for 5,000. */
+export const HOSTILE_FLOOD: FloodOptions = {
+  scenario: 'hostile',
+  levels: [1000, 5000],
+  addresses: (streams) => Math.ceil(streams / 10),
+};
+
+export async function benchStreamFlood(o: FloodOptions): Promise<BenchRow[]> {
+  const server = fork(join(__dirname, 'hostile-server.js'), [o.scenario === 'api' ? 'raised' : 'default'], {
+    execArgv: ['--max-semi-space-size=64'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const rows: BenchRow[] = [];
+  try {
+    const { url } = await nextMessage<{ url: string }>(server);
+    const port = Number(new URL(url).port);
+    await ask(server, { moves: MOVES_PER_SEC });
+    for (const streams of o.levels) {
+      const addresses = o.addresses(streams);
+      const f = await floodLevel(server, port, url, streams, addresses);
+      const at = `${streams.toLocaleString('en-US')} streams (${DISTINCT} requests, ${addresses} address${addresses > 1 ? 'es' : ''})`;
+      const row = (metric: string, value: number, unit: string): void => {
+        rows.push({ scenario: o.scenario, metric: `stream flood ${at}: ${metric}`, value, unit });
+      };
+      row('frames/s received', f.framesPerSec, 'frames/s');
+      row('bytes/s received', f.bytesPerSec / 1e6, 'MB/s');
+      row('server CPU while flooded', f.serverCores, 'cores');
+      row('GET /route p99 (4 conns, client process)', f.rest.p99, 'ms');
+      row('GET /route p50', f.rest.p50, 'ms');
+      row('GET /route max', f.rest.max, 'ms');
+      row('GET /route quotes/s', f.rest.rps, 'req/s');
+      row(`new stream's first frame (worst of ${NEW_STREAMS})`, f.firstFrameMs, 'ms');
+      row('streams open at the end (of those opened)', f.stillOpen, 'streams');
+    }
+    await ask(server, { moves: 0 });
+    return rows;
+  } finally {
+    const exited = new Promise((r) => server.once('exit', r));
+    server.send('stop');
+    await exited;
+  }
+}
+
+interface LevelFigures {
+  readonly framesPerSec: number;
+  readonly bytesPerSec: number;
+  readonly rest: ClientFigures;
+  readonly firstFrameMs: number;
+  readonly stillOpen: number;
+  /** The server process's CPU over the measured window, in cores. */
+  readonly serverCores: number;
+}
+
+async function floodLevel(
+  server: ChildProcess,
+  port: number,
+  url: string,
+  streams: number,
+  addresses: number,
+): Promise<LevelFigures> {
+  const clients = spawn(
+    process.execPath,
+    [
+      '--max-semi-space-size=64',
+      join(__dirname, 'stream-flood-clients.js'),
+      String(port),
+      String(streams),
+      String(addresses),
+      String(DISTINCT),
+    ],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  try {
+    const opened = JSON.parse(await lineFrom(clients, (l) => l.includes('"open"'))) as {
+      open: number;
+      failed: number;
+    };
+    if (opened.failed > 0)
+      throw new Error(`stream flood: ${opened.failed} of ${streams} streams failed to open`);
+    await new Promise((r) => setTimeout(r, 1000));
+    clients.stdin.write('reset\n');
+    const cpuFrom = await cpuMicros(server);
+    const wallFrom = performance.now();
+    const rest = clientProcess(url + ROUTE, SECONDS);
+    const firsts: number[] = [];
+    for (let i = 0; i < NEW_STREAMS; i++) {
+      await new Promise((r) => setTimeout(r, (SECONDS * 1000) / (NEW_STREAMS + 1)));
+      firsts.push(await firstFrameMs(port, floodQuery(i)));
+    }
+    const figures = await rest;
+    const serverCores = ((await cpuMicros(server)) - cpuFrom) / 1000 / (performance.now() - wallFrom);
+    const report = lineFrom(clients, (l) => l.includes('"frames"'));
+    clients.stdin.write('report\n');
+    const r = JSON.parse(await report) as { frames: number; bytes: number; ms: number; closed: number };
+    if (figures.failed > 0) throw new Error(`stream flood: ${figures.failed} GET /route requests failed`);
+    return {
+      framesPerSec: (r.frames * 1000) / r.ms,
+      bytesPerSec: (r.bytes * 1000) / r.ms,
+      rest: figures,
+      firstFrameMs: Math.max(...firsts),
+      stillOpen: streams - r.closed,
+      serverCores,
+    };
+  } finally {
+    clients.kill('SIGKILL');
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+}
+
+/** Open one more stream (from its own address) and time its first frame. */
+function firstFrameMs(port: number, query: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/stream/route?${query}`, { localAddress: '127.0.2.250' });
+    ws.once('message', () => {
+      resolve(performance.now() - t0);
+      ws.terminate();
+    });
+    ws.once('error', reject);
+  });
+}
+
+async function cpuMicros(server: ChildProcess): Promise<number> {
+  return (await ask<{ cpuMicros: number }>(server, 'cpu')).cpuMicros;
+}

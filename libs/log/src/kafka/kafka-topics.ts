@@ -1,0 +1,183 @@
+import type { Admin, Kafka } from 'kafkajs';
+import { TOPICS, topicName, type TopicName } from '@app/events';
+import { LogError } from '../log-error';
+import type { RetentionPolicy } from '../embedded/retention';
+import { describeRetention, topicRetentionEntries } from './kafka-retention';
+
+export interface KafkaTopicsOptions {
+  readonly prefix: string;
+  readonly partitions?: Partial<Record<TopicName, number>>;
+  readonly replicationFactor?: number;
+  readonly minInsyncReplicas?: number;
+  readonly retention?: RetentionPolicy;
+}
+
+const DEFAULT_PARTITIONS: Readonly<Record<TopicName, number>> = { books: 8, venues: 4, quotes: 4, stream: 4 };
+
+/** Side topics (snapshot marks): compacted, segments rolled every 10 minutes so compaction can run. */
+const COMPACTED = [
+  { name: 'cleanup.policy', value: 'compact' },
+  { name: 'segment.ms', value: '600000' },
+];
+
+/**
+ * Shared topics hold derived data whose readers survive a stale view (a missed deletion makes
+ * them read the journal instead): deletions need not outlive compaction by a day, as Kafka's
+ * default delete.retention.ms keeps them; ten minutes keeps the topic small for readers.
+ */
+const SHARED = [...COMPACTED, { name: 'delete.retention.ms', value: '600000' }];
+
+/**
+ * KafkaLog's admin side: its topics made when missing (books, venues, quotes, stream, their snapshot-mark
+ * topics, shared topics on demand) with the configured replication, and their offsets, partition
+ * counts and retention read. After a failure the admin client is dropped and a new one (and topic
+ * check) is made by the next call: the broker may have restarted.
+ */
+export class KafkaTopics {
+  private admin: Admin | null = null;
+  private ready: Promise<Admin> | null = null;
+  /** Shared topics seen to exist (topics are not deleted under a running service). */
+  private readonly known = new Set<string>();
+
+  constructor(
+    private readonly kafka: Kafka,
+    private readonly options: KafkaTopicsOptions,
+  ) {}
+
+  /** Physical name of the side topic that indexes snapshot entries of `topic` (compacted). */
+  marksTopic(topic: TopicName): string {
+    return `${topicName(this.options.prefix, topic)}.snapshots`;
+  }
+
+  /** Create the log's missing topics (once per admin client); the admin client to call. */
+  ensure(): Promise<Admin> {
+    if (this.ready !== null) return this.ready;
+    const admin = this.kafka.admin();
+    this.admin = admin;
+    this.ready = (async () => {
+      await admin.connect();
+      const existing = new Set(await admin.listTopics());
+      const wanted = TOPICS.flatMap((t) => [
+        {
+          topic: topicName(this.options.prefix, t),
+          numPartitions: this.options.partitions?.[t] ?? DEFAULT_PARTITIONS[t],
+          configEntries: topicRetentionEntries(t, this.options.retention),
+        },
+        { topic: this.marksTopic(t), numPartitions: 1, configEntries: COMPACTED },
+      ]).filter((t) => !existing.has(t.topic));
+      if (wanted.length > 0) await this.create(admin, wanted);
+      return admin;
+    })().catch(async (e: unknown) => {
+      await this.reset(admin);
+      throw new LogError('unavailable', `Kafka admin: ${message(e)}`);
+    });
+    return this.ready;
+  }
+
+  /** Partitions of a topic as the broker's metadata says. */
+  async partitionCount(name: string): Promise<number> {
+    const admin = await this.ensure();
+    try {
+      const meta = await admin.fetchTopicMetadata({ topics: [name] });
+      return meta.topics[0]?.partitions.length ?? 0;
+    } catch (e) {
+      await this.reset(admin);
+      throw new LogError('unavailable', `Kafka metadata of ${name}: ${message(e)}`);
+    }
+  }
+
+  /** The high (next to write) or low (first retained) offsets of a topic, by partition. */
+  async offsets(name: string, which: 'high' | 'low' = 'high'): Promise<number[]> {
+    const admin = await this.ensure();
+    try {
+      const offsets = await admin.fetchTopicOffsets(name);
+      const out: number[] = new Array<number>(offsets.length).fill(0);
+      for (const o of offsets) out[o.partition] = Number(o[which]);
+      return out;
+    } catch (e) {
+      await this.reset(admin);
+      throw new LogError('unavailable', `Kafka offsets of ${name}: ${message(e)}`);
+    }
+  }
+
+  /** retention.ms of a topic. */
+  async retentionMs(name: string): Promise<number> {
+    const admin = await this.ensure();
+    try {
+      return (await describeRetention(admin, name)).ms;
+    } catch (e) {
+      throw new LogError('unavailable', `Kafka configs of ${name}: ${message(e)}`);
+    }
+  }
+
+  async exists(name: string): Promise<boolean> {
+    if (this.known.has(name)) return true;
+    const admin = await this.ensure();
+    try {
+      if ((await admin.listTopics()).includes(name)) this.known.add(name);
+    } catch (e) {
+      await this.reset(admin);
+      throw new LogError('unavailable', `Kafka topics: ${message(e)}`);
+    }
+    return this.known.has(name);
+  }
+
+  /** Make a shared topic (compacted, one partition) unless it exists. */
+  async createShared(name: string): Promise<void> {
+    if (await this.exists(name)) return;
+    const admin = await this.ensure();
+    try {
+      await this.create(admin, [{ topic: name, numPartitions: 1, configEntries: SHARED }]);
+    } catch (e) {
+      await this.reset(admin);
+      throw new LogError('unavailable', `Kafka admin: ${message(e)}`);
+    }
+    this.known.add(name);
+  }
+
+  async close(): Promise<void> {
+    if (this.admin !== null) await this.reset(this.admin);
+  }
+
+  /**
+   * Drop `failed` (the admin client a call failed on) so the next call makes a fresh one. Only that
+   * client: calls run concurrently (the journal, the feed, the indexer), and one call's failure must
+   * not disconnect the client another call is still using (kafkajs then fails it with
+   * "Cannot read properties of null (reading 'topicMetadata')").
+   */
+  private async reset(failed: Admin): Promise<void> {
+    if (this.admin !== failed) return;
+    this.admin = null;
+    this.ready = null;
+    await failed.disconnect().catch(() => undefined);
+  }
+
+  /** Create topics with the configured replication factor and min.insync.replicas. */
+  private async create(
+    admin: Admin,
+    wanted: { topic: string; numPartitions: number; configEntries: { name: string; value: string }[] }[],
+  ): Promise<void> {
+    const minInsync = [{ name: 'min.insync.replicas', value: String(this.options.minInsyncReplicas ?? 1) }];
+    const topics = wanted.map((t) => ({
+      ...t,
+      configEntries: [...t.configEntries, ...minInsync],
+      replicationFactor: this.options.replicationFactor ?? 1,
+    }));
+    // On a cluster, a broker asked right after the creation may not know the topics yet
+    // (UNKNOWN_TOPIC_OR_PARTITION while it catches up with the controller): ask again.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await admin.createTopics({ waitForLeaders: true, topics });
+        await admin.fetchTopicMetadata({ topics: topics.map((t) => t.topic) });
+        return;
+      } catch (e) {
+        if (attempt >= 20 || !message(e).includes('does not host this topic-partition')) throw e;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+  }
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
