@@ -54,7 +54,10 @@ describe('circuit breaker (npm start: ingestor and API in one process)', () => {
       RATE_LIMIT_RPS: '100000',
     });
     cleanups.push(async () => void (await service.stop()));
-    const metricsLine = await service.waitForLine('the metrics line', (l) => l.message === 'metrics listening');
+    const metricsLine = await service.waitForLine(
+      'the metrics line',
+      (l) => l.message === 'metrics listening',
+    );
     const state = async (venue: string): Promise<string | undefined> => {
       const text = await (await fetch(String(metricsLine.url))).text();
       const m = new RegExp(`ingestor_venue_state\\{venue="${venue}",state="([a-z]+)"\\} 1`).exec(text);
@@ -62,14 +65,21 @@ describe('circuit breaker (npm start: ingestor and API in one process)', () => {
     };
     await waitFor(
       'hollaex parked in /exchanges/status',
-      async () => (await exchanges(service)).find((v) => v.exchangeId === 'hollaex')?.lastError?.startsWith(PARKED_PREFIX) === true,
+      async () =>
+        (await exchanges(service))
+          .find((v) => v.exchangeId === 'hollaex')
+          ?.lastError?.startsWith(PARKED_PREFIX) === true,
       30_000,
     );
     const parked = (await exchanges(service)).find((v) => v.exchangeId === 'hollaex')!;
     expect(parked.connected).toBe(false);
     expect(parked.lastError).toMatch(/^parked until \d{4}-\d\d-\d\dT.* after \d+ failures in a row: /);
     await waitFor('/metrics to show it parked', async () => (await state('hollaex')) === 'parked', 10_000);
-    await service.waitForLine('a summary naming it parked', (l) => / parked; /.test(l.message) && l.message.includes('hollaex'), 10_000);
+    await service.waitForLine(
+      'a summary naming it parked',
+      (l) => / parked; /.test(l.message) && l.message.includes('hollaex'),
+      10_000,
+    );
     // Parked is not given up: the breaker probes it (connections come, spaced out).
     const during = down.counts.connections;
     expect((await exchanges(service)).find((v) => v.exchangeId === 'okx')?.connected).toBe(true);
@@ -108,7 +118,11 @@ describe('integrity checks: on by default, off per venue', () => {
     });
     const v = await run.ingestor.venues();
     expect(v.get('okx')!.events).toMatchObject({ checksumFailures: 1, bookResyncs: 1, connectionResyncs: 0 });
-    expect(v.get('myokx')!.events).toMatchObject({ checksumFailures: 0, bookResyncs: 0, connectionResyncs: 0 });
+    expect(v.get('myokx')!.events).toMatchObject({
+      checksumFailures: 0,
+      bookResyncs: 0,
+      connectionResyncs: 0,
+    });
     expect(v.get('myokx')!.goodBooks).toBe(6);
   }, 60_000);
 });

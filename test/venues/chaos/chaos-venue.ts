@@ -309,6 +309,9 @@ function wrongChecksum(frame: unknown): unknown {
   if (Array.isArray(frame)) return frame.map(wrongChecksum);
   if (typeof frame !== 'object' || frame === null || frame instanceof Uint8Array) return frame;
   return Object.fromEntries(
-    Object.entries(frame).map(([k, v]) => [k, k === 'checksum' && typeof v === 'number' ? v + 1 : wrongChecksum(v)]),
+    Object.entries(frame).map(([k, v]) => [
+      k,
+      k === 'checksum' && typeof v === 'number' ? v + 1 : wrongChecksum(v),
+    ]),
   );
 }

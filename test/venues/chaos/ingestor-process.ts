@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
-import { parseRecord, type BookRecord, type EventRecord, type VenueRecord } from '@app/events';
+import { parseRecord, type BookRecord } from '@app/events';
 import { EmbeddedLog } from '@app/log';
 import { tempDir, waitFor } from '@test/support';
 

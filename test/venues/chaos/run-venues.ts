@@ -35,7 +35,9 @@ export async function startRun(
   }
   const config = {
     defaults,
-    venues: Object.fromEntries([...venues].map(([id, v]) => [id, { ccxt: v.ccxtOptions(), ...(entries[id] ?? {}) }])),
+    venues: Object.fromEntries(
+      [...venues].map(([id, v]) => [id, { ccxt: v.ccxtOptions(), ...(entries[id] ?? {}) }]),
+    ),
   };
   const ingestor = new IngestorProcess(config);
   const close = async (): Promise<void> => {
