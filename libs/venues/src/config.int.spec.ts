@@ -79,6 +79,18 @@ describe('defaults', () => {
     expect(options.depth).toBe(500);
   });
 
+  it("gives gateeu the REST pace of Gate's budget (ccxt's own is faster); VENUES_CONFIG's rateLimit wins", async () => {
+    const gateeu = ingestorOptions({ sink }).venues.find((v) => v.exchangeId === 'gateeu')!;
+    expect(gateeu.ccxt).toEqual({ rateLimit: 50 });
+    const own = ingestorOptions({
+      sink,
+      venuesConfig: parseVenuesConfig({ venues: { gateeu: { ccxt: { rateLimit: 100 } } } }, 'f.json', ids),
+    });
+    expect(own.venues[0]!.ccxt).toEqual({ rateLimit: 100 });
+    // The budget: 1,200 a minute, one per 50 ms; ccxt gateeu.js spaces calls 20 ms apart.
+    const ccxt = await import('ccxt');
+    expect(new ccxt.gateeu().rateLimit).toBe(20);
+  });
   it('rejects nonsense knobs', () => {
     expect(() => ingestorOptions({ sink, depth: 0 })).toThrow(/depth must be a positive integer/);
     expect(() => ingestorOptions({ sink, assets: [] })).toThrow(/asset universe/);

@@ -158,7 +158,11 @@ function venueSettings(
   return {
     exchangeId,
     symbols: entry?.symbols ?? null,
-    ccxt: entry?.ccxt ?? {},
+    // A class whose own REST pace is faster than the venue's budget is given the budget's.
+    ccxt:
+      rule.rateLimitMs !== undefined && entry?.ccxt?.rateLimit === undefined
+        ? { rateLimit: rule.rateLimitMs, ...entry?.ccxt }
+        : (entry?.ccxt ?? {}),
     watchLimit: entry?.watchLimit ?? rule.watchLimit ?? undefined,
     rule,
     silenceMs: entry?.silenceMs ?? silenceMs ?? defaultSilenceMs(rule),

@@ -35,6 +35,8 @@ export interface VenueRule {
   readonly noDefaultMarket?: string;
   /** REST order-book snapshots: the venue's published weight budget per minute and one snapshot's weight. */
   readonly rest?: { readonly weightPerMinute: number; readonly snapshotWeight: number };
+  /** ccxt `rateLimit` (ms) given to the class where its own is faster than the venue's budget (VENUES_CONFIG's `ccxt.rateLimit` wins). */
+  readonly rateLimitMs?: number;
   /** Where each value comes from (ccxt source file and line, venue documentation). */
   readonly sources: readonly string[];
 }

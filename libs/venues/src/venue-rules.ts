@@ -284,10 +284,12 @@ export const VENUE_RULES: Readonly<Record<string, VenueRule>> = Object.freeze({
     updateMs: 100,
     resync: 'book',
     rest: { weightPerMinute: 1_200, snapshotWeight: 1 },
+    rateLimitMs: 50,
     sources: [
       ONE_PER_MESSAGE,
       'ccxt pro/gate.js (gateeu): spot.order_book_update changes (U/u) and the book over REST GET /spot/order_book?limit=<watch limit> (at most 1000)',
       'Gate API: public endpoints 200 requests per 10 seconds per endpoint',
+      "ccxt gateeu.js rateLimit 20 ms (50 calls/s) is faster than that budget; the ingestor gives the class gate.js's 50 ms",
     ],
   }),
   gemini: rule({
