@@ -385,6 +385,10 @@ export class VenueRunner {
       slot.pending = false;
       if (this.stopped || slot.seen === null || slot.withheld !== null) continue;
       const book = slot.seen;
+      // ccxt resolves a book with no level at all for a message that carries none (pro/bitrue.js
+      // takes its subscription ack, which names the book's channel, for a book): nothing to
+      // publish yet, and nothing wrong. One empty side is a bad book.
+      if (book.bids.length === 0 && book.asks.length === 0) continue;
       const pub = slot.publisher;
       // A new book object means ccxt rebuilt it from a fresh snapshot (re-subscription).
       if (slot.published !== book) pub.resync();
