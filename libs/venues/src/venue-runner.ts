@@ -1,22 +1,20 @@
-import type { EventRecord } from '@app/events';
-import { PARKED_PREFIX } from '@app/logging';
-import { DDoSProtection, NetworkError, RateLimitExceeded } from 'ccxt';
-import { backoffDelay } from './backoff';
+import { BookFlusher } from './book-flusher';
 import { BookPublisher } from './book-publisher';
 import { BookResync, type ResyncContext } from './book-resync';
 import { BookSlot } from './book-slot';
 import { BookWatchdog } from './book-watchdog';
 import { CircuitBreaker } from './breaker';
 import { tapExchange } from './ccxt-taps';
-import { createVenue, type CcxtBook, type CcxtClient, type CcxtProExchange } from './ccxt-venue';
+import { createVenue, type CcxtProExchange } from './ccxt-venue';
 import { escapeGuard } from './escape-guard';
-import { failureKind, messageOf, type FailureKind } from './failure-kind';
+import { failureKind, messageOf } from './failure-kind';
 import { marketRecords } from './market-records';
 import { selectSymbols } from './select-symbols';
 import type { IngestorOptions, VenueSettings } from './options';
 import type { RecordWriter } from './record-writer';
 import { emptyCounters, type VenueCounters, type VenueHealth } from './venue-counters';
 import { planSubscriptions, type SubscriptionGroup } from './subscription-plan';
+import { VenueFailures } from './venue-failures';
 import { VenueStatus } from './venue-status';
 
 /**
@@ -36,13 +34,8 @@ export class VenueRunner {
   /** ccxt symbol -> the slots its book feeds (itself and its aliases). */
   private readonly feeds = new Map<string, BookSlot[]>();
   private groups: SubscriptionGroup[] = [];
-  private dirty: BookSlot[] = [];
-  private flushScheduled = false;
   private stopped = false;
   private started = false;
-  private lastError = '';
-  /** Epoch ms before which REST calls wait (a 429/418 Retry-After). */
-  private restUntil = 0;
   private readonly loops: Promise<void>[] = [];
   /** Groups whose connection went since their last watch call (their ccxt books are forgotten first). */
   private readonly stale = new Set<number>();
@@ -51,6 +44,8 @@ export class VenueRunner {
   private unregister: (() => void) | null = null;
   private resync!: BookResync;
   private watchdog!: BookWatchdog;
+  private flusher!: BookFlusher;
+  private failures!: VenueFailures;
 
   constructor(
     private readonly venue: VenueSettings,
@@ -75,13 +70,34 @@ export class VenueRunner {
       this.resync,
       () => this.breaker.waitMs(this.opts.now()) > 0,
     );
+    this.failures = new VenueFailures({
+      exchangeId: this.venue.exchangeId,
+      opts: this.opts,
+      writes: this.writes,
+      counters: this.counters,
+      breaker: this.breaker,
+      status: this.status,
+      resync: this.resync,
+      stopped: () => this.stopped,
+    });
+    this.flusher = new BookFlusher({
+      exchangeId: this.venue.exchangeId,
+      opts: this.opts,
+      writes: this.writes,
+      counters: this.counters,
+      feeds: this.feeds,
+      breaker: this.breaker,
+      status: this.status,
+      resync: this.resync,
+      stopped: () => this.stopped,
+    });
     tapExchange(
       exchange,
       {
-        resolved: (result, client) => this.observe(result, client),
-        sendFailed: (e, client) => this.contain(e, `send on ${client.url}`, client),
-        rateLimited: (status, ms) => this.rateLimited(status, ms),
-        restWaitMs: () => Math.max(0, this.restUntil - this.opts.now()),
+        resolved: (result, client) => this.flusher.observe(result, client),
+        sendFailed: (e, client) => this.failures.contain(e, `send on ${client.url}`, client),
+        rateLimited: (status, ms) => this.failures.rateLimited(status, ms),
+        restWaitMs: () => this.failures.restWaitMs(),
         handled: this.watchdog.checks
           ? (message, client) => this.watchdog.message(message, client)
           : undefined,
@@ -92,7 +108,7 @@ export class VenueRunner {
       exchangeId: this.venue.exchangeId,
       sourceFiles,
       urls: () => this.urls(),
-      contain: (e, origin) => this.contain(e, origin, null),
+      contain: (e, origin) => this.failures.contain(e, origin, null),
     });
     this.started = true;
     this.loops.push(this.run());
@@ -118,7 +134,7 @@ export class VenueRunner {
     for (const slot of this.slots.values()) {
       if (slot.seen === null) continue;
       slot.publisher.resync();
-      this.markDirty(slot);
+      this.flusher.markDirty(slot);
     }
   }
 
@@ -195,12 +211,12 @@ export class VenueRunner {
         await this.exchange.loadMarkets();
         break;
       } catch (e) {
-        this.failed(null, `loading markets failed: ${messageOf(e)}`, failureKind(e, 'checksum'), e);
+        this.failures.failed(null, `loading markets failed: ${messageOf(e)}`, failureKind(e, 'checksum'), e);
         this.opts.logger.debug?.('loading markets failed; retrying', {
           exchangeId: this.venue.exchangeId,
           error: messageOf(e),
         });
-        await this.sleep(this.delay(attempt));
+        await this.sleep(this.failures.delay(attempt));
       }
     }
     if (this.stopped) return null;
@@ -255,176 +271,35 @@ export class VenueRunner {
         if (kind === 'gap' || kind === 'checksum') {
           this.counters[kind === 'gap' ? 'gaps' : 'checksumFailures']++;
           this.resync.integrityFailed(group, e);
-          await this.sleep(this.delay(attempt++));
+          await this.sleep(this.failures.delay(attempt++));
           continue;
         }
         for (const s of group.symbols) for (const slot of this.feeds.get(s) ?? []) slot.resync();
         this.stale.add(group.index);
-        this.failed(group.index, messageOf(e), kind, e);
+        this.failures.failed(group.index, messageOf(e), kind, e);
         this.opts.logger.debug?.('order book subscription failed; re-subscribing', {
           exchangeId: this.venue.exchangeId,
           symbols: group.symbols,
           error: messageOf(e),
         });
-        await this.sleep(this.delay(attempt++));
+        await this.sleep(this.failures.delay(attempt++));
       }
     }
-  }
-
-  /** The pause before retry `attempt`: full jitter, never shorter than a pending Retry-After. */
-  private delay(attempt: number): number {
-    return backoffDelay(
-      attempt,
-      this.opts.backoff,
-      this.opts.random,
-      Math.max(0, this.restUntil - this.opts.now()),
-    );
   }
 
   /** Wait while the venue is parked (circuit breaker) or a Retry-After is pending. */
   private async admit(): Promise<void> {
     for (;;) {
       if (this.stopped) return;
-      const wait = Math.max(this.breaker.waitMs(this.opts.now()), this.restUntil - this.opts.now());
+      const wait = Math.max(this.breaker.waitMs(this.opts.now()), this.failures.restWaitMs());
       if (wait <= 0) return;
       await this.sleep(wait);
     }
   }
 
-  /** A subscription (or markets) failed: venue record, breaker, counters. */
-  private failed(group: number | null, error: string, kind: FailureKind, e: unknown): void {
-    if (this.breaker.waitMs(this.opts.now()) > 0) return;
-    this.counters.failures++;
-    // REST 429/418 answers are counted by the tap; this counts refusals seen elsewhere (a ws upgrade).
-    if (kind === 'rate-limited' && !(e instanceof RateLimitExceeded || e instanceof DDoSProtection))
-      this.counters.rateLimited++;
-    this.lastError = error;
-    const now = this.opts.now();
-    if (this.breaker.failure(now)) {
-      this.counters.parks++;
-      const until = new Date(this.breaker.parkedUntil!).toISOString();
-      const text = `${PARKED_PREFIX}${until} after ${this.breaker.failuresInARow} failures in a row: ${error}`;
-      this.opts.logger.warn('venue parked (circuit breaker open); it will be probed', {
-        exchangeId: this.venue.exchangeId,
-        until,
-        error,
-      });
-      this.down(null, text);
-      this.resync.allConnections(`${this.venue.exchangeId} parked`);
-      return;
-    }
-    this.down(group, error);
-  }
-
-  private rateLimited(status: number, ms: number | null): void {
-    this.counters.rateLimited++;
-    const wait = ms ?? backoffDelay(4, this.opts.backoff, this.opts.random, this.opts.backoff.initialMs);
-    this.restUntil = Math.max(this.restUntil, this.opts.now() + wait);
-    this.opts.logger.warn('venue answered REST with a rate limit; waiting', {
-      exchangeId: this.venue.exchangeId,
-      status,
-      retryAfterMs: ms,
-    });
-  }
-
-  /** An error that escaped ccxt's own handling on this venue: count, log, reconnect the venue. */
-  private contain(e: unknown, origin: string, client: CcxtClient | null): void {
-    this.counters.escapes++;
-    this.opts.logger.warn('venue error escaped ccxt; contained', {
-      exchangeId: this.venue.exchangeId,
-      origin,
-      error: messageOf(e),
-    });
-    if (this.stopped) return;
-    const reason = new NetworkError(`${this.venue.exchangeId} ${messageOf(e)}`);
-    if (client !== null) client.onError(reason);
-    else this.resync.allConnections(reason.message);
-  }
-
-  private down(group: number | null, error: string): void {
-    if (this.status.down(group, error)) this.writes.push([this.status.record(this.opts.now())]);
-  }
-
   private heardNow(symbols: readonly string[]): void {
     const t = this.opts.clock();
     for (const s of symbols) for (const slot of this.feeds.get(s) ?? []) slot.heardAt = t;
-  }
-
-  private observe(result: unknown, client: CcxtClient): void {
-    if (typeof result !== 'object' || result === null) return;
-    const book = result as Partial<CcxtBook>;
-    if (typeof book.symbol !== 'string' || !Array.isArray(book.bids) || !Array.isArray(book.asks)) return;
-    const feeds = this.feeds.get(book.symbol);
-    if (feeds === undefined) return;
-    const receivedAt = this.opts.now();
-    const heardAt = this.opts.clock();
-    for (const slot of feeds)
-      if (slot.observe(book as CcxtBook, client, receivedAt, heardAt)) this.markDirty(slot);
-  }
-
-  private markDirty(slot: BookSlot): void {
-    if (!slot.pending) {
-      slot.pending = true;
-      this.dirty.push(slot);
-    }
-    if (!this.flushScheduled) {
-      this.flushScheduled = true;
-      // After ccxt finishes the message (some apply several updates per frame), publish once.
-      queueMicrotask(this.flushTask);
-    }
-  }
-
-  private readonly flushTask = (): void => this.flush();
-
-  private flush(): void {
-    this.flushScheduled = false;
-    const dirty = this.dirty;
-    this.dirty = [];
-    const records: EventRecord[] = [];
-    for (const slot of dirty) {
-      slot.pending = false;
-      if (this.stopped || slot.seen === null || slot.withheld !== null) continue;
-      const book = slot.seen;
-      // ccxt resolves a book with no level at all for a message that carries none (pro/bitrue.js
-      // takes its subscription ack, which names the book's channel, for a book): nothing to
-      // publish yet, and nothing wrong. One empty side is a bad book.
-      if (book.bids.length === 0 && book.asks.length === 0) continue;
-      const pub = slot.publisher;
-      // A new book object means ccxt rebuilt it from a fresh snapshot (re-subscription).
-      if (slot.published !== book) pub.resync();
-      slot.published = book;
-      const ts = book.timestamp;
-      const exchangeTimestamp = typeof ts === 'number' && Number.isFinite(ts) ? Math.trunc(ts) : null;
-      const { receivedAt } = slot;
-      const out = pub.publish(
-        book.bids,
-        book.asks,
-        exchangeTimestamp,
-        receivedAt,
-        slot.bidBand,
-        slot.askBand,
-      );
-      if (out.kind === 'record') {
-        records.push(out.record);
-        slot.good = true;
-        slot.resyncSince = null;
-        this.breaker.success();
-        if (this.status.groupUp(slot.group)) records.push(this.status.record(receivedAt));
-      } else if (out.kind === 'unchanged') {
-        slot.good = true;
-        slot.resyncSince = null;
-      } else {
-        this.counters.badBooks++;
-        slot.withhold();
-        this.opts.logger.warn('bad book withheld; resubscribing it', {
-          exchangeId: this.venue.exchangeId,
-          symbol: slot.symbol,
-          fault: out.fault,
-        });
-        this.resync.book(slot, `${slot.symbol}: ${out.fault.replace('_', ' ')} book withheld`);
-      }
-    }
-    this.writes.push(records);
   }
 
   /** What the resync helper reads and changes of this runner. */
