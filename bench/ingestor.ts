@@ -1,4 +1,4 @@
-import { Exchange as ccxtExchange } from 'ccxt';
+import { Exchange as ccxtExchange, pro } from 'ccxt';
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import type { EventRecord } from '@app/events';
@@ -8,6 +8,7 @@ import type { CcxtBook } from '@app/venues';
 import { ingestorOptions, type IngestorLogger } from '@app/venues';
 import { touchedBand, trackBook } from '@app/venues';
 import { DEFAULT_BUFFER_BYTES, RecordWriter, VenueRunner } from '@app/venues';
+import { krakenCheck, okxCheck, type IntegrityView } from '@app/venues';
 import type { BenchRow } from './bench-row';
 
 const quiet: IngestorLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -84,32 +85,44 @@ function benchUpdateCost(): BenchRow[] {
   ];
 }
 
+/** A bench feed: the local venue's protocol, and whether the ingestor's own integrity checks run. */
+interface Feed {
+  readonly protocol: 'bybit' | 'okx';
+  readonly checks: boolean;
+  /** Levels a side of the bybit feed's snapshots (its channel depth, 200, when absent). */
+  readonly levels?: number;
+}
+
 /**
- * CPU of the ingestor at `venues` x `symbols` x `rate` updates a second: real ccxt bybit
- * classes and VenueRunners against a local venue in a child process (its CPU is not counted).
- * The books have the subscribed channel's depth (200 levels a side, as Bybit sends), or
- * `levels` when given (500 on the 200 channel was this bench's first, heavier feed).
+ * CPU of the ingestor at `venues` x `symbols` x `rate` updates a second: real ccxt classes and
+ * VenueRunners (silence timers, integrity checks, everything the Ingestor runs) against a local
+ * venue in a child process (its CPU is not counted). bybit: `orderbook.200` books with a
+ * contiguous update id (the ingestor checks it); okx: the 400-level `books` channel with the
+ * CRC32 of the top 25 (the ingestor checks it; ccxt does not) and seqId (ccxt checks the chain).
  */
 export async function benchCpu(
-  venues = 60,
-  symbols = 20,
-  rate = 10,
-  windowMs = 10_000,
-  levels?: number,
+  venues: number,
+  symbols: number,
+  rate: number,
+  windowMs: number,
+  feed: Feed,
 ): Promise<BenchRow[]> {
-  const args = levels === undefined ? [String(rate)] : [String(rate), String(levels)];
-  const child = fork(join(__dirname, 'ingestor-feed.js'), args, { stdio: 'ignore' });
+  const script = feed.protocol === 'okx' ? 'ingestor-okx-feed.js' : 'ingestor-feed.js';
+  const args = feed.levels === undefined ? [String(rate)] : [String(rate), String(feed.levels)];
+  const child = fork(join(__dirname, script), args, { stdio: 'ignore' });
+  const handled = countMessages(feed.protocol);
   try {
     const port = await new Promise<number>((resolve, reject) => {
       child.once('message', (m: { port: number }) => resolve(m.port));
       child.once('error', reject);
     });
     const names = Array.from({ length: symbols }, (_, i) => `S${i}`);
+    const id = (b: string): string => (feed.protocol === 'okx' ? `${b}-USDT` : `${b}USDT`);
     const markets = Object.fromEntries(
       names.map((b) => [
         `${b}/USDT`,
         {
-          id: `${b}USDT`,
+          id: id(b),
           symbol: `${b}/USDT`,
           base: b,
           quote: 'USDT',
@@ -135,46 +148,229 @@ export async function benchCpu(
       onRecovered: () => undefined,
     });
     const runners = Array.from({ length: venues }, (_, v) => {
-      const ccxt = {
-        urls: { api: { ws: { public: { spot: `ws://127.0.0.1:${port}/v5/public/spot?venue=${v}` } } } },
-        markets,
-      };
+      const urls =
+        feed.protocol === 'okx'
+          ? { api: { ws: `ws://127.0.0.1:${port}/ws/v5?venue=${v}` } }
+          : { api: { ws: { public: { spot: `ws://127.0.0.1:${port}/v5/public/spot?venue=${v}` } } } };
       const opts = ingestorOptions({
         sink,
         logger: quiet,
         venuesConfig: {
-          venues: new Map([['bybit', { symbols: names.map((b) => `${b}/USDT`), ccxt, watchLimit: 200 }]]),
+          venues: new Map([
+            [
+              feed.protocol,
+              {
+                symbols: names.map((b) => `${b}/USDT`),
+                ccxt: { urls, markets },
+                watchLimit: null,
+                silenceMs: null,
+                checksum: feed.checks,
+              },
+            ],
+          ]),
         },
       });
       return new VenueRunner(opts.venues[0]!, opts, writer);
     });
     for (const r of runners) r.start();
+    // Measured once every book is up (the 1,200 snapshots arrive behind each venue's pacing,
+    // slower on a busy machine) and the catch-up after them has settled.
+    const upBy = Date.now() + 90_000;
+    while (runners.some((r) => r.health().goodBooks < symbols) && Date.now() < upBy)
+      await new Promise((r) => setTimeout(r, 250));
     await new Promise((r) => setTimeout(r, 3000));
     const books0 = sink.books;
+    const handled0 = handled.count;
     const cpu0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();
     await new Promise((r) => setTimeout(r, windowMs));
     const cpu = process.cpuUsage(cpu0);
     const wallUs = Number(process.hrtime.bigint() - t0) / 1e3;
-    const updates = ((sink.books - books0) / wallUs) * 1e6;
+    const updates = handled.count - handled0;
+    const cpuUs = cpu.user + cpu.system;
+    const faults = runners.reduce(
+      (n, r) => n + r.counters.checksumFailures + r.counters.gaps + r.counters.stalls,
+      0,
+    );
     await Promise.all(runners.map((r) => r.stop()));
     await writer.close();
-    const label = `${venues}x${symbols}x${rate}/s ${levels ?? 200}lv`;
+    const what = feed.protocol === 'okx' ? '400lv okx' : `${feed.levels ?? 200}lv bybit`;
+    const label = `${venues}x${symbols}x${rate}/s ${what}, checks ${feed.checks ? 'on' : 'off'}`;
+    if (faults > 0)
+      throw new Error(
+        `ingestor bench: ${faults} checksum failures, gaps or stalls on a clean feed (${label})`,
+      );
+    if (updates === 0) throw new Error(`ingestor bench: no update handled (${label})`);
+    // On a busy machine the local venue (another process) may fall behind its 12,000 updates a
+    // second; the figure is the ingestor's CPU per update handled, at the full offered rate.
+    const offered = venues * symbols * rate;
     return [
       {
         scenario: 'ingestor',
         metric: `cpu ${label} (target < 0.5)`,
-        value: (cpu.user + cpu.system) / wallUs,
+        value: ((cpuUs / updates) * offered) / 1e6,
         unit: 'cores',
       },
-      { scenario: 'ingestor', metric: `book records ${label}`, value: updates, unit: 'records/s' },
+      { scenario: 'ingestor', metric: `cpu per update ${label}`, value: cpuUs / updates, unit: 'us/update' },
+      {
+        scenario: 'ingestor',
+        metric: `updates handled ${label}`,
+        value: (updates / wallUs) * 1e6,
+        unit: 'updates/s',
+      },
+      {
+        scenario: 'ingestor',
+        metric: `book records ${label}`,
+        value: ((sink.books - books0) / wallUs) * 1e6,
+        unit: 'records/s',
+      },
     ];
   } finally {
+    handled.restore();
     child.kill();
   }
 }
 
+/** Counts the messages a ccxt class handles (every instance), until restored. */
+function countMessages(id: 'bybit' | 'okx'): { count: number; restore(): void } {
+  const proto = (
+    pro as unknown as Record<
+      string,
+      { prototype: { handleMessage: (this: unknown, c: unknown, m: unknown) => unknown } }
+    >
+  )[id]!.prototype;
+  const original = proto.handleMessage;
+  const counter = {
+    count: 0,
+    restore: () => {
+      proto.handleMessage = original;
+    },
+  };
+  proto.handleMessage = function (this: unknown, c: unknown, m: unknown): unknown {
+    counter.count++;
+    return original.call(this, c, m);
+  };
+  return counter;
+}
+
+/**
+ * What the integrity checks and silence timers cost per book update, timed alone: the OKX check
+ * (strings kept per level, the top 25 printed, CRC32) on updates of three levels to a real
+ * 400-level ccxt book, the Kraken check (the top 10 printed at the pair's precision, CRC32), and
+ * the silence timer: a clock read per update plus a runner's scan of its books every second,
+ * spread over the 10 updates a second each book gets.
+ */
+function benchCheckCost(): BenchRow[] {
+  let seed = 11;
+  const rnd = (): number => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+  const factory = ccxtExchange.prototype as unknown as Record<string, (s: object) => CcxtBook>;
+  const book = factory.orderBook!({});
+  const bids = book.bids as unknown as BenchSide;
+  const asks = book.asks as unknown as BenchSide;
+  const rows = (side: 'b' | 'a', n: number, from: number): string[][] =>
+    Array.from({ length: n }, (_, i) => [
+      String(
+        Number((side === 'b' ? 1000 - 0.5 - (from + i) * 0.01 : 1000 + 0.5 + (from + i) * 0.01).toFixed(2)),
+      ),
+      String(Number((1 + rnd() * 5).toFixed(4))),
+      '0',
+      '1',
+    ]);
+  const snapBids = rows('b', 400, 0);
+  const snapAsks = rows('a', 400, 0);
+  for (const r of snapBids) bids.storeArray([Number(r[0]), Number(r[1])]);
+  for (const r of snapAsks) asks.storeArray([Number(r[0]), Number(r[1])]);
+  const view: IntegrityView = {
+    orderbooks: { 'BTC/USDT': book },
+    symbolOf: () => 'BTC/USDT',
+    decimalsOf: () => ({ price: 2, amount: 4 }),
+  };
+  const client = {};
+  const okx = okxCheck();
+  okx.after(
+    {
+      arg: { channel: 'books', instId: 'BTC-USDT' },
+      action: 'snapshot',
+      data: [{ bids: snapBids, asks: snapAsks, checksum: 0, seqId: 1, prevSeqId: -1 }],
+    },
+    client,
+    view,
+  );
+  const kraken = krakenCheck();
+  const n = 20_000;
+  let okxNs = 0n;
+  let krakenNs = 0n;
+  for (let i = 0; i < n; i++) {
+    const b = [rows('b', 1, Math.floor(rnd() * 40))[0]!, rows('b', 1, Math.floor(rnd() * 40))[0]!];
+    const a = [rows('a', 1, Math.floor(rnd() * 40))[0]!];
+    for (const r of b) bids.storeArray([Number(r[0]), Number(r[1])]);
+    for (const r of a) asks.storeArray([Number(r[0]), Number(r[1])]);
+    const m = {
+      arg: { channel: 'books', instId: 'BTC-USDT' },
+      action: 'update',
+      data: [{ bids: b, asks: a, checksum: 1, seqId: i + 2, prevSeqId: i + 1 }],
+    };
+    let t = process.hrtime.bigint();
+    okx.after(m, client, view);
+    okxNs += process.hrtime.bigint() - t;
+    const km = {
+      channel: 'book',
+      type: 'update',
+      data: [{ symbol: 'BTC/USDT', bids: [], asks: [], checksum: 1 }],
+    };
+    t = process.hrtime.bigint();
+    kraken.after(km, client, view);
+    krakenNs += process.hrtime.bigint() - t;
+  }
+  // The silence timer: one clock read per update, and every second a scan of the runner's books.
+  const slots = Array.from({ length: 20 }, () => ({
+    heardAt: performance.now(),
+    good: true,
+    resyncSince: null as number | null,
+  }));
+  let t = process.hrtime.bigint();
+  let sink = 0;
+  for (let i = 0; i < n; i++) sink += performance.now();
+  const clockNs = Number(process.hrtime.bigint() - t) / n;
+  t = process.hrtime.bigint();
+  for (let k = 0; k < n; k++) {
+    const now = performance.now();
+    for (const s of slots)
+      if (now - s.heardAt >= (s.good ? 60_000 : 120_000) && s.resyncSince === null) sink++;
+  }
+  const scanNs = Number(process.hrtime.bigint() - t) / n;
+  if (sink < 0) throw new Error('unreachable');
+  // A scan a second covers 20 books x 10 updates a second: 200 updates.
+  const silenceNs = clockNs + scanNs / 200;
+  return [
+    {
+      scenario: 'ingestor',
+      metric: 'okx checksum check per update (400 lv, top 25)',
+      value: Number(okxNs) / 1e3 / n,
+      unit: 'us/update',
+    },
+    {
+      scenario: 'ingestor',
+      metric: 'kraken checksum check per update (top 10)',
+      value: Number(krakenNs) / 1e3 / n,
+      unit: 'us/update',
+    },
+    {
+      scenario: 'ingestor',
+      metric: 'silence timer per update (clock read + scan share)',
+      value: silenceNs / 1e3,
+      unit: 'us/update',
+    },
+  ];
+}
+
 /** The ingestor's figures for `npm run bench`. */
 export async function benchIngestor(): Promise<BenchRow[]> {
-  return [...benchUpdateCost(), ...(await benchCpu()), ...(await benchCpu(60, 20, 10, 10_000, 500))];
+  return [
+    ...benchUpdateCost(),
+    ...benchCheckCost(),
+    ...(await benchCpu(60, 20, 10, 10_000, { protocol: 'okx', checks: true })),
+    ...(await benchCpu(60, 20, 10, 10_000, { protocol: 'okx', checks: false })),
+    ...(await benchCpu(60, 20, 10, 10_000, { protocol: 'bybit', checks: true })),
+  ];
 }

@@ -37,6 +37,8 @@ describe.skipIf(!CAPTURES_PRESENT)(
         () => ingestor.stop(),
       );
       await expectFold(sink, 'bybit', expected);
+      // The ingestor's own u-sequence check passed on every recorded frame.
+      expect(ingestor.health()[0]!.counters).toMatchObject({ gaps: 0, bookResyncs: 0, connectionResyncs: 0 });
       // The default watch limit asks for the 200-level channel (ccxt's default is 50).
       expect(JSON.parse(mock.received[0]!)).toMatchObject({
         op: 'subscribe',
@@ -52,6 +54,8 @@ describe.skipIf(!CAPTURES_PRESENT)(
         () => ingestor.stop(),
       );
       await expectFold(sink, 'coinbase', expected);
+      // The ingestor's own sequence_num check passed on every frame of the connection.
+      expect(ingestor.health()[0]!.counters).toMatchObject({ gaps: 0, connectionResyncs: 0 });
       expect(sink.venues('coinbase').at(-1)).toMatchObject({ certified: false, connected: true });
     });
   },

@@ -34,9 +34,11 @@ export function startCoinbaseMock(frames: readonly string[], paceMs = 1): Promis
         events: [{ subscriptions: { level2: [...ids] } }],
       };
       socket.send(JSON.stringify(subscriptions));
-      const mine = frames.filter((f) =>
-        (JSON.parse(f) as { events: L2Event[] }).events.every((e) => ids.has(e.product_id)),
-      );
+      // sequence_num counts the messages of a connection: the capture's connection also carried
+      // other channels, so the frames this connection gets are numbered again, contiguously.
+      const mine = frames
+        .filter((f) => (JSON.parse(f) as { events: L2Event[] }).events.every((e) => ids.has(e.product_id)))
+        .map((f) => JSON.stringify({ ...(JSON.parse(f) as object), sequence_num: seq++ }));
       void sendPaced(socket, mine, paceMs);
     },
   });

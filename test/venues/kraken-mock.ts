@@ -16,13 +16,16 @@ export interface KrakenFrame {
 
 /** Kraken's 2021 capture: AssetPairs entries and the `book-1000` frames of each v1 pair name (e.g. XBT/CHF). */
 export function readKrakenBooks(): {
-  pairs: Record<string, { wsname: string; fees: number[][] }>;
+  pairs: Record<string, { wsname: string; fees: number[][]; lot_decimals: number }>;
   frames: Map<string, KrakenFrame[]>;
 } {
   const http = readV1('KRAKEN.0').find((l) => l.t === 'http');
   if (http === undefined || http.t !== 'http') throw new Error('KRAKEN.0 holds no AssetPairs');
-  const pairs = (JSON.parse(http.data) as { result: Record<string, { wsname: string; fees: number[][] }> })
-    .result;
+  const pairs = (
+    JSON.parse(http.data) as {
+      result: Record<string, { wsname: string; fees: number[][]; lot_decimals: number }>;
+    }
+  ).result;
   const frames = new Map<string, KrakenFrame[]>();
   for (const l of readV1('KRAKEN.ws.50.0')) {
     if (l.t !== 'recv' || !l.data.startsWith('[')) continue;
@@ -57,7 +60,8 @@ export function toV2(pair: string, f: KrakenFrame): string {
     symbol: v2Symbol(pair),
     bids: levels(f.bids),
     asks: levels(f.asks),
-    checksum: f.checksum ?? 0,
+    // Kraken's CRC32 of the top 10, as recorded (v1 and v2 compute it alike); absent when the frame had none.
+    ...(f.checksum === undefined ? {} : { checksum: f.checksum }),
     timestamp: new Date(ts * 1000).toISOString(),
   };
   return JSON.stringify({ channel: 'book', type: f.snapshot ? 'snapshot' : 'update', data: [data] });

@@ -28,7 +28,17 @@ describe.skipIf(!CAPTURES_PRESENT)(
         expect(got?.inSync, symbol).toBe(true);
         expect({ bids: got?.bids, asks: got?.asks }, symbol).toEqual(book.top(500));
         expect(sink.books('kraken', symbol).filter((b) => !b.snapshot).length, symbol).toBeGreaterThan(20);
+        expect(
+          sink.books('kraken', symbol).filter((b) => b.snapshot),
+          symbol,
+        ).toHaveLength(1);
       }
+      // The ingestor's own CRC32 check (top 10, ccxt's is off) passed on every recorded checksum.
+      expect(ingestor.health()[0]!.counters).toMatchObject({
+        checksumFailures: 0,
+        bookResyncs: 0,
+        connectionResyncs: 0,
+      });
       expect(
         sink.records
           .filter((r) => r.type === 'market')

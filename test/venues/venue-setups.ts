@@ -60,7 +60,11 @@ export async function krakenReplay(): Promise<VenueReplay> {
     ['XBTCHF', 'ETHCHF'].map((id) => {
       const p = pairs[id]!;
       const [base, quote] = p.wsname.replace('XBT', 'BTC').split('/') as [string, string];
-      return { ...spotMarket(id, base, quote, p.fees[0]![1]! / 100), info: { wsname: p.wsname } };
+      // Kraken's checksum prints levels with the pair's precision. The capture is websocket v1, whose
+      // checksums are over the strings it sent: prices with 5 decimals (not pair_decimals), volumes
+      // with lot_decimals; the v2 frames carry those checksums, so the market is given that precision.
+      const precision = { price: 1e-5, amount: 10 ** -p.lot_decimals };
+      return { ...spotMarket(id, base, quote, p.fees[0]![1]! / 100), precision, info: { wsname: p.wsname } };
     }),
   );
   return {

@@ -1,8 +1,7 @@
 import type { ConsoleConfig, MetricsConfig } from '@app/config';
-import { venueSummary, type ServiceLogger } from '@app/logging';
+import { startAdminServer, venueSummary, type ServiceLogger } from '@app/logging';
 import type { ApiServer } from './bootstrap';
 import type { StatusReport } from './health/service-status';
-import { startAdminServer } from './metrics/admin-server';
 
 /** The first periodic summary comes this soon (venues have had time to connect or fail). */
 const FIRST_SUMMARY_MS = 10_000;

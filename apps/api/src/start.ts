@@ -2,6 +2,7 @@ import { loadConfigOrExit, type StartConfig } from '@app/config';
 import { logSink, type RecordSink } from '@app/log';
 import { createLogger, quietRepeats, type ServiceLogger } from '@app/logging';
 import type { Ingestor } from '@app/venues';
+import type { Registry } from 'prom-client';
 import { Clock, PinnedClock, WallClock } from './clock';
 import { closeHost, onShutdown, openFeed, serveApi } from './compose';
 import { playRecording } from './demo/play-recording';
@@ -48,6 +49,8 @@ async function main(): Promise<void> {
     live ??= await liveVenues(config, logger);
     const ingestor = live(logSink(host.log));
     ingestor.start();
+    // The venues' states and counters beside the API's metrics (one /metrics for npm start).
+    live.metrics(server.metrics.registry, ingestor);
     stops.unshift(() => ingestor.stop());
   }
 }
@@ -56,10 +59,7 @@ async function main(): Promise<void> {
  * Live venues: an ingestor writing into the same log the API folds. @app/venues is required here,
  * not at the top: ccxt takes about half a second to load, and constructing sixty exchanges more.
  */
-async function liveVenues(
-  config: StartConfig,
-  logger: ServiceLogger,
-): Promise<(sink: RecordSink) => Ingestor> {
+async function liveVenues(config: StartConfig, logger: ServiceLogger): Promise<LiveVenues> {
   const venues = await import('@app/venues');
   const venuesConfig =
     config.venuesConfig === null
@@ -70,7 +70,7 @@ async function liveVenues(
     logger.child({ component: 'Ingestor' }),
     Math.max(60_000, config.console.summaryEveryMs),
   );
-  return (sink) =>
+  const make = (sink: RecordSink): Ingestor =>
     new venues.Ingestor(
       venues.ingestorOptions({
         sink,
@@ -80,7 +80,16 @@ async function liveVenues(
         listingRepublishMs: config.listingRepublishMs,
       }),
     );
+  return Object.assign(make, {
+    metrics: (registry: Registry, ingestor: Ingestor) =>
+      venues.registerVenueMetrics(registry, () => ingestor.health()),
+  });
 }
+
+/** Builds the ingestor on a sink, and registers its venue metrics. */
+type LiveVenues = ((sink: RecordSink) => Ingestor) & {
+  metrics(registry: Registry, ingestor: Ingestor): void;
+};
 
 function fatal(e: unknown): never {
   process.stderr.write(`start failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);

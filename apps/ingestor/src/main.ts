@@ -9,11 +9,12 @@ import {
   type EventLog,
   type RecordSink,
 } from '@app/log';
-import { createLogger, quietRepeats, type ServiceLogger } from '@app/logging';
+import { createLogger, quietRepeats, type ServiceLogger, startAdminServer } from '@app/logging';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import { feedReplay, newestReceivedAt } from '@app/feed';
 import { watchOrderBookIds } from '@app/venues';
 import { Ingestor } from '@app/venues';
-import { ingestorOptions, type IngestorOptions } from '@app/venues';
+import { ingestorOptions, registerVenueMetrics, type IngestorOptions, type VenueHealth } from '@app/venues';
 import { loadVenuesConfig, VenuesConfigError } from '@app/venues';
 import { VenueTally } from './venue-tally';
 import { VenueShards } from './venue-shards';
@@ -138,10 +139,11 @@ function startLive(
     config.shards === null
       ? wholeIngestor(options)
       : shardedIngestor(config, options, log, (s) => tally.tap(s), logger);
+  const admin = config.metrics === null ? null : serveMetrics(running, config.metrics, logger);
   const timers: NodeJS.Timeout[] = [];
   if (every > 0) {
     const summarize = (): void => {
-      const s = tally.summary(Date.now());
+      const s = tally.summary(Date.now(), running.health());
       // As the API's summary: a warning while any venue is failing.
       if (s.fields.failing === undefined) logger.info(s.message, s.fields);
       else logger.warn(s.message, s.fields);
@@ -159,7 +161,36 @@ function startLive(
   return async () => {
     for (const t of timers) clearTimeout(t);
     await running.stop();
+    await (await admin)?.close();
   };
+}
+
+/** What runs the venues of this process: one Ingestor, or the slots of a group. */
+interface Running {
+  stop(): Promise<void>;
+  health(): VenueHealth[];
+}
+
+/** METRICS_PORT: the venues' states and counters (docs/venues.md "Metrics") and the process's own. */
+async function serveMetrics(
+  running: Running,
+  metrics: NonNullable<IngestorConfig['metrics']>,
+  logger: ServiceLogger,
+): Promise<{ close(): Promise<void> } | null> {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  registerVenueMetrics(registry, () => running.health());
+  try {
+    const admin = await startAdminServer(registry, metrics.port, metrics.host);
+    // Tests and scripts read the bound port from this line (useful with METRICS_PORT=0).
+    logger.info('metrics listening', { port: admin.port, url: admin.url });
+    return admin;
+  } catch (e) {
+    logger.error('metrics port could not open; running without it', {
+      error: e instanceof Error ? e.message : String(e),
+    });
+    return null;
+  }
 }
 
 /**
@@ -185,7 +216,7 @@ async function loopStart(log: EventLog, signal: AbortSignal, logger: ServiceLogg
 }
 
 /** Every configured venue in this process. */
-function wholeIngestor(options: IngestorOptions): { stop(): Promise<void> } {
+function wholeIngestor(options: IngestorOptions): Running {
   const ingestor = new Ingestor(options);
   ingestor.start();
   return ingestor;
@@ -198,7 +229,7 @@ function shardedIngestor(
   log: EventLog,
   tap: (sink: RecordSink) => RecordSink,
   logger: ServiceLogger,
-): { stop(): Promise<void> } {
+): Running {
   // INGESTOR_GROUP needs KAFKA_BROKERS (libs/config): the log is Kafka's.
   if (!(log instanceof KafkaLog)) throw new Error('INGESTOR_GROUP needs the Kafka log (KAFKA_BROKERS)');
   const kafka = log;

@@ -1,7 +1,7 @@
 import type { ShardConfig } from '@app/config';
 import { LogError, logSink, ShardGroup, type EventLog, type GatedWriter, type RecordSink } from '@app/log';
 import type { ServiceLogger } from '@app/logging';
-import type { Ingestor, IngestorOptions, VenueSettings } from '@app/venues';
+import type { Ingestor, IngestorOptions, VenueHealth, VenueSettings } from '@app/venues';
 
 /** Slots of the shard group: venue i (by exchangeId) is slot i mod SLOTS. */
 export const SHARD_SLOTS = 64;
@@ -63,6 +63,11 @@ export class VenueShards {
   private readonly shards: Shard[];
   private readonly group: ShardGroup;
   private owned = new Set<number>();
+
+  /** The states and counters of the venues this process runs now (its slots' ingestors). */
+  health(): VenueHealth[] {
+    return this.shards.flatMap((s) => s.running?.ingestor.health() ?? []);
+  }
 
   constructor(private readonly o: VenueShardsOptions) {
     const venues = [...o.options.venues].sort((a, b) =>

@@ -1,6 +1,7 @@
 import type { EventRecord } from '@app/events';
 import type { RecordSink } from '@app/log';
 import { venueSummary, type Fields } from '@app/logging';
+import type { VenueHealth } from '@app/venues';
 
 /** A book counts as fresh in the ingestor's summary when it published within this window. */
 const FRESH_MS = 10_000;
@@ -35,14 +36,19 @@ export class VenueTally {
     }
   }
 
-  /** The one-line summary at wall-clock `now`. */
-  summary(now: number): { message: string; fields: Fields } {
+  /** The one-line summary at wall-clock `now`; `health` (the ingestor's own view) says which venues are parked. */
+  summary(
+    now: number,
+    health: readonly Pick<VenueHealth, 'exchangeId' | 'state'>[] = [],
+  ): { message: string; fields: Fields } {
+    const parked = new Set(health.filter((h) => h.state === 'parked').map((h) => h.exchangeId));
     const venues = [...this.venues].map(([exchangeId, v]) => ({
       exchangeId,
       connected: v.connected,
       books: v.books.size,
       freshBooks: [...v.books.values()].filter((at) => now - at <= FRESH_MS).length,
       lastError: v.lastError,
+      parked: parked.has(exchangeId),
     }));
     return venueSummary({ status: 'ingestor', venues });
   }

@@ -133,6 +133,8 @@ export interface IngestorConfig {
   readonly shutdownTimeoutMs: number;
   /** null = this ingestor runs every configured venue. */
   readonly shards: ShardConfig | null;
+  /** METRICS_PORT: the venues' counters and states at GET /metrics. */
+  readonly metrics: MetricsConfig | null;
 }
 
 export type { AppName };
@@ -183,6 +185,7 @@ export function loadConfig<A extends AppName>(
       console: consoleConfig,
       shutdownTimeoutMs,
       shards: readShards(r, log),
+      metrics: readMetrics(r),
     };
   } else {
     const server = readServer(r);

@@ -154,7 +154,8 @@ export const ENV_HELP: readonly EnvHelp[] = [
   {
     name: 'VENUES_CONFIG',
     defaultText: 'default venues',
-    description: 'JSON file choosing venues and symbols',
+    description:
+      'JSON file choosing venues and symbols, and per-venue silence timeout, integrity checks, backoff and breaker',
     apps: VENUES,
   },
   {
@@ -314,12 +315,12 @@ export const ENV_HELP: readonly EnvHelp[] = [
     defaultText: 'unset',
     description:
       'serve Prometheus metrics at GET /metrics on this admin port (0 = any free port); off when unset',
-    apps: SERVER,
+    apps: LOG,
   },
   {
     name: 'METRICS_HOST',
     defaultText: '127.0.0.1',
     description: 'address the metrics port binds to',
-    apps: SERVER,
+    apps: LOG,
   },
 ];

@@ -1,5 +1,7 @@
 export { createLogger, SILENT_LOGGER } from './logger';
 export type { Fields, LevelName, LoggerOptions, ServiceLogger } from './logger';
 export { quietRepeats } from './quiet-repeats';
-export { venueSummary } from './venue-summary';
+export { PARKED_PREFIX, venueSummary } from './venue-summary';
 export type { SummaryInput, VenueLine } from './venue-summary';
+export { startAdminServer } from './admin-server';
+export type { AdminServer } from './admin-server';

@@ -8,7 +8,12 @@ export interface VenueLine {
   /** Books in sync and younger than the freshness cutoff at the service clock. */
   readonly freshBooks: number;
   readonly lastError: string | null;
+  /** Parked by the ingestor's circuit breaker; absent = read from lastError (PARKED_PREFIX). */
+  readonly parked?: boolean;
 }
+
+/** How a venue record's lastError starts while the venue is parked (the API reads it from there). */
+export const PARKED_PREFIX = 'parked until ';
 
 export interface SummaryInput {
   /** /health's status (or the ingestor's own word for its state). */
@@ -35,8 +40,10 @@ export function venueSummary(input: SummaryInput): { message: string; fields: Fi
   let fresh = 0;
   let books = 0;
   let freshBooks = 0;
+  let parked = 0;
   const failing: Record<string, string> = {};
   for (const v of venues) {
+    if (v.parked ?? v.lastError?.startsWith(PARKED_PREFIX) === true) parked++;
     if (v.connected) connected++;
     if (v.freshBooks > 0) fresh++;
     books += v.books;
@@ -47,7 +54,8 @@ export function venueSummary(input: SummaryInput): { message: string; fields: Fi
   const shown = names.slice(0, NAMED).join(', ');
   const more = names.length > NAMED ? ` and ${names.length - NAMED} more` : '';
   const message =
-    `${input.status}: venues ${connected}/${venues.length} connected, ${fresh} fresh; ` +
+    `${input.status}: venues ${connected}/${venues.length} connected, ${fresh} fresh` +
+    (parked > 0 ? `, ${parked} parked; ` : '; ') +
     `books ${freshBooks}/${books} fresh` +
     (names.length > 0 ? `; failing: ${shown}${more}` : '');
   return {
@@ -57,6 +65,7 @@ export function venueSummary(input: SummaryInput): { message: string; fields: Fi
       venues: venues.length,
       connected,
       freshVenues: fresh,
+      ...(parked > 0 ? { parked } : {}),
       books,
       freshBooks,
       // Only when there is one: a healthy summary stays short.

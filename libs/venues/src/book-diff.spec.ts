@@ -95,4 +95,14 @@ describe('topLevels and bookFault', () => {
     expect(fault([[3, 1]], [[2, 1]])).toBe('crossed');
     expect(fault([[1, 1]], [[2, 1]])).toBeNull();
   });
+
+  it('flags a best level that is not a positive price with a finite amount (ccxt stores what a malformed frame gives it)', () => {
+    const fault = (b: unknown[][], a: unknown[][]) =>
+      bookFault(b as number[][], b.length, a as number[][], a.length);
+    expect(fault([[1, 1]], [[undefined, undefined]])).toBe('invalid_level');
+    expect(fault([[NaN, 1]], [[2, 1]])).toBe('invalid_level');
+    expect(fault([[0, 1]], [[2, 1]])).toBe('invalid_level');
+    expect(fault([[1, Infinity]], [[2, 1]])).toBe('invalid_level');
+    expect(fault([[1, 0]], [[2, 1]])).toBeNull();
+  });
 });

@@ -4,7 +4,7 @@ import type { Level } from '@app/events';
 export type CcxtSide = ArrayLike<ArrayLike<number>> & { readonly depth?: number };
 
 /** Why a book cannot be published as good. */
-export type BookFault = 'empty_bids' | 'empty_asks' | 'crossed';
+export type BookFault = 'empty_bids' | 'empty_asks' | 'crossed' | 'invalid_level';
 
 /**
  * How many of a side's levels are published: at most `depth`, and never more than the side's own
@@ -26,7 +26,11 @@ export function topLevels(side: CcxtSide, depth: number): Level[] {
   return out;
 }
 
-/** A book with an empty side or best bid >= best ask is never published (docs/venues.md). */
+/**
+ * A book with an empty side, a best level that is not a price > 0 with an amount >= 0 (ccxt stores
+ * what a malformed frame gives it, undefined included), or best bid >= best ask is never
+ * published (docs/venues.md).
+ */
 export function bookFault(
   bids: CcxtSide,
   bidCount: number,
@@ -35,7 +39,23 @@ export function bookFault(
 ): BookFault | null {
   if (bidCount === 0) return 'empty_bids';
   if (askCount === 0) return 'empty_asks';
-  return bids[0]![0]! >= asks[0]![0]! ? 'crossed' : null;
+  const bid = bids[0]!;
+  const ask = asks[0]!;
+  if (!validLevel(bid) || !validLevel(ask)) return 'invalid_level';
+  return bid[0]! >= ask[0]! ? 'crossed' : null;
+}
+
+/** A level whose price is a finite number > 0 and amount a finite number >= 0. */
+export function validLevel(row: ArrayLike<number>): boolean {
+  const p = row[0];
+  const q = row[1];
+  return typeof p === 'number' && p > 0 && p < Infinity && typeof q === 'number' && q >= 0 && q < Infinity;
+}
+
+/** The first `n` rows of a side are all valid levels (checked before a snapshot is published). */
+export function validLevels(side: CcxtSide, n: number): boolean {
+  for (let i = 0; i < n; i++) if (!validLevel(side[i]!)) return false;
+  return true;
 }
 
 /** The last published levels of one side, in reusable typed arrays (no allocation per update). */

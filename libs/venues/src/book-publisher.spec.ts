@@ -62,6 +62,16 @@ describe('BookPublisher', () => {
     expect(record(p, [[1, 2]], [[2, 1]], 4)).toMatchObject({ snapshot: true, sequence: 2 });
   });
 
+  it('withholds a snapshot with a malformed level anywhere in the window', () => {
+    const p = new BookPublisher('x', 'A/B', 10);
+    const bad = [
+      [2, 1],
+      [NaN, 1],
+    ] as number[][];
+    expect(p.publish([[1, 1]], bad, null, 1)).toEqual({ kind: 'withheld', fault: 'invalid_level' });
+    expect(record(p, [[1, 1]], [[2, 1]], 2)).toMatchObject({ snapshot: true, sequence: 1 });
+  });
+
   it('resync() makes the next record a snapshot', () => {
     const p = new BookPublisher('x', 'A/B', 10);
     record(p, [[1, 1]], [[2, 1]]);

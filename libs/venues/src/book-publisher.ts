@@ -6,6 +6,7 @@ import {
   topLevels,
   type BookFault,
   type CcxtSide,
+  validLevels,
 } from './book-diff';
 import { syncSide, type PriceRange, type TouchedBand } from './sync-side';
 
@@ -97,6 +98,10 @@ export class BookPublisher {
       receivedAt - this.lastSnapshotAt >= this.snapshotEveryMs;
     let outBids: Level[];
     let outAsks: Level[];
+    if (snapshot && (!validLevels(bids, nb) || !validLevels(asks, na))) {
+      this.needSnapshot = true;
+      return { kind: 'withheld', fault: 'invalid_level' };
+    }
     if (snapshot) {
       outBids = topLevels(bids, nb);
       outAsks = topLevels(asks, na);

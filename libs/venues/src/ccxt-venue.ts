@@ -9,6 +9,7 @@ export interface CcxtMarket {
   readonly spot?: boolean;
   readonly active?: boolean | null;
   readonly taker?: unknown;
+  readonly precision?: { readonly price?: number; readonly amount?: number };
 }
 
 /** The live, mutable book object ccxt resolves with. */
@@ -21,7 +22,9 @@ export interface CcxtBook {
 
 /** The part of ccxt's websocket client the ingestor touches. */
 export interface CcxtClient {
+  readonly url: string;
   resolve(result: unknown, messageHash?: string): unknown;
+  send(message: unknown): Promise<unknown>;
   onError(error: Error): void;
   close(): unknown;
 }
@@ -29,14 +32,23 @@ export interface CcxtClient {
 /** The narrow surface of a ccxt pro exchange this app uses (ccxt's own typings are loose). */
 export interface CcxtProExchange {
   readonly id: string;
+  /** ccxt's REST pace: ms per unit of request cost. */
+  readonly rateLimit?: number;
   readonly has: Readonly<Record<string, unknown>>;
   readonly markets: Readonly<Record<string, CcxtMarket>> | undefined;
   clients: Record<string, CcxtClient>;
+  /** The live books by unified symbol (ccxt deletes a book it gave up on: a gap, an unsubscribe). */
+  readonly orderbooks: Record<string, CcxtBook | undefined>;
+  readonly urls: Readonly<Record<string, unknown>>;
   client(url: string): CcxtClient;
+  handleMessage(client: CcxtClient, message: unknown): unknown;
+  /** The unified symbol of a market id (the id itself when unknown). */
+  safeSymbol(marketId: string): string;
   loadMarkets(): Promise<unknown>;
   loadHttpProxyAgent(): Promise<unknown>;
   watchOrderBook(symbol: string, limit?: number): Promise<CcxtBook>;
   watchOrderBookForSymbols(symbols: string[], limit?: number): Promise<CcxtBook>;
+  unWatchOrderBook(symbol: string, params?: Record<string, unknown>): Promise<unknown>;
   close(): Promise<unknown>;
 }
 
@@ -71,13 +83,29 @@ export function watchOrderBookIds(): ReadonlySet<string> {
 export function createVenue(
   id: string,
   config: Readonly<Record<string, unknown>>,
-): { exchange: CcxtProExchange; certified: boolean } {
+): { exchange: CcxtProExchange; certified: boolean; sourceFiles: string[] } {
   const Pro = classOf(ccxt.pro, id);
   const Rest = classOf(ccxt, id);
   if (Pro === undefined || Rest === undefined) throw new Error(`'${id}' is not a ccxt pro exchange`);
   const exchange = new Pro({ enableRateLimit: true, ...structuredClone(config) }) as CcxtProExchange;
   const certified = (new Rest() as { certified?: unknown }).certified === true;
-  return { exchange, certified };
+  return { exchange, certified, sourceFiles: classChain(exchange) };
+}
+
+/** ccxt class names from the venue's own up to Exchange (bybiteu: bybiteu, bybit): its source files. */
+function classChain(exchange: object): string[] {
+  const names: string[] = [];
+  for (
+    let p = Object.getPrototypeOf(exchange) as object | null;
+    p !== null;
+    p = Object.getPrototypeOf(p) as object | null
+  ) {
+    const name = (p as { constructor?: { name?: string } }).constructor?.name ?? '';
+    if (name === 'Exchange' || name === '') break;
+    const file = name.replace(/\$\d+$/, '');
+    if (!names.includes(file)) names.push(file);
+  }
+  return names;
 }
 
 /** A ccxt NetworkError (disconnects, timeouts, InvalidNonce, ChecksumError). */

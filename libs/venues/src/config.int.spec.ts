@@ -25,14 +25,15 @@ describe('VENUES_CONFIG', () => {
       ids,
     );
     const options = ingestorOptions({ sink, venuesConfig: config });
-    expect(options.venues).toEqual([
+    expect(options.venues).toMatchObject([
       {
         exchangeId: 'okx',
         symbols: ['BTC/USDT'],
         ccxt: { urls: { api: { ws: 'ws://127.0.0.1:1/ws/v5' } } },
         watchLimit: undefined,
+        checksum: true,
       },
-      { exchangeId: 'binance', symbols: null, ccxt: {}, watchLimit: undefined },
+      { exchangeId: 'binance', symbols: null, ccxt: {}, watchLimit: 1000 },
     ]);
   });
 
@@ -70,14 +71,26 @@ describe('VENUES_CONFIG', () => {
 });
 
 describe('defaults', () => {
-  it('covers every ccxt watchOrderBook class: about sixty spot venues, the rest excluded with a reason', () => {
+  it('covers every ccxt watchOrderBook class: 53 spot venues, the rest excluded with a reason', () => {
     expect([...DEFAULT_VENUES, ...Object.keys(EXCLUDED_VENUES)].sort()).toEqual([...ids].sort());
-    expect(DEFAULT_VENUES.length).toBe(60);
+    expect(DEFAULT_VENUES.length).toBe(53);
     const options = ingestorOptions({ sink });
     expect(options.venues.map((v) => v.exchangeId)).toEqual(DEFAULT_VENUES);
     expect(options.depth).toBe(500);
   });
 
+  it("gives gateeu the REST pace of Gate's budget (ccxt's own is faster); VENUES_CONFIG's rateLimit wins", async () => {
+    const gateeu = ingestorOptions({ sink }).venues.find((v) => v.exchangeId === 'gateeu')!;
+    expect(gateeu.ccxt).toEqual({ rateLimit: 50 });
+    const own = ingestorOptions({
+      sink,
+      venuesConfig: parseVenuesConfig({ venues: { gateeu: { ccxt: { rateLimit: 100 } } } }, 'f.json', ids),
+    });
+    expect(own.venues[0]!.ccxt).toEqual({ rateLimit: 100 });
+    // The budget: 1,200 a minute, one per 50 ms; ccxt gateeu.js spaces calls 20 ms apart.
+    const ccxt = await import('ccxt');
+    expect(new ccxt.gateeu().rateLimit).toBe(20);
+  });
   it('rejects nonsense knobs', () => {
     expect(() => ingestorOptions({ sink, depth: 0 })).toThrow(/depth must be a positive integer/);
     expect(() => ingestorOptions({ sink, assets: [] })).toThrow(/asset universe/);

@@ -1,7 +1,8 @@
 /**
- * The default venues: the spot venues among ccxt 4.5.84's pro classes with watchOrderBook, in
+ * The default venues: the spot venues among ccxt 4.5.84's pro classes with watchOrderBook that
+ * serve public books without keys and list a market of the default asset universe, in
  * exchangeId order. A fixed list, not a run-time scan, so an upgrade of ccxt cannot silently add
- * or drop venues (docs/venues.md lists each left-out class and why).
+ * or drop venues (docs/venues.md lists each left-out class and why; VENUES_CONFIG runs any).
  */
 export const DEFAULT_VENUES: readonly string[] = Object.freeze([
   'aster',
@@ -23,12 +24,8 @@ export const DEFAULT_VENUES: readonly string[] = Object.freeze([
   'bybit',
   'bybiteu',
   'bybitid',
-  'cex',
   'coinbase',
-  'coinbaseexchange',
-  'coincheck',
   'coinex',
-  'coinone',
   'cryptocom',
   'deepcoin',
   'deribit',
@@ -46,11 +43,9 @@ export const DEFAULT_VENUES: readonly string[] = Object.freeze([
   'kucoin',
   'lbank',
   'lighter',
-  'luno',
   'mexc',
   'myokx',
   'nado',
-  'ndax',
   'okx',
   'okxus',
   'onetrading',
@@ -62,7 +57,6 @@ export const DEFAULT_VENUES: readonly string[] = Object.freeze([
   'upbit',
   'weex',
   'whitebit',
-  'woo',
   'xt',
 ]);
 
@@ -71,6 +65,13 @@ export const EXCLUDED_VENUES: Readonly<Record<string, string>> = Object.freeze({
   alpaca: 'market-data websockets require API keys',
   apex: 'derivatives only (perpetuals DEX)',
   binancecoinm: 'derivatives only (coin-margined futures)',
+  cex: 'public books need API keys in ccxt (watchOrderBook authenticates first)',
+  coinbaseexchange: 'public books need API keys in ccxt (watchOrderBook signs the subscription)',
+  coincheck: 'no market of the default universe (JPY markets only, fixed in the ccxt class)',
+  coinone: 'no market of the default universe (ccxt lists KRW markets only)',
+  luno: 'public books need API keys in ccxt (watchOrderBook checks credentials)',
+  ndax: "ccxt drops the book's snapshot (parses the SubscribeLevel2 rows as an object), so its books hold only levels changed since subscribing",
+  woo: 'public books need the application id (uid) in the socket URL',
   binanceusdm: 'derivatives only (USD-margined futures)',
   blofin: 'derivatives only',
   bydfi: 'derivatives only',
@@ -96,14 +97,3 @@ export const DEFAULT_ASSETS: readonly string[] = Object.freeze([
   'EUR',
   'USD',
 ]);
-
-/**
- * `limit` passed to watchOrderBook where a venue's default channel is shallow. ccxt trims the
- * book to `limit` for good, so we ask for the deepest public channel and cut to depth ourselves.
- */
-export const DEFAULT_WATCH_LIMITS: Readonly<Record<string, number>> = Object.freeze({
-  bybit: 200, // ccxt's default is orderbook.50; 200 is the deepest spot channel at 100 ms
-  bybiteu: 200,
-  bybitid: 200,
-  kraken: 1000, // ccxt uses kraken's websocket v2, whose default book depth is 10
-});

@@ -1,6 +1,7 @@
 import { ListingRepublisher } from './listing-republisher';
 import type { IngestorOptions } from './options';
 import { RecordWriter } from './record-writer';
+import type { VenueHealth } from './venue-counters';
 import { VenueRunner } from './venue-runner';
 
 /**
@@ -68,6 +69,11 @@ export class Ingestor {
       this.options.logger.error('venue not started', { exchangeId: venue.exchangeId, error: String(e) });
     }
     this.next = setImmediate(() => this.startFrom(i + 1));
+  }
+
+  /** Every started venue's state and counters, in start order (/metrics, the summary line). */
+  health(): VenueHealth[] {
+    return [...this.runners.values()].map((r) => r.health());
   }
 
   /** Close every venue connection and write what they produced (giving up after `timeoutMs` of refusals). */

@@ -1,7 +1,11 @@
 import type { RecordSink } from '@app/log';
 import { createLogger } from '@app/logging';
-import { DEFAULT_ASSETS, DEFAULT_VENUES, DEFAULT_WATCH_LIMITS } from './default-venues';
-import type { VenuesConfig } from './venues-config';
+import type { Random } from './backoff';
+import { DEFAULT_BREAKER, type BreakerPolicy } from './breaker';
+import { DEFAULT_ASSETS, DEFAULT_VENUES } from './default-venues';
+import type { VenueRule } from './venue-rule';
+import { defaultSilenceMs, ruleOf } from './venue-rules';
+import type { VenueConfigEntry, VenuesConfig } from './venues-config';
 
 /** Structured log lines (the service logger of @app/logging fits); the default writes JSON to stderr. */
 export interface IngestorLogger {
@@ -24,6 +28,12 @@ export interface VenueSettings {
   readonly ccxt: Readonly<Record<string, unknown>>;
   /** `limit` for watchOrderBook(ForSymbols); undefined = ccxt's default channel. */
   readonly watchLimit: number | undefined;
+  /** The venue's rules (venue-rules.ts). */
+  readonly rule: VenueRule;
+  /** A book silent this long is resubscribed. */
+  readonly silenceMs: number;
+  /** The ingestor's own integrity checks (integrity.ts) on; VENUES_CONFIG `checksum: false` opts out (ccxt's own stay). */
+  readonly checksum: boolean;
 }
 
 /** Everything the ingestor needs, resolved; build it with `ingestorOptions`. */
@@ -38,8 +48,14 @@ export interface IngestorOptions {
   readonly assets: readonly string[];
   /** Symbols per watchOrderBookForSymbols call. */
   readonly symbolsPerSubscription: number;
-  /** Re-subscription backoff: initialMs doubling up to maxMs (ccxt adds its own dial backoff). */
+  /** Re-subscription backoff: full jitter under a ceiling doubling from initialMs to maxMs (ccxt adds its own dial backoff). */
   readonly backoff: { readonly initialMs: number; readonly maxMs: number };
+  /** When a failing venue is parked, and how it is probed. */
+  readonly breaker: BreakerPolicy;
+  /** Randomness for backoff jitter (seeded in tests). */
+  readonly random: Random;
+  /** A monotonic clock (ms) for silence timers. */
+  readonly clock: () => number;
   /** The clock; receivedAt is stamped with it when an update arrives. */
   readonly now: () => number;
   readonly logger: IngestorLogger;
@@ -60,6 +76,9 @@ export interface IngestorOptionsInput {
   readonly assets?: readonly string[];
   readonly symbolsPerSubscription?: number;
   readonly backoff?: { readonly initialMs: number; readonly maxMs: number };
+  readonly breaker?: BreakerPolicy;
+  readonly random?: Random;
+  readonly clock?: () => number;
   readonly now?: () => number;
   readonly logger?: IngestorLogger;
   readonly bufferBytes?: number;
@@ -97,22 +116,14 @@ function republishMs(value: number): number {
  */
 export function ingestorOptions(input: IngestorOptionsInput): IngestorOptions {
   const configured = input.venuesConfig?.venues;
+  const defaults = input.venuesConfig?.defaults ?? {};
   const venues: VenueSettings[] = configured
-    ? [...configured].map(([exchangeId, entry]) => ({
-        exchangeId,
-        symbols: entry.symbols,
-        ccxt: entry.ccxt,
-        watchLimit: entry.watchLimit ?? DEFAULT_WATCH_LIMITS[exchangeId],
-      }))
-    : DEFAULT_VENUES.map((exchangeId) => ({
-        exchangeId,
-        symbols: null,
-        ccxt: {},
-        watchLimit: DEFAULT_WATCH_LIMITS[exchangeId],
-      }));
-  const backoff = input.backoff ?? DEFAULT_BACKOFF;
+    ? [...configured].map(([exchangeId, entry]) => venueSettings(exchangeId, entry, defaults.silenceMs))
+    : DEFAULT_VENUES.map((exchangeId) => venueSettings(exchangeId, null, defaults.silenceMs));
+  const backoff = input.backoff ?? defaults.backoff ?? DEFAULT_BACKOFF;
   if (!(backoff.initialMs >= 0 && backoff.maxMs >= backoff.initialMs))
     throw new RangeError('ingestor backoff must satisfy 0 <= initialMs <= maxMs');
+  const breaker = input.breaker ?? { ...DEFAULT_BREAKER, ...defaults.breaker };
   const assets = input.assets ?? DEFAULT_ASSETS;
   if (assets.length === 0) throw new RangeError('ingestor asset universe must not be empty');
   return {
@@ -126,10 +137,35 @@ export function ingestorOptions(input: IngestorOptionsInput): IngestorOptions {
       input.symbolsPerSubscription ?? DEFAULT_SYMBOLS_PER_SUBSCRIPTION,
     ),
     backoff,
+    breaker,
+    random: input.random ?? Math.random,
+    clock: input.clock ?? (() => performance.now()),
     now: input.now ?? Date.now,
     logger: input.logger ?? stderrLogger,
     sink: input.sink,
     bufferBytes: positiveInt('bufferBytes', input.bufferBytes ?? DEFAULT_BUFFER_BYTES),
     listingRepublishMs: republishMs(input.listingRepublishMs ?? DEFAULT_LISTING_REPUBLISH_MS),
+  };
+}
+
+/** One venue's settings: its rules, with what VENUES_CONFIG sets winning. */
+function venueSettings(
+  exchangeId: string,
+  entry: VenueConfigEntry | null,
+  silenceMs: number | undefined,
+): VenueSettings {
+  const rule = ruleOf(exchangeId);
+  return {
+    exchangeId,
+    symbols: entry?.symbols ?? null,
+    // A class whose own REST pace is faster than the venue's budget is given the budget's.
+    ccxt:
+      rule.rateLimitMs !== undefined && entry?.ccxt?.rateLimit === undefined
+        ? { rateLimit: rule.rateLimitMs, ...entry?.ccxt }
+        : (entry?.ccxt ?? {}),
+    watchLimit: entry?.watchLimit ?? rule.watchLimit ?? undefined,
+    rule,
+    silenceMs: entry?.silenceMs ?? silenceMs ?? defaultSilenceMs(rule),
+    checksum: entry?.checksum ?? true,
   };
 }

@@ -40,12 +40,19 @@ const known = (() => {
 })();
 
 const bands = new WeakMap<object, TouchedBand>();
+/** Resets seen per tapped book (a reset rebuilds the book from a fresh snapshot in place). */
+const resets = new WeakMap<object, number>();
 /** Books seen: true once their reset is tapped, false for classes that are never banded. */
 const books = new WeakMap<object, boolean>();
 
 /** The band of prices changed on `side` since it was last published; undefined if it is not tracked. */
 export function touchedBand(side: object): TouchedBand | undefined {
   return bands.get(side);
+}
+
+/** How many times ccxt reset `book` in place since it was first tracked; undefined for an untapped book. */
+export function resetCount(book: object): number | undefined {
+  return resets.get(book);
 }
 
 /**
@@ -68,6 +75,7 @@ function tapReset(book: TapBook): boolean {
   if (book.reset !== known.reset || book.update !== known.update || book.limit !== known.bookLimit)
     return false;
   const reset = book.reset;
+  resets.set(book, 0);
   Object.defineProperty(book, 'reset', {
     configurable: true,
     writable: true,
@@ -76,6 +84,7 @@ function tapReset(book: TapBook): boolean {
       // reset empties both sides without storeArray: no band can describe that.
       markWhole(this.bids);
       markWhole(this.asks);
+      resets.set(this, (resets.get(this) ?? 0) + 1);
       return reset.call(this, snapshot);
     },
   });

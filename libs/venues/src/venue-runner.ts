@@ -1,50 +1,51 @@
-import type { EventRecord, MarketRecord } from '@app/events';
-import { NetworkError } from 'ccxt';
+import { BookFlusher } from './book-flusher';
 import { BookPublisher } from './book-publisher';
-import { createVenue, type CcxtBook, type CcxtClient, type CcxtProExchange } from './ccxt-venue';
-import { chooseTakerFee } from './fees';
-import { marketRules } from './market-rules';
-import type { IngestorOptions, VenueSettings } from './options';
+import { BookResync, type ResyncContext } from './book-resync';
+import { BookSlot } from './book-slot';
+import { BookWatchdog } from './book-watchdog';
+import { CircuitBreaker } from './breaker';
+import { tapExchange } from './ccxt-taps';
+import { createVenue, type CcxtProExchange } from './ccxt-venue';
+import { escapeGuard } from './escape-guard';
+import { failureKind, messageOf } from './failure-kind';
+import { marketRecords } from './market-records';
 import { selectSymbols } from './select-symbols';
-import { touchedBand, trackBook } from './side-tracker';
-import type { TouchedBand } from './sync-side';
+import type { IngestorOptions, VenueSettings } from './options';
 import type { RecordWriter } from './record-writer';
+import { emptyCounters, type VenueCounters, type VenueHealth } from './venue-counters';
+import { planSubscriptions, type SubscriptionGroup } from './subscription-plan';
+import { VenueFailures } from './venue-failures';
 import { VenueStatus } from './venue-status';
 
-/** One book of the venue: its publisher and what ccxt last resolved for it. */
-interface BookSlot {
-  readonly group: number;
-  readonly publisher: BookPublisher;
-  /** The ccxt book last published from: a different object means ccxt rebuilt it. */
-  published: CcxtBook | null;
-  /** The book last resolved, its sides when they were last tracked, and their change bands. */
-  seen: CcxtBook | null;
-  bids: CcxtBook['bids'] | null;
-  asks: CcxtBook['asks'] | null;
-  bidBand: TouchedBand | undefined;
-  askBand: TouchedBand | undefined;
-  /** Resolved since the last flush; receivedAt is the last resolve's clock. */
-  pending: boolean;
-  receivedAt: number;
-}
-
 /**
- * One venue: markets, then one watch loop per subscription group. Book changes are observed by
- * tapping the ws client's resolve (every ccxt venue resolves its live book after applying an
- * update): ccxt's futures are one-shot, so a multi-symbol watch loses the notification of a book
- * that changed while another book's resolve was being handled.
+ * One venue: markets, then one watch loop per subscription group (docs/venues.md "Resilience").
+ * Book changes are observed by tapping the ws client's resolve (every ccxt venue resolves its live
+ * book after applying an update): ccxt's futures are one-shot, so a multi-symbol watch loses the
+ * notification of a book that changed while another book's resolve was being handled. Nothing on
+ * the venue's path may end the process: every rejection is caught here or by the taps
+ * (ccxt-taps.ts), and what escapes ccxt anyway reaches the process-wide guard (escape-guard.ts).
  */
 export class VenueRunner {
   private exchange!: CcxtProExchange;
   private status!: VenueStatus;
+  private breaker!: CircuitBreaker;
+  readonly counters: VenueCounters = emptyCounters();
   private readonly slots = new Map<string, BookSlot>();
-  private dirty: BookSlot[] = [];
-  private flushScheduled = false;
-  /** Set while a bad book forces a re-subscription: nothing is published until the loops retry. */
-  private resyncing = false;
+  /** ccxt symbol -> the slots its book feeds (itself and its aliases). */
+  private readonly feeds = new Map<string, BookSlot[]>();
+  private groups: SubscriptionGroup[] = [];
   private stopped = false;
+  private started = false;
   private readonly loops: Promise<void>[] = [];
+  /** Groups whose connection went since their last watch call (their ccxt books are forgotten first). */
+  private readonly stale = new Set<number>();
   private readonly wakers = new Set<() => void>();
+  private stallTimer: NodeJS.Timeout | null = null;
+  private unregister: (() => void) | null = null;
+  private resync!: BookResync;
+  private watchdog!: BookWatchdog;
+  private flusher!: BookFlusher;
+  private failures!: VenueFailures;
 
   constructor(
     private readonly venue: VenueSettings,
@@ -59,18 +60,68 @@ export class VenueRunner {
 
   /** Construct the exchange and start in the background; never waits for the venue. */
   start(): void {
-    const { exchange, certified } = createVenue(this.venue.exchangeId, this.venue.ccxt);
+    const { exchange, certified, sourceFiles } = createVenue(this.venue.exchangeId, this.venue.ccxt);
     this.exchange = exchange;
     this.status = new VenueStatus(this.venue.exchangeId, certified, 1);
-    this.tapClients();
+    this.breaker = new CircuitBreaker(this.opts.breaker, this.opts.random);
+    this.resync = new BookResync(this.resyncContext());
+    this.watchdog = new BookWatchdog(
+      this.resyncContext(),
+      this.resync,
+      () => this.breaker.waitMs(this.opts.now()) > 0,
+    );
+    this.failures = new VenueFailures({
+      exchangeId: this.venue.exchangeId,
+      opts: this.opts,
+      writes: this.writes,
+      counters: this.counters,
+      breaker: this.breaker,
+      status: this.status,
+      resync: this.resync,
+      stopped: () => this.stopped,
+    });
+    this.flusher = new BookFlusher({
+      exchangeId: this.venue.exchangeId,
+      opts: this.opts,
+      writes: this.writes,
+      counters: this.counters,
+      feeds: this.feeds,
+      breaker: this.breaker,
+      status: this.status,
+      resync: this.resync,
+      stopped: () => this.stopped,
+    });
+    tapExchange(
+      exchange,
+      {
+        resolved: (result, client) => this.flusher.observe(result, client),
+        sendFailed: (e, client) => this.failures.contain(e, `send on ${client.url}`, client),
+        rateLimited: (status, ms) => this.failures.rateLimited(status, ms),
+        restWaitMs: () => this.failures.restWaitMs(),
+        handled: this.watchdog.checks
+          ? (message, client) => this.watchdog.message(message, client)
+          : undefined,
+      },
+      this.opts.now,
+    );
+    this.unregister = escapeGuard.register({
+      exchangeId: this.venue.exchangeId,
+      sourceFiles,
+      urls: () => this.urls(),
+      contain: (e, origin) => this.failures.contain(e, origin, null),
+    });
+    this.started = true;
     this.loops.push(this.run());
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    if (this.stallTimer !== null) clearInterval(this.stallTimer);
     for (const wake of [...this.wakers]) wake();
     await this.exchange?.close().catch(() => undefined);
     await Promise.all(this.loops);
+    // Late rejections of a closed venue are still this venue's: unregister only after ccxt settled.
+    setTimeout(() => this.unregister?.(), 1_000).unref();
   }
 
   /** Books of this venue lost records on the way to the log: their next record is a snapshot. */
@@ -83,65 +134,89 @@ export class VenueRunner {
     for (const slot of this.slots.values()) {
       if (slot.seen === null) continue;
       slot.publisher.resync();
-      if (!slot.pending) {
-        slot.pending = true;
-        this.dirty.push(slot);
-      }
+      this.flusher.markDirty(slot);
     }
-    if (this.dirty.length > 0 && !this.flushScheduled) {
-      this.flushScheduled = true;
-      queueMicrotask(this.flushTask);
-    }
+  }
+
+  /** The venue's state for /metrics and the summary line. */
+  health(): VenueHealth {
+    const now = this.opts.now();
+    const parkedUntil = this.breaker?.parkedUntil ?? null;
+    let good = 0;
+    for (const s of this.slots.values()) if (s.good) good++;
+    const state = !this.started
+      ? 'starting'
+      : parkedUntil !== null && parkedUntil > now
+        ? 'parked'
+        : this.status.isConnected
+          ? 'connected'
+          : 'connecting';
+    return {
+      exchangeId: this.venue.exchangeId,
+      state,
+      parkedUntil: state === 'parked' ? parkedUntil : null,
+      books: this.slots.size,
+      goodBooks: good,
+      counters: { ...this.counters },
+    };
+  }
+
+  private *urls(): Iterable<string> {
+    if (this.exchange === undefined) return;
+    yield* Object.keys(this.exchange.clients ?? {});
+    yield* urlStrings(this.exchange.urls?.api);
   }
 
   private async run(): Promise<void> {
     const symbols = await this.loadMarkets();
     if (symbols === null) return;
-    const size = this.exchange.has.watchOrderBookForSymbols === true ? this.opts.symbolsPerSubscription : 1;
-    const groups: string[][] = [];
-    for (let i = 0; i < symbols.length; i += size) groups.push(symbols.slice(i, i + size));
-    this.status.setGroups(groups.length);
-    groups.forEach((group, g) => {
-      for (const s of group) {
-        const publisher = new BookPublisher(
-          this.venue.exchangeId,
-          s,
-          this.opts.snapshotEvery,
-          this.opts.depth,
-          this.opts.snapshotEveryMs,
-        );
-        this.slots.set(s, {
-          group: g,
-          publisher,
-          published: null,
-          seen: null,
-          bids: null,
-          asks: null,
-          bidBand: undefined,
-          askBand: undefined,
-          pending: false,
-          receivedAt: 0,
-        });
+    const plan = planSubscriptions(symbols, this.venue, this.exchange.has, this.opts.symbolsPerSubscription);
+    for (const w of plan.warnings) this.opts.logger.warn(w, { exchangeId: this.venue.exchangeId });
+    this.groups = plan.groups;
+    this.status.setGroups(this.groups.length);
+    for (const g of this.groups) {
+      for (const source of g.symbols) {
+        for (const symbol of [source, ...(plan.aliasesOf.get(source) ?? [])]) {
+          const pub = new BookPublisher(
+            this.venue.exchangeId,
+            symbol,
+            this.opts.snapshotEvery,
+            this.opts.depth,
+            this.opts.snapshotEveryMs,
+          );
+          const slot = new BookSlot(symbol, source, g.index, pub);
+          this.slots.set(symbol, slot);
+          const list = this.feeds.get(source) ?? [];
+          list.push(slot);
+          this.feeds.set(source, list);
+        }
       }
-      this.loops.push(this.watchLoop(group, g));
-    });
+    }
+    this.stallTimer = setInterval(
+      () => this.watchdog.silence(),
+      Math.max(50, Math.min(1_000, this.venue.silenceMs / 4)),
+    );
+    this.stallTimer.unref();
+    for (const g of this.groups) this.loops.push(this.watchLoop(g));
   }
 
   /** Load markets (retrying while the venue is down) and write market and venue records. */
   private async loadMarkets(): Promise<string[] | null> {
     for (let attempt = 0; !this.stopped; attempt++) {
+      await this.admit();
+      if (this.stopped) break;
       try {
         // Plain ws:// URLs (mock venues, private gateways) need ccxt's node http agent loaded first.
         await this.exchange.loadHttpProxyAgent();
         await this.exchange.loadMarkets();
         break;
       } catch (e) {
-        this.down(null, `loading markets failed: ${message(e)}`);
+        this.failures.failed(null, `loading markets failed: ${messageOf(e)}`, failureKind(e, 'checksum'), e);
         this.opts.logger.debug?.('loading markets failed; retrying', {
           exchangeId: this.venue.exchangeId,
-          error: message(e),
+          error: messageOf(e),
         });
-        await this.sleep(attempt);
+        await this.sleep(this.failures.delay(attempt));
       }
     }
     if (this.stopped) return null;
@@ -153,25 +228,7 @@ export class VenueRunner {
         symbols: unknown,
       });
     const now = this.opts.now();
-    const records: EventRecord[] = [];
-    const missingFee: string[] = [];
-    for (const symbol of symbols) {
-      const m = markets[symbol]!;
-      const fee = chooseTakerFee(this.venue.exchangeId, m.taker);
-      if (fee.rate === null) missingFee.push(symbol);
-      const record: MarketRecord = {
-        v: 1,
-        type: 'market',
-        exchangeId: this.venue.exchangeId,
-        symbol,
-        base: m.base,
-        quote: m.quote,
-        takerFeeRate: fee.rate,
-        ...marketRules(this.exchange, m),
-        receivedAt: now,
-      };
-      records.push(record);
-    }
+    const { records, missingFee } = marketRecords(this.exchange, this.venue.exchangeId, symbols, now);
     if (missingFee.length > 0) {
       this.opts.logger.warn('no valid taker fee; market records carry null and the API default applies', {
         exchangeId: this.venue.exchangeId,
@@ -188,138 +245,80 @@ export class VenueRunner {
     return [...symbols];
   }
 
-  private async watchLoop(symbols: string[], group: number): Promise<void> {
+  private async watchLoop(group: SubscriptionGroup): Promise<void> {
     const limit = this.venue.watchLimit;
+    this.stale.add(group.index);
     for (let attempt = 0; !this.stopped;) {
+      await this.admit();
+      if (this.stopped) return;
+      if (this.stale.delete(group.index)) {
+        // The silence timer counts from the (re)subscription until the first book arrives.
+        this.heardNow(group.symbols);
+        // Its connection went: ccxt rebuilds these books from the venue's fresh snapshots.
+        this.resync.forget(group.symbols);
+      }
       try {
-        this.resyncing = false;
-        if (symbols.length > 1 || this.exchange.has.watchOrderBookForSymbols === true) {
-          await this.exchange.watchOrderBookForSymbols(symbols, limit);
-        } else {
-          await this.exchange.watchOrderBook(symbols[0]!, limit);
-        }
+        if (group.multi) await this.exchange.watchOrderBookForSymbols(group.symbols, limit);
+        else await this.exchange.watchOrderBook(group.symbols[0]!, limit);
         attempt = 0;
       } catch (e) {
         if (this.stopped) return;
-        for (const s of symbols) this.slots.get(s)?.publisher.resync();
-        this.down(group, message(e));
+        const kind = failureKind(e, this.venue.rule.checksumError);
+        if (kind === 'unsubscribed') {
+          for (const s of group.symbols) if (this.resync.unwatching.has(s)) this.resync.watchAlone(s);
+          continue;
+        }
+        if (kind === 'gap' || kind === 'checksum') {
+          this.counters[kind === 'gap' ? 'gaps' : 'checksumFailures']++;
+          this.resync.integrityFailed(group, e);
+          await this.sleep(this.failures.delay(attempt++));
+          continue;
+        }
+        for (const s of group.symbols) for (const slot of this.feeds.get(s) ?? []) slot.resync();
+        this.stale.add(group.index);
+        this.failures.failed(group.index, messageOf(e), kind, e);
         this.opts.logger.debug?.('order book subscription failed; re-subscribing', {
           exchangeId: this.venue.exchangeId,
-          symbols,
-          error: message(e),
+          symbols: group.symbols,
+          error: messageOf(e),
         });
-        await this.sleep(attempt++);
+        await this.sleep(this.failures.delay(attempt++));
       }
     }
   }
 
-  private down(group: number | null, error: string): void {
-    if (this.status.down(group, error)) this.writes.push([this.status.record(this.opts.now())]);
+  /** Wait while the venue is parked (circuit breaker) or a Retry-After is pending. */
+  private async admit(): Promise<void> {
+    for (;;) {
+      if (this.stopped) return;
+      const wait = Math.max(this.breaker.waitMs(this.opts.now()), this.failures.restWaitMs());
+      if (wait <= 0) return;
+      await this.sleep(wait);
+    }
   }
 
-  /** Wrap ccxt's client factory so every ws client reports each book it resolves. */
-  private tapClients(): void {
-    const ex = this.exchange;
-    const create = ex.client.bind(ex);
-    const tapped = new WeakSet<CcxtClient>();
-    ex.client = (url: string): CcxtClient => {
-      const client = create(url);
-      if (!tapped.has(client)) {
-        tapped.add(client);
-        const resolve = client.resolve.bind(client);
-        client.resolve = (result: unknown, hash?: string): unknown => {
-          this.observe(result);
-          return resolve(result, hash);
-        };
-      }
-      return client;
+  private heardNow(symbols: readonly string[]): void {
+    const t = this.opts.clock();
+    for (const s of symbols) for (const slot of this.feeds.get(s) ?? []) slot.heardAt = t;
+  }
+
+  /** What the resync helper reads and changes of this runner. */
+  private resyncContext(): ResyncContext {
+    return {
+      exchange: this.exchange,
+      venue: this.venue,
+      opts: this.opts,
+      counters: this.counters,
+      slots: this.slots,
+      feeds: this.feeds,
+      groups: () => this.groups,
+      stale: this.stale,
+      stopped: () => this.stopped,
     };
   }
 
-  private observe(result: unknown): void {
-    if (typeof result !== 'object' || result === null) return;
-    const book = result as Partial<CcxtBook>;
-    if (typeof book.symbol !== 'string') return;
-    const slot = this.slots.get(book.symbol);
-    if (slot === undefined || !Array.isArray(book.bids) || !Array.isArray(book.asks)) return;
-    if (book !== slot.seen || book.bids !== slot.bids || book.asks !== slot.asks) {
-      // A new book or side object: tap it so later changes are banded (side-tracker.ts).
-      trackBook(book);
-      slot.seen = book as CcxtBook;
-      slot.bids = book.bids;
-      slot.asks = book.asks;
-      slot.bidBand = touchedBand(book.bids);
-      slot.askBand = touchedBand(book.asks);
-    }
-    slot.receivedAt = this.opts.now();
-    if (!slot.pending) {
-      slot.pending = true;
-      this.dirty.push(slot);
-    }
-    if (!this.flushScheduled) {
-      this.flushScheduled = true;
-      // After ccxt finishes the message (some apply several updates per frame), publish once.
-      queueMicrotask(this.flushTask);
-    }
-  }
-
-  private readonly flushTask = (): void => this.flush();
-
-  private flush(): void {
-    this.flushScheduled = false;
-    const dirty = this.dirty;
-    this.dirty = [];
-    const records: EventRecord[] = [];
-    for (const slot of dirty) {
-      slot.pending = false;
-      if (this.resyncing || this.stopped) continue;
-      const book = slot.seen!;
-      const pub = slot.publisher;
-      // A new book object means ccxt rebuilt it from a fresh snapshot (re-subscription).
-      if (slot.published !== book) pub.resync();
-      slot.published = book;
-      const ts = book.timestamp;
-      const exchangeTimestamp = typeof ts === 'number' && Number.isFinite(ts) ? Math.trunc(ts) : null;
-      const { receivedAt } = slot;
-      const out = pub.publish(
-        book.bids,
-        book.asks,
-        exchangeTimestamp,
-        receivedAt,
-        slot.bidBand,
-        slot.askBand,
-      );
-      if (out.kind === 'record') {
-        records.push(out.record);
-        if (this.status.groupUp(slot.group)) records.push(this.status.record(receivedAt));
-      } else if (out.kind === 'withheld') {
-        this.resubscribe(`${pub.symbol}: ${out.fault.replace('_', ' ')} book withheld; re-subscribing`);
-      }
-    }
-    this.writes.push(records);
-  }
-
-  private resyncAll(): void {
-    for (const slot of this.slots.values()) slot.publisher.resync();
-  }
-
-  /** Drop every connection of the venue the way ccxt does on a keepalive timeout; the loops re-subscribe. */
-  private resubscribe(reason: string): void {
-    if (this.resyncing) return;
-    this.resyncing = true;
-    this.opts.logger.warn('bad book', { exchangeId: this.venue.exchangeId, reason });
-    this.resyncAll();
-    this.down(null, reason);
-    for (const client of Object.values(this.exchange.clients ?? {})) {
-      client.onError(new NetworkError(`${this.venue.exchangeId} ${reason}`));
-      void Promise.resolve(client.close()).catch(() => undefined);
-    }
-  }
-
-  /** Backoff sleep that stop() cuts short. */
-  private sleep(attempt: number): Promise<void> {
-    const { initialMs, maxMs } = this.opts.backoff;
-    const ms = Math.min(maxMs, initialMs * 2 ** Math.min(attempt, 20));
+  /** A sleep that stop() cuts short. */
+  private sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const done = (): void => {
         clearTimeout(timer);
@@ -332,6 +331,9 @@ export class VenueRunner {
   }
 }
 
-function message(e: unknown): string {
-  return e instanceof Error ? `${e.constructor.name}: ${e.message}` : String(e);
+/** Every string found in ccxt's `urls.api` (nested objects of URLs). */
+function* urlStrings(value: unknown, depth = 0): Iterable<string> {
+  if (typeof value === 'string') yield value;
+  else if (typeof value === 'object' && value !== null && depth < 4)
+    for (const v of Object.values(value)) yield* urlStrings(v, depth + 1);
 }

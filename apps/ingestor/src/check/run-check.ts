@@ -39,6 +39,7 @@ export async function runCheck(input: CheckInput): Promise<CheckRun> {
   const observed = probe.observations(
     venues.map((v) => v.exchangeId),
     at,
+    ingestor.health(),
   );
   return {
     report: checkReport(observed, seconds),

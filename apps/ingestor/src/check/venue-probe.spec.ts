@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { book, market, T0, venue } from '@test/support';
+import { VENUE_EVENTS, type VenueCounters } from '@app/venues';
 import { VenueProbe } from './venue-probe';
+
+const emptyCounters = (): VenueCounters =>
+  Object.fromEntries(VENUE_EVENTS.map((e) => [e, 0])) as unknown as VenueCounters;
 
 describe('venues check: the probe', () => {
   it('counts markets, live books, first book time, update rate, depth and integrity failures per venue', async () => {
@@ -36,9 +40,24 @@ describe('venues check: the probe', () => {
       exchangeId: 'okx',
       error: 'ChecksumError: okx BTC/USDT checksum mismatch',
     });
-    probe.warn('bad book', { exchangeId: 'okx', reason: 'ETH/USDT: crossed book withheld; re-subscribing' });
+    probe.warn('bad book withheld; resubscribing it', {
+      exchangeId: 'okx',
+      reason: 'ETH/USDT: crossed book withheld; re-subscribing',
+    });
     probe.info('something without a venue');
-    const [okx, idle] = probe.observations(['okx', 'kraken'], T0 + 5500);
+    // The ingestor's counters (Ingestor.health()) give the integrity figures.
+    const counters = { ...emptyCounters(), gaps: 1, checksumFailures: 1, badBooks: 1, stalls: 2 };
+    const health = [
+      {
+        exchangeId: 'okx',
+        state: 'connecting' as const,
+        parkedUntil: null,
+        books: 2,
+        goodBooks: 1,
+        counters,
+      },
+    ];
+    const [okx, idle] = probe.observations(['okx', 'kraken'], T0 + 5500, health);
     expect(okx).toMatchObject({
       exchangeId: 'okx',
       markets: ['BTC/USDT', 'ETH/USDT'],
@@ -49,6 +68,7 @@ describe('venues check: the probe', () => {
       gaps: 1,
       checksumFailures: 1,
       badBooks: 1,
+      stalls: 2,
       reconnects: 1,
       connected: false,
       errors: [
@@ -66,6 +86,8 @@ describe('venues check: the probe', () => {
       booksLive: [],
       firstBookMs: null,
       depth: null,
+      gaps: 0,
+      stalls: 0,
     });
   });
 

@@ -1,7 +1,7 @@
 import { BookCache } from '@app/books';
 import type { EventRecord } from '@app/events';
 import type { RecordSink } from '@app/log';
-import type { IngestorLogger } from '@app/venues';
+import type { IngestorLogger, VenueHealth } from '@app/venues';
 
 type Fields = Readonly<Record<string, unknown>>;
 
@@ -37,10 +37,6 @@ interface Tally {
   readonly booksLive: Set<string>;
   firstBookAt: number | null;
   bookRecords: number;
-  gaps: number;
-  checksumFailures: number;
-  badBooks: number;
-  stalls: number;
   reconnects: number;
   connected: boolean;
   readonly errors: string[];
@@ -49,7 +45,9 @@ interface Tally {
 /**
  * The check's sink and logger: the Ingestor writes its records here instead of the event log, and
  * logs here, so the check sees exactly what a deployment would (markets, books, venue states,
- * every re-subscription and its reason). Books are folded as the API folds them.
+ * every re-subscription and its reason). Books are folded as the API folds them. Gaps, checksum
+ * failures, withheld books and silent books are the ingestor's own counters (Ingestor.health(),
+ * the same numbers /metrics serves).
  */
 export class VenueProbe implements RecordSink, IngestorLogger {
   private readonly tallies = new Map<string, Tally>();
@@ -92,12 +90,27 @@ export class VenueProbe implements RecordSink, IngestorLogger {
     this.line(message, fields);
   }
 
-  /** Everything observed, per venue in `order` (venues that never wrote anything included). */
-  observations(order: readonly string[], at: number): VenueObservation[] {
-    return order.map((exchangeId) => this.observe(exchangeId, this.tally(exchangeId), at));
+  /**
+   * Everything observed, per venue in `order` (venues that never wrote anything included), with
+   * the integrity counters of `health` (the ingestor's; zeros for a venue it does not report).
+   */
+  observations(
+    order: readonly string[],
+    at: number,
+    health: readonly VenueHealth[] = [],
+  ): VenueObservation[] {
+    const byId = new Map(health.map((h) => [h.exchangeId, h.counters]));
+    return order.map((exchangeId) =>
+      this.observe(exchangeId, this.tally(exchangeId), at, byId.get(exchangeId)),
+    );
   }
 
-  private observe(exchangeId: string, t: Tally, at: number): VenueObservation {
+  private observe(
+    exchangeId: string,
+    t: Tally,
+    at: number,
+    c: VenueHealth['counters'] | undefined,
+  ): VenueObservation {
     const sides = [...t.booksLive].flatMap((s) => {
       const b = this.cache.book(exchangeId, s);
       return b === undefined ? [] : [{ bids: b.bids.count, asks: b.asks.count }];
@@ -113,28 +126,22 @@ export class VenueProbe implements RecordSink, IngestorLogger {
         sides.length === 0
           ? null
           : { bids: median(sides.map((s) => s.bids)), asks: median(sides.map((s) => s.asks)) },
-      gaps: t.gaps,
-      checksumFailures: t.checksumFailures,
-      badBooks: t.badBooks,
-      stalls: t.stalls,
+      gaps: c?.gaps ?? 0,
+      checksumFailures: c?.checksumFailures ?? 0,
+      badBooks: c?.badBooks ?? 0,
+      stalls: c?.stalls ?? 0,
       reconnects: t.reconnects,
       connected: t.connected,
       errors: [...t.errors],
     };
   }
 
-  /** Classify a log line of a venue: the ingestor logs every failure with the venue's own error text. */
-  private line(message: string, fields?: Fields): void {
+  /** Keep the venue's own error text from a log line of the ingestor (it logs every failure with it). */
+  private line(_message: string, fields?: Fields): void {
     const exchangeId = fields?.exchangeId;
     if (typeof exchangeId !== 'string') return;
-    const t = this.tally(exchangeId);
     const text = [fields?.error, fields?.reason].find((v): v is string => typeof v === 'string');
-    const said = `${message} ${text ?? ''}`;
-    if (/\bInvalidNonce\b|\bgap\b/i.test(said)) t.gaps++;
-    else if (/checksum/i.test(said)) t.checksumFailures++;
-    else if (/bad book|crossed|empty (bids|asks)/i.test(said)) t.badBooks++;
-    else if (/\bstall|silen(t|ce)\b/i.test(said)) t.stalls++;
-    if (text !== undefined) this.keep(t, text);
+    if (text !== undefined) this.keep(this.tally(exchangeId), text);
   }
 
   /** Keep an error text; one that repeats another with context ("loading markets failed: X") replaces it. */
@@ -152,10 +159,6 @@ export class VenueProbe implements RecordSink, IngestorLogger {
         booksLive: new Set(),
         firstBookAt: null,
         bookRecords: 0,
-        gaps: 0,
-        checksumFailures: 0,
-        badBooks: 0,
-        stalls: 0,
         reconnects: 0,
         connected: false,
         errors: [],

@@ -1,0 +1,192 @@
+import { crc32 } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import type { CcxtBook } from './ccxt-venue';
+import {
+  bybitCheck,
+  coinbaseCheck,
+  coinexCheck,
+  krakenCheck,
+  okxCheck,
+  type IntegrityView,
+} from './integrity';
+
+/** A book as ccxt holds it (numbers, best first). */
+function book(bids: number[][], asks: number[][]): CcxtBook {
+  return { symbol: 'BTC/USDT', bids, asks };
+}
+
+function view(books: Record<string, CcxtBook>, decimals = { price: 1, amount: 8 }): IntegrityView {
+  return {
+    orderbooks: books,
+    symbolOf: (id) => (id === 'BTC-USDT' || id === 'BTCUSDT' ? 'BTC/USDT' : undefined),
+    decimalsOf: () => decimals,
+  };
+}
+
+const client = { url: 'ws://x' };
+
+describe('okx: CRC32 of the top 25 interleaved over the strings sent', () => {
+  const frame = (
+    action: string,
+    bids: string[][],
+    asks: string[][],
+    checksum: number,
+    seqId: number,
+    prevSeqId: number,
+  ) => ({
+    arg: { channel: 'books', instId: 'BTC-USDT' },
+    action,
+    data: [{ bids, asks, checksum, seqId, prevSeqId }],
+  });
+  // OKX's example: the string is bid:ask pairs in turn, as the venue printed them ("3366.10" kept).
+  const text = '3366.10:7:3366.8:9:3366:6:3368:8';
+  const sum = crc32(text) | 0;
+  it('passes a book whose checksum matches, with the strings the venue sent (not the numbers)', () => {
+    const check = okxCheck();
+    const b = book(
+      [
+        [3366.1, 7],
+        [3366, 6],
+      ],
+      [
+        [3366.8, 9],
+        [3368, 8],
+      ],
+    );
+    const m = frame(
+      'snapshot',
+      [
+        ['3366.10', '7', '0', '1'],
+        ['3366', '6', '0', '1'],
+      ],
+      [
+        ['3366.8', '9', '0', '1'],
+        ['3368', '8', '0', '1'],
+      ],
+      sum,
+      10,
+      -1,
+    );
+    expect(check.after(m, client, view({ 'BTC/USDT': b }))).toBeNull();
+  });
+  it('flags a mismatch, and leaves the seqId chain to ccxt', () => {
+    const check = okxCheck();
+    const b = book(
+      [
+        [3366.1, 7],
+        [3366, 6],
+      ],
+      [
+        [3366.8, 9],
+        [3368, 8],
+      ],
+    );
+    const snap = frame(
+      'snapshot',
+      [
+        ['3366.10', '7', '0', '1'],
+        ['3366', '6', '0', '1'],
+      ],
+      [
+        ['3366.8', '9', '0', '1'],
+        ['3368', '8', '0', '1'],
+      ],
+      sum + 1,
+      10,
+      -1,
+    );
+    expect(check.after(snap, client, view({ 'BTC/USDT': b }))).toMatchObject({
+      symbol: 'BTC/USDT',
+      kind: 'checksum',
+    });
+    // ccxt pro/okx.js handleOrderBookMessage rejects a broken chain itself (InvalidNonce).
+    const gap = frame('update', [], [], sum, 12, 11);
+    expect(check.after(gap, client, view({ 'BTC/USDT': b }))).toBeNull();
+  });
+  it('a change below the 25th level keeps the verified checksum; one the venue says moved the top is checked', () => {
+    const check = okxCheck();
+    const side = (from: number, dir: number) => Array.from({ length: 30 }, (_, i) => [from + dir * i, 1 + i]);
+    const bids = side(100, -1);
+    const asks = side(200, 1);
+    const b = book(bids, asks);
+    const strs = (rows: number[][]) => rows.map((r) => [String(r[0]), String(r[1]), '0', '1']);
+    const top = Array.from(
+      { length: 25 },
+      (_, i) => `${bids[i]![0]}:${bids[i]![1]}:${asks[i]![0]}:${asks[i]![1]}`,
+    );
+    const sum25 = crc32(top.join(':')) | 0;
+    const v = view({ 'BTC/USDT': b });
+    expect(check.after(frame('snapshot', strs(bids), strs(asks), sum25, 1, -1), client, v)).toBeNull();
+    // Level 28 of the bids changes (ccxt applied it): the top 25, so the checksum, stay.
+    bids[27]![1] = 99;
+    expect(check.after(frame('update', [['73', '99', '0', '1']], [], sum25, 2, 1), client, v)).toBeNull();
+    // The venue's checksum moved although the change is deep: recomputed, and ours is not it.
+    expect(
+      check.after(frame('update', [['73', '98', '0', '1']], [], sum25 + 1, 3, 2), client, v),
+    ).toMatchObject({
+      kind: 'checksum',
+    });
+    // A change inside the top 25 is recomputed: ccxt's book says level 2 is now 5.
+    bids[1]![1] = 5;
+    const moved = [...top];
+    moved[1] = `${bids[1]![0]}:5:${asks[1]![0]}:${asks[1]![1]}`;
+    const sumMoved = crc32(moved.join(':')) | 0;
+    expect(check.after(frame('update', [['99', '5', '0', '1']], [], sumMoved, 4, 3), client, v)).toBeNull();
+    expect(check.after(frame('update', [['99', '5', '0', '1']], [], sum25, 5, 4), client, v)).toMatchObject({
+      kind: 'checksum',
+    });
+  });
+});
+
+describe('kraken v2: CRC32 of the top 10 asks then bids at the pair precision', () => {
+  it('passes the matching checksum and flags another', () => {
+    const b = book([[65000.1, 0.5]], [[65000.2, 1.25]]);
+    const text = '650002' + '125000000' + '650001' + '50000000';
+    const ok = {
+      channel: 'book',
+      type: 'update',
+      data: [{ symbol: 'BTC/USDT', bids: [], asks: [], checksum: crc32(text) >>> 0 }],
+    };
+    expect(krakenCheck().after(ok, client, view({ 'BTC/USDT': b }))).toBeNull();
+    const bad = { ...ok, data: [{ ...ok.data[0], checksum: 1 }] };
+    expect(krakenCheck().after(bad, client, view({ 'BTC/USDT': b }))).toMatchObject({ kind: 'checksum' });
+  });
+});
+
+describe('coinex: CRC32 of every bid then ask of a full book', () => {
+  it('passes the matching checksum and flags another', () => {
+    const depth = { bids: [['100', '1']], asks: [['101', '2']], checksum: crc32('100:1:101:2') >>> 0 };
+    const ok = { method: 'depth.update', data: { market: 'BTCUSDT', is_full: true, depth } };
+    expect(coinexCheck().after(ok, client, view({}))).toBeNull();
+    const bad = { ...ok, data: { ...ok.data, depth: { ...depth, checksum: 5 } } };
+    expect(coinexCheck().after(bad, client, view({}))).toMatchObject({
+      symbol: 'BTC/USDT',
+      kind: 'checksum',
+    });
+  });
+});
+
+describe('bybit u and coinbase sequence_num', () => {
+  it('bybit: a delta must follow the last update id by one; a snapshot starts again', () => {
+    const check = bybitCheck();
+    const m = (type: string, u: number) => ({
+      topic: 'orderbook.200.BTCUSDT',
+      type,
+      data: { s: 'BTCUSDT', u },
+    });
+    const v = view({});
+    expect(check.after(m('snapshot', 100), client, v)).toBeNull();
+    expect(check.after(m('delta', 101), client, v)).toBeNull();
+    expect(check.after(m('delta', 103), client, v)).toMatchObject({ symbol: 'BTC/USDT', kind: 'gap' });
+    expect(check.after(m('snapshot', 7), client, v)).toBeNull();
+    expect(check.after(m('delta', 8), client, v)).toBeNull();
+  });
+  it('coinbase: sequence_num counts per connection; a gap names every book of it', () => {
+    const check = coinbaseCheck();
+    const other = { url: 'ws://y' };
+    expect(check.after({ sequence_num: 0 }, client, view({}))).toBeNull();
+    expect(check.after({ sequence_num: 1 }, client, view({}))).toBeNull();
+    expect(check.after({ sequence_num: 0 }, other, view({}))).toBeNull();
+    expect(check.after({ sequence_num: 3 }, client, view({}))).toMatchObject({ symbol: null, kind: 'gap' });
+  });
+});
