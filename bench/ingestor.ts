@@ -8,7 +8,7 @@ import type { CcxtBook } from '@app/venues';
 import { ingestorOptions, type IngestorLogger } from '@app/venues';
 import { touchedBand, trackBook } from '@app/venues';
 import { DEFAULT_BUFFER_BYTES, RecordWriter, VenueRunner } from '@app/venues';
-import { krakenCheck, okxCheck, type IntegrityView } from '@app/venues';
+import { DEFAULT_CHECKSUM_EVERY_MS, krakenCheck, okxCheck, type IntegrityView } from '@app/venues';
 import type { BenchRow } from './bench-row';
 
 const quiet: IngestorLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -91,6 +91,8 @@ interface Feed {
   readonly checks: boolean;
   /** Levels a side of the bybit feed's snapshots (its channel depth, 200, when absent). */
   readonly levels?: number;
+  /** VENUES_CONFIG `checksumEveryMs` (0 = every update); the default interval when absent. */
+  readonly everyMs?: number;
 }
 
 /**
@@ -165,6 +167,7 @@ export async function benchCpu(
                 watchLimit: null,
                 silenceMs: null,
                 checksum: feed.checks,
+                checksumEveryMs: feed.everyMs ?? null,
               },
             ],
           ]),
@@ -195,7 +198,11 @@ export async function benchCpu(
     await Promise.all(runners.map((r) => r.stop()));
     await writer.close();
     const what = feed.protocol === 'okx' ? '400lv okx' : `${feed.levels ?? 200}lv bybit`;
-    const label = `${venues}x${symbols}x${rate}/s ${what}, checks ${feed.checks ? 'on' : 'off'}`;
+    const every =
+      feed.everyMs === undefined
+        ? ` every ${DEFAULT_CHECKSUM_EVERY_MS} ms (default)`
+        : ` every ${feed.everyMs} ms`;
+    const label = `${venues}x${symbols}x${rate}/s ${what}, checks ${feed.checks ? `on${every}` : 'off'}`;
     if (faults > 0)
       throw new Error(
         `ingestor bench: ${faults} checksum failures, gaps or stalls on a clean feed (${label})`,
@@ -254,7 +261,8 @@ function countMessages(id: 'bybit' | 'okx'): { count: number; restore(): void } 
 }
 
 /**
- * What the integrity checks and silence timers cost per book update, timed alone: the OKX check
+ * What the integrity checks and silence timers cost per book update, timed alone (checksums verified
+ * on every update, interval 0, so the figure is the cost of one verification): the OKX check
  * (strings kept per level, the top 25 printed, CRC32) on updates of three levels to a real
  * 400-level ccxt book, the Kraken check (the top 10 printed at the pair's precision, CRC32), and
  * the silence timer: a clock read per update plus a runner's scan of its books every second,
@@ -286,7 +294,8 @@ function benchCheckCost(): BenchRow[] {
     decimalsOf: () => ({ price: 2, amount: 4 }),
   };
   const client = {};
-  const okx = okxCheck();
+  // Every update verified (interval 0): the cost of one verification.
+  const okx = okxCheck({ everyMs: 0 });
   okx.after(
     {
       arg: { channel: 'books', instId: 'BTC-USDT' },
@@ -296,7 +305,7 @@ function benchCheckCost(): BenchRow[] {
     client,
     view,
   );
-  const kraken = krakenCheck();
+  const kraken = krakenCheck({ everyMs: 0 });
   const n = 20_000;
   let okxNs = 0n;
   let krakenNs = 0n;
@@ -370,6 +379,7 @@ export async function benchIngestor(): Promise<BenchRow[]> {
     ...benchUpdateCost(),
     ...benchCheckCost(),
     ...(await benchCpu(60, 20, 10, 10_000, { protocol: 'okx', checks: true })),
+    ...(await benchCpu(60, 20, 10, 10_000, { protocol: 'okx', checks: true, everyMs: 0 })),
     ...(await benchCpu(60, 20, 10, 10_000, { protocol: 'okx', checks: false })),
     ...(await benchCpu(60, 20, 10, 10_000, { protocol: 'bybit', checks: true })),
   ];
