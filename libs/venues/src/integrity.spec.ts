@@ -172,6 +172,8 @@ describe('okx: sampled, each book verified at most once per interval', () => {
       return check.after(msg('update', [[venue.bids[i]![0]!, sent]], [], sumOf(venue)), client, v);
     };
     expect(check.after(msg('snapshot', venue.bids, venue.asks, sumOf(venue)), client, v)).toBeNull();
+    // The first change after a snapshot is always verified: the interval runs from here.
+    expect(update(0, 1)).toBeNull();
     return { clock, check, venue, ours, v, update };
   }
 
@@ -209,12 +211,21 @@ describe('okx: sampled, each book verified at most once per interval', () => {
     expect(update(0, 7)).toMatchObject({ kind: 'checksum' });
   });
 
-  it('a snapshot is always verified, whatever the interval', () => {
-    const { clock, check, venue, v } = setup(60_000);
+  it('a snapshot and the first change after it are always verified, whatever the interval', () => {
+    const { clock, check, venue, v, update } = setup(60_000);
     clock.t = 1;
     expect(check.after(msg('snapshot', venue.bids, venue.asks, sumOf(venue) + 1), client, v)).toMatchObject({
       kind: 'checksum',
     });
+    // Resubscribed: a good snapshot, then its first change arrives garbled: found at once.
+    expect(check.after(msg('snapshot', venue.bids, venue.asks, sumOf(venue)), client, v)).toBeNull();
+    clock.t = 2;
+    expect(update(1, 5, 6)).toMatchObject({ kind: 'checksum' });
+    // Later changes wait for the interval (60 s here) after that verification.
+    clock.t = 3;
+    expect(update(1, 4, 6)).toBeNull();
+    clock.t = 60_002;
+    expect(update(1, 3, 6)).toMatchObject({ kind: 'checksum' });
   });
 
   it('with interval 0 every update is verified', () => {
@@ -242,15 +253,17 @@ describe('kraken v2: CRC32 of the top 10 asks then bids at the pair precision', 
     expect(krakenCheck({ everyMs: 0 }).after(bad, client, view({ 'BTC/USDT': b }))).toMatchObject({
       kind: 'checksum',
     });
-    // Sampled (default 1000 ms): its snapshot always, an update once the interval has passed.
+    // Sampled (default 1000 ms): its snapshot and the change after it always, then once per interval.
     let t = 0;
     const sampled = krakenCheck({ now: () => t });
     expect(sampled.after({ ...bad, type: 'snapshot' }, client, view({ 'BTC/USDT': b }))).toMatchObject({
       kind: 'checksum',
     });
-    t = 999;
+    t = 10; // the first change after the snapshot: verified too
+    expect(sampled.after(bad, client, view({ 'BTC/USDT': b }))).toMatchObject({ kind: 'checksum' });
+    t = 1009;
     expect(sampled.after(bad, client, view({ 'BTC/USDT': b }))).toBeNull();
-    t = 1000;
+    t = 1010;
     expect(sampled.after(bad, client, view({ 'BTC/USDT': b }))).toMatchObject({ kind: 'checksum' });
   });
 });

@@ -41,14 +41,15 @@ export interface ChecksumSampling {
 }
 
 /**
- * When a book's checksum is due: the first message of a (re)subscription (its snapshot) and then
- * at most one message per `everyMs`. A checksum describes the venue's book after each message,
+ * When a book's checksum is due: the first message of a (re)subscription (its snapshot), the first
+ * change after it (the first delta applied to that state), then at most one message per `everyMs`. A checksum describes the venue's book after each message,
  * and a book that diverged stays diverged until it is resynced, so every lasting divergence is
  * still found, within the interval plus one message (docs/venues.md "Integrity checks").
  */
 function sampler(opts: ChecksumSampling): {
   due(symbol: string, snapshot: boolean): boolean;
-  verified(symbol: string): void;
+  /** `symbol`'s checksum was verified now; after a snapshot the next message is due as well. */
+  verified(symbol: string, snapshot?: boolean): void;
 } {
   const everyMs = opts.everyMs ?? DEFAULT_CHECKSUM_EVERY_MS;
   const now = opts.now ?? (() => performance.now());
@@ -59,8 +60,9 @@ function sampler(opts: ChecksumSampling): {
       const at = last.get(symbol);
       return at === undefined || now() - at >= everyMs;
     },
-    verified: (symbol) => {
-      if (everyMs > 0) last.set(symbol, now());
+    verified: (symbol, snapshot = false) => {
+      if (snapshot) last.delete(symbol);
+      else if (everyMs > 0) last.set(symbol, now());
     },
   };
 }
@@ -72,7 +74,8 @@ function sampler(opts: ChecksumSampling): {
  * plain decimals that print back the same (6,000 levels of the recorded traffic, all of them), so
  * only a level whose strings would not is kept as sent: the check holds no copy of the books.
  * Sampled (`sampling.everyMs`, default 1000): a book is verified at most once per interval, its
- * snapshot always; a message in between is not verified, and the state after it is not trusted.
+ * snapshot and the first change after it always; a message in between is not verified, and the
+ * state after it is not trusted.
  */
 export function okxCheck(sampling: ChecksumSampling = {}): IntegrityCheck {
   /** Per book and side: the levels whose strings differ from the numbers printed (usually none). */
@@ -149,7 +152,7 @@ export function okxCheck(sampling: ChecksumSampling = {}): IntegrityCheck {
         if (a !== undefined) text += (text === '' ? '' : ':') + level(asks!, a);
       }
       const got = crc32(text) | 0;
-      timer.verified(symbol);
+      timer.verified(symbol, snapshot);
       if (got !== expected) return { symbol, kind: 'checksum', detail: `CRC32 ${got} != ${expected}` };
       verified.set(symbol, got);
       return null;
@@ -161,7 +164,8 @@ export function okxCheck(sampling: ChecksumSampling = {}): IntegrityCheck {
  * Kraken websocket v2 `book`: CRC32 (unsigned) of the top 10 asks then the top 10 bids, each
  * price and quantity printed with the pair's precision, point and leading zeros dropped (Kraken
  * docs, "Book checksum"). ccxt's own check is off and broken (it splits numbers as strings).
- * Sampled as OKX's (`sampling.everyMs`, default 1000): its snapshot always, then once per interval.
+ * Sampled as OKX's (`sampling.everyMs`, default 1000): its snapshot and the first change after it
+ * always, then once per interval.
  */
 export function krakenCheck(sampling: ChecksumSampling = {}): IntegrityCheck {
   const timer = sampler(sampling);
@@ -175,7 +179,7 @@ export function krakenCheck(sampling: ChecksumSampling = {}): IntegrityCheck {
       const book = view.orderbooks[symbol];
       const d = view.decimalsOf(symbol);
       if (book === undefined || d === undefined || !timer.due(symbol, m.type === 'snapshot')) return null;
-      timer.verified(symbol);
+      timer.verified(symbol, m.type === 'snapshot');
       const f = (x: number, places: number): string => x.toFixed(places).replace('.', '').replace(/^0+/, '');
       let text = '';
       for (let i = 0; i < 10 && i < book.asks.length; i++)
