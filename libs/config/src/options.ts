@@ -155,7 +155,7 @@ export const ENV_HELP: readonly EnvHelp[] = [
     name: 'VENUES_CONFIG',
     defaultText: 'default venues',
     description:
-      'JSON file choosing venues and symbols, and per-venue silence timeout, integrity checks, backoff and breaker',
+      'JSON file choosing venues and symbols, and per-venue silence timeout, integrity checks and their interval, backoff and breaker',
     apps: VENUES,
   },
   {

@@ -5,7 +5,8 @@ import { INTEGRITY_CHECKS, integrityView, type IntegrityCheck, type IntegrityVie
 
 /**
  * A venue's book checks (docs/venues.md "Resilience"): the ingestor's own integrity check on every
- * message ccxt handled (integrity.ts, unless VENUES_CONFIG `checksum: false`), and the per-book
+ * message ccxt handled (integrity.ts, unless VENUES_CONFIG `checksum: false`; checksums over the
+ * book sampled per `checksumEveryMs`), and the per-book
  * silence timeout. Either resynchronises only the books it found broken.
  */
 export class BookWatchdog {
@@ -19,7 +20,8 @@ export class BookWatchdog {
     private readonly parked: () => boolean,
   ) {
     const make = ctx.venue.checksum ? INTEGRITY_CHECKS[ctx.venue.exchangeId] : undefined;
-    this.check = make === undefined ? null : make();
+    this.check =
+      make === undefined ? null : make({ everyMs: ctx.venue.checksumEveryMs, now: ctx.opts.clock });
     this.view = make === undefined ? null : integrityView(ctx.exchange);
   }
 

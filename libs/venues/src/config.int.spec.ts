@@ -19,6 +19,7 @@ describe('VENUES_CONFIG', () => {
         venues: {
           okx: { symbols: ['BTC/USDT'], ccxt: { urls: { api: { ws: 'ws://127.0.0.1:1/ws/v5' } } } },
           binance: {},
+          kraken: { checksumEveryMs: 0 },
         },
       },
       'f.json',
@@ -32,14 +33,20 @@ describe('VENUES_CONFIG', () => {
         ccxt: { urls: { api: { ws: 'ws://127.0.0.1:1/ws/v5' } } },
         watchLimit: undefined,
         checksum: true,
+        checksumEveryMs: 1000,
       },
       { exchangeId: 'binance', symbols: null, ccxt: {}, watchLimit: 1000 },
+      { exchangeId: 'kraken', checksum: true, checksumEveryMs: 0 },
     ]);
   });
 
   it('lists every problem at once', () => {
     const bad = {
-      venues: { nope: {}, okx: { symbols: ['BTCUSDT'], ccxt: 3, watchLimit: 0, extra: true } },
+      venues: {
+        nope: {},
+        okx: { symbols: ['BTCUSDT'], ccxt: 3, watchLimit: 0, extra: true, checksumEveryMs: -1 },
+        kraken: { checksumEveryMs: 2.5 },
+      },
       other: 1,
     };
     let error: unknown;
@@ -56,6 +63,8 @@ describe('VENUES_CONFIG', () => {
       'venues.okx.symbols: must be an array of unified symbols like "BTC/USDT"',
       'venues.okx.ccxt: must be an object of ccxt options',
       'venues.okx.watchLimit: must be a positive integer',
+      'venues.okx.checksumEveryMs: must be an integer >= 0 (ms; 0 = every message)',
+      'venues.kraken.checksumEveryMs: must be an integer >= 0 (ms; 0 = every message)',
     ]);
   });
 

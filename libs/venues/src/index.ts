@@ -31,5 +31,6 @@ export type { Random } from './backoff';
 export { DEFAULT_BREAKER } from './breaker';
 export type { BreakerPolicy } from './breaker';
 export { RULES_TABLE_HEAD, subscribePacingMs, venueRulesRows, venueRulesTable } from './rules-table';
-export { INTEGRITY_CHECKS, krakenCheck, okxCheck } from './integrity';
+export { DEFAULT_CHECKSUM_EVERY_MS, INTEGRITY_CHECKS, krakenCheck, okxCheck } from './integrity';
+export type { ChecksumSampling } from './integrity';
 export type { IntegrityCheck, IntegrityFault, IntegrityView } from './integrity';

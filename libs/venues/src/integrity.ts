@@ -29,14 +29,55 @@ type Row = ArrayLike<number>;
 const obj = (v: unknown): Record<string, unknown> | undefined =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 
+/** How often a checksum of the venue's state is verified per book (ms; 0 = every message). */
+export const DEFAULT_CHECKSUM_EVERY_MS = 1000;
+
+/** A sampled checksum check's knobs: its interval per book, and its clock (ms, monotonic). */
+export interface ChecksumSampling {
+  /** Verify each book at most once per this many ms; 0 = every message. Default 1000. */
+  readonly everyMs?: number;
+  /** The clock (ms); the ingestor passes its monotonic clock, tests a fake one. */
+  readonly now?: () => number;
+}
+
+/**
+ * When a book's checksum is due: the first message of a (re)subscription (its snapshot), the first
+ * change after it (the first delta applied to that state), then at most one message per `everyMs`. A checksum describes the venue's book after each message,
+ * and a book that diverged stays diverged until it is resynced, so every lasting divergence is
+ * still found, within the interval plus one message (docs/venues.md "Integrity checks").
+ */
+function sampler(opts: ChecksumSampling): {
+  due(symbol: string, snapshot: boolean): boolean;
+  /** `symbol`'s checksum was verified now; after a snapshot the next message is due as well. */
+  verified(symbol: string, snapshot?: boolean): void;
+} {
+  const everyMs = opts.everyMs ?? DEFAULT_CHECKSUM_EVERY_MS;
+  const now = opts.now ?? (() => performance.now());
+  const last = new Map<string, number>();
+  return {
+    due: (symbol, snapshot) => {
+      if (everyMs === 0 || snapshot) return true;
+      const at = last.get(symbol);
+      return at === undefined || now() - at >= everyMs;
+    },
+    verified: (symbol, snapshot = false) => {
+      if (snapshot) last.delete(symbol);
+      else if (everyMs > 0) last.set(symbol, now());
+    },
+  };
+}
+
 /**
  * OKX `books`: CRC32 (signed) of the top 25 bids and asks interleaved, price:size in the strings
  * the venue sent (OKX v5 docs, "Checksum"). ccxt pro/okx.js does not read it (it checks the
  * seqId/prevSeqId chain itself: InvalidNonce, the book dropped). ccxt stores numbers; OKX sends
  * plain decimals that print back the same (6,000 levels of the recorded traffic, all of them), so
  * only a level whose strings would not is kept as sent: the check holds no copy of the books.
+ * Sampled (`sampling.everyMs`, default 1000): a book is verified at most once per interval, its
+ * snapshot and the first change after it always; a message in between is not verified, and the
+ * state after it is not trusted.
  */
-export function okxCheck(): IntegrityCheck {
+export function okxCheck(sampling: ChecksumSampling = {}): IntegrityCheck {
   /** Per book and side: the levels whose strings differ from the numbers printed (usually none). */
   const odd = new Map<string, Map<number, string>>();
   const remember = (book: Map<number, string>, rows: unknown): void => {
@@ -51,8 +92,12 @@ export function okxCheck(): IntegrityCheck {
   };
   const level = (side: Map<number, string>, row: Row): string =>
     (side.size > 0 ? side.get(row[0]!) : undefined) ?? `${row[0]}:${row[1]}`;
-  /** Per book: the checksum last verified, while the top 25 it covers has not changed since. */
+  /**
+   * Per book: the checksum last verified, while the top 25 it covers has not changed since. A
+   * message not verified drops it: the state after it is unverified until the next recompute.
+   */
   const verified = new Map<string, number>();
+  const timer = sampler(sampling);
   /** Whether a change at any of `rows`' prices can be in the top 25 of `side` (dir 1 bids, -1 asks). */
   const reaches = (side: ArrayLike<Row>, rows: unknown, dir: 1 | -1): boolean => {
     if (!Array.isArray(rows) || rows.length === 0) return false;
@@ -71,37 +116,46 @@ export function okxCheck(): IntegrityCheck {
       if (symbol === undefined || data === undefined) return null;
       let bids = odd.get(`${symbol}|b`);
       let asks = odd.get(`${symbol}|a`);
-      if (m!.action === 'snapshot' || bids === undefined || asks === undefined) {
+      const snapshot = m!.action === 'snapshot' || bids === undefined || asks === undefined;
+      if (snapshot) {
         odd.set(`${symbol}|b`, (bids = new Map<number, string>()));
         odd.set(`${symbol}|a`, (asks = new Map<number, string>()));
       }
-      remember(bids, data.bids);
-      remember(asks, data.asks);
+      remember(bids!, data.bids);
+      remember(asks!, data.asks);
       const book = view.orderbooks[symbol];
       const expected = Number(data.checksum);
-      if (book === undefined || !Number.isFinite(expected) || data.checksum === undefined) return null;
-      // A change below the 25th level on both sides leaves the text, so the checksum, as verified.
+      if (book === undefined || !Number.isFinite(expected) || data.checksum === undefined) {
+        verified.delete(symbol);
+        return null;
+      }
+      // A change below the 25th level on both sides leaves the text, so the checksum, as verified
+      // (exact, so it counts as a verification of this state).
       const before = verified.get(symbol);
       verified.delete(symbol);
       if (
         before === expected &&
-        m!.action !== 'snapshot' &&
+        !snapshot &&
         !reaches(book.bids, data.bids, 1) &&
         !reaches(book.asks, data.asks, -1)
       ) {
         verified.set(symbol, expected);
+        timer.verified(symbol);
         return null;
       }
+      if (!timer.due(symbol, snapshot)) return null;
       let text = '';
       for (let i = 0; i < 25; i++) {
         const b: Row | undefined = book.bids[i];
         const a: Row | undefined = book.asks[i];
-        if (b !== undefined) text += (text === '' ? '' : ':') + level(bids, b);
-        if (a !== undefined) text += (text === '' ? '' : ':') + level(asks, a);
+        if (b !== undefined) text += (text === '' ? '' : ':') + level(bids!, b);
+        if (a !== undefined) text += (text === '' ? '' : ':') + level(asks!, a);
       }
       const got = crc32(text) | 0;
-      if (got === expected) verified.set(symbol, got);
-      return got === expected ? null : { symbol, kind: 'checksum', detail: `CRC32 ${got} != ${expected}` };
+      timer.verified(symbol, snapshot);
+      if (got !== expected) return { symbol, kind: 'checksum', detail: `CRC32 ${got} != ${expected}` };
+      verified.set(symbol, got);
+      return null;
     },
   };
 }
@@ -110,8 +164,11 @@ export function okxCheck(): IntegrityCheck {
  * Kraken websocket v2 `book`: CRC32 (unsigned) of the top 10 asks then the top 10 bids, each
  * price and quantity printed with the pair's precision, point and leading zeros dropped (Kraken
  * docs, "Book checksum"). ccxt's own check is off and broken (it splits numbers as strings).
+ * Sampled as OKX's (`sampling.everyMs`, default 1000): its snapshot and the first change after it
+ * always, then once per interval.
  */
-export function krakenCheck(): IntegrityCheck {
+export function krakenCheck(sampling: ChecksumSampling = {}): IntegrityCheck {
+  const timer = sampler(sampling);
   return {
     after(message, _client, view) {
       const m = obj(message);
@@ -121,7 +178,8 @@ export function krakenCheck(): IntegrityCheck {
       if (symbol === undefined || typeof data?.checksum !== 'number') return null;
       const book = view.orderbooks[symbol];
       const d = view.decimalsOf(symbol);
-      if (book === undefined || d === undefined) return null;
+      if (book === undefined || d === undefined || !timer.due(symbol, m.type === 'snapshot')) return null;
+      timer.verified(symbol, m.type === 'snapshot');
       const f = (x: number, places: number): string => x.toFixed(places).replace('.', '').replace(/^0+/, '');
       let text = '';
       for (let i = 0; i < 10 && i < book.asks.length; i++)
@@ -204,18 +262,23 @@ export function coinbaseCheck(): IntegrityCheck {
   };
 }
 
-/** The ingestor's own integrity checks by venue (VENUES_CONFIG `checksum: false` turns them off). */
-export const INTEGRITY_CHECKS: Readonly<Record<string, () => IntegrityCheck>> = Object.freeze({
-  okx: okxCheck,
-  myokx: okxCheck,
-  okxus: okxCheck,
-  kraken: krakenCheck,
-  coinex: coinexCheck,
-  bybit: bybitCheck,
-  bybiteu: bybitCheck,
-  bybitid: bybitCheck,
-  coinbase: coinbaseCheck,
-});
+/**
+ * The ingestor's own integrity checks by venue (VENUES_CONFIG `checksum: false` turns them off).
+ * The checksum checks over the ingestor's book (okx family, kraken) are sampled per book
+ * (`checksumEveryMs`); the others read only the message and see every one.
+ */
+export const INTEGRITY_CHECKS: Readonly<Record<string, (sampling?: ChecksumSampling) => IntegrityCheck>> =
+  Object.freeze({
+    okx: okxCheck,
+    myokx: okxCheck,
+    okxus: okxCheck,
+    kraken: krakenCheck,
+    coinex: coinexCheck,
+    bybit: bybitCheck,
+    bybiteu: bybitCheck,
+    bybitid: bybitCheck,
+    coinbase: coinbaseCheck,
+  });
 
 /** What integrity checks read of a ccxt exchange. */
 export function integrityView(ex: CcxtProExchange): IntegrityView {

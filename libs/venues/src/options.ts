@@ -3,6 +3,7 @@ import { createLogger } from '@app/logging';
 import type { Random } from './backoff';
 import { DEFAULT_BREAKER, type BreakerPolicy } from './breaker';
 import { DEFAULT_ASSETS, DEFAULT_VENUES } from './default-venues';
+import { DEFAULT_CHECKSUM_EVERY_MS } from './integrity';
 import type { VenueRule } from './venue-rule';
 import { defaultSilenceMs, ruleOf } from './venue-rules';
 import type { VenueConfigEntry, VenuesConfig } from './venues-config';
@@ -34,6 +35,8 @@ export interface VenueSettings {
   readonly silenceMs: number;
   /** The ingestor's own integrity checks (integrity.ts) on; VENUES_CONFIG `checksum: false` opts out (ccxt's own stay). */
   readonly checksum: boolean;
+  /** Checksums over the ingestor's book (okx family, kraken): each book verified at most once per this many ms; 0 = every message. */
+  readonly checksumEveryMs: number;
 }
 
 /** Everything the ingestor needs, resolved; build it with `ingestorOptions`. */
@@ -167,5 +170,6 @@ function venueSettings(
     rule,
     silenceMs: entry?.silenceMs ?? silenceMs ?? defaultSilenceMs(rule),
     checksum: entry?.checksum ?? true,
+    checksumEveryMs: entry?.checksumEveryMs ?? DEFAULT_CHECKSUM_EVERY_MS,
   };
 }

@@ -12,6 +12,8 @@ export interface VenueConfigEntry {
   readonly silenceMs: number | null;
   /** false turns the ingestor's own integrity checks of the venue off (ccxt's own stay); null = on. */
   readonly checksum: boolean | null;
+  /** A checksum over the ingestor's book verified at most once per this many ms per book (0 = every message); null = the default. */
+  readonly checksumEveryMs: number | null;
 }
 
 /** `defaults`: knobs for every venue of the file (tests compress timeouts with them). */
@@ -43,7 +45,7 @@ export class VenuesConfigError extends Error {
   }
 }
 
-const VENUE_KEYS = new Set(['symbols', 'ccxt', 'watchLimit', 'silenceMs', 'checksum']);
+const VENUE_KEYS = new Set(['symbols', 'ccxt', 'watchLimit', 'silenceMs', 'checksum', 'checksumEveryMs']);
 const BREAKER_KEYS = ['failures', 'failingMs', 'probeMs', 'maxProbeMs'] as const;
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -51,7 +53,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 
 /**
  * Validate the decoded file `{ "venues": { "<exchangeId>": { symbols?, ccxt?, watchLimit?,
- * silenceMs?, checksum? } }, "defaults"?: { silenceMs?, backoff?, breaker? } }`.
+ * silenceMs?, checksum?, checksumEveryMs? } }, "defaults"?: { silenceMs?, backoff?, breaker? } }`.
  * `knownIds` are the ccxt pro classes with watchOrderBook; an unknown id is an error, not a skip.
  */
 export function parseVenuesConfig(
@@ -100,7 +102,15 @@ export function parseVenuesConfig(
       if (typeof raw.checksum !== 'boolean') problems.push(`${at}.checksum: must be true or false`);
       else checksum = raw.checksum;
     }
-    venues.set(id, { symbols, ccxt: isObject(raw.ccxt) ? raw.ccxt : {}, watchLimit, silenceMs, checksum });
+    const checksumEveryMs = nonNegative(raw.checksumEveryMs, `${at}.checksumEveryMs`, problems);
+    venues.set(id, {
+      symbols,
+      ccxt: isObject(raw.ccxt) ? raw.ccxt : {},
+      watchLimit,
+      silenceMs,
+      checksum,
+      checksumEveryMs,
+    });
   }
   if (problems.length > 0) throw new VenuesConfigError(source, problems);
   return defaults === undefined ? { venues } : { venues, defaults };
@@ -111,6 +121,16 @@ function positive(v: unknown, at: string, problems: string[]): number | null {
   if (v === undefined) return null;
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) {
     problems.push(`${at}: must be a positive integer`);
+    return null;
+  }
+  return v;
+}
+
+/** A non-negative integer, or null when absent (a problem is noted otherwise). */
+function nonNegative(v: unknown, at: string, problems: string[]): number | null {
+  if (v === undefined) return null;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) {
+    problems.push(`${at}: must be an integer >= 0 (ms; 0 = every message)`);
     return null;
   }
   return v;

@@ -111,13 +111,20 @@ describe('integrity checks: on by default, off per venue', () => {
       const v = await run!.ingestor.venues();
       return ids.every((id) => v.get(id)?.goodBooks === 6);
     });
-    for (const id of ids) run.venues.get(id)!.lieNext.add('BTC-USDT');
+    // One change reaches the clients with a level wrong: their books and the venue's differ from
+    // then on, and so does every checksum the venue sends, until the book is resubscribed. The
+    // check runs once a second per book (the default interval), so it finds it within about 1 s.
+    for (const id of ids) run.venues.get(id)!.divergeNext.add('BTC-USDT');
     await waitFor('okx to count the checksum failure', async () => {
       const v = await run!.ingestor.venues();
       return (v.get('okx')?.events.checksumFailures ?? 0) >= 1 && v.get('okx')?.goodBooks === 6;
     });
     const v = await run.ingestor.venues();
-    expect(v.get('okx')!.events).toMatchObject({ checksumFailures: 1, bookResyncs: 1, connectionResyncs: 0 });
+    const okx = v.get('okx')!.events;
+    // Once, unless the resync took longer than an interval on a loaded machine (then the book,
+    // still divergent, failed again and was resynced again): each failure resyncs one book.
+    expect(okx.checksumFailures).toBeGreaterThanOrEqual(1);
+    expect(okx).toMatchObject({ bookResyncs: okx.checksumFailures, connectionResyncs: 0 });
     expect(v.get('myokx')!.events).toMatchObject({
       checksumFailures: 0,
       bookResyncs: 0,

@@ -62,8 +62,13 @@ export class ChaosVenue implements VenueView {
   badBookMarkets: ReadonlySet<string> | null = null;
   /** Markets whose next change is sent crossed (a corrupt frame, not the venue's true book). */
   readonly corruptNext = new Set<string>();
-  /** Markets whose next change is sent with a wrong checksum (its levels are right). */
-  readonly lieNext = new Set<string>();
+  /**
+   * Markets whose next change reaches the clients with one level wrong (the second bid's amount,
+   * a level later changes leave alone), what a lost or garbled frame does: from then on the
+   * client's book and the venue's differ, and every checksum the venue sends (of its true book)
+   * disagrees with the client's, until the client resubscribes and gets the true book.
+   */
+  readonly divergeNext = new Set<string>();
   /** Seconds a 429 asks the client to wait. */
   retryAfterSec = 1;
   readonly counts: ChaosCounts = {
@@ -239,10 +244,10 @@ export class ChaosVenue implements VenueView {
       }
       const change = changeOf(state);
       state.seq++;
-      const lie = this.lieNext.delete(id);
+      const sent = this.divergeNext.delete(id) ? diverged(state.book, change) : change;
       for (const s of this.sessions) {
         if (!s.subscribed.has(id) || s.booksSent === 0) continue;
-        for (const f of this.speaker.delta(s, id, change)) s.send(lie ? wrongChecksum(f) : f);
+        for (const f of this.speaker.delta(s, id, sent)) s.send(f);
       }
     }
   }
@@ -304,14 +309,11 @@ export class ChaosVenue implements VenueView {
   }
 }
 
-/** The frame with every `checksum` field in it off by one. */
-function wrongChecksum(frame: unknown): unknown {
-  if (Array.isArray(frame)) return frame.map(wrongChecksum);
-  if (typeof frame !== 'object' || frame === null || frame instanceof Uint8Array) return frame;
-  return Object.fromEntries(
-    Object.entries(frame).map(([k, v]) => [
-      k,
-      k === 'checksum' && typeof v === 'number' ? v + 1 : wrongChecksum(v),
-    ]),
-  );
+/** `change` as sent with the second bid's amount wrong too (the venue's book keeps the true one). */
+function diverged(
+  book: ServedBook,
+  change: { bids: Level[]; asks: Level[] },
+): { bids: Level[]; asks: Level[] } {
+  const [price, amount] = book.bids[1]!;
+  return { bids: [...change.bids, [price, amount + 0.25]], asks: change.asks };
 }
