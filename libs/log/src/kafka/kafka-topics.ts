@@ -27,6 +27,19 @@ const COMPACTED = [
  */
 const SHARED = [...COMPACTED, { name: 'delete.retention.ms', value: '600000' }];
 
+const RETRY_ATTEMPTS = 8;
+
+/** Whether kafkajs says a retry can cure this error (its own or that of an error it wraps). */
+function retriable(e: unknown): boolean {
+  let c: unknown = e;
+  for (let depth = 0; depth < 4 && typeof c === 'object' && c !== null; depth++) {
+    const err = c as { retriable?: unknown; cause?: unknown; originalError?: unknown };
+    if (err.retriable === true) return true;
+    c = err.originalError ?? err.cause;
+  }
+  return false;
+}
+
 /**
  * KafkaLog's admin side: its topics made when missing (books, venues, quotes, stream, their snapshot-mark
  * topics, shared topics on demand) with the configured replication, and their offsets, partition
@@ -75,28 +88,41 @@ export class KafkaTopics {
   }
 
   /** Partitions of a topic as the broker's metadata says. */
-  async partitionCount(name: string): Promise<number> {
-    const admin = await this.ensure();
-    try {
+  partitionCount(name: string): Promise<number> {
+    return this.retrying(`Kafka metadata of ${name}`, async (admin) => {
       const meta = await admin.fetchTopicMetadata({ topics: [name] });
       return meta.topics[0]?.partitions.length ?? 0;
-    } catch (e) {
-      await this.reset(admin);
-      throw new LogError('unavailable', `Kafka metadata of ${name}: ${message(e)}`);
-    }
+    });
   }
 
   /** The high (next to write) or low (first retained) offsets of a topic, by partition. */
-  async offsets(name: string, which: 'high' | 'low' = 'high'): Promise<number[]> {
-    const admin = await this.ensure();
-    try {
+  offsets(name: string, which: 'high' | 'low' = 'high'): Promise<number[]> {
+    return this.retrying(`Kafka offsets of ${name}`, async (admin) => {
       const offsets = await admin.fetchTopicOffsets(name);
       const out: number[] = new Array<number>(offsets.length).fill(0);
       for (const o of offsets) out[o.partition] = Number(o[which]);
       return out;
-    } catch (e) {
-      await this.reset(admin);
-      throw new LogError('unavailable', `Kafka offsets of ${name}: ${message(e)}`);
+    });
+  }
+
+  /**
+   * One admin call, made again (with a new admin client, so fresh metadata) while it fails with an
+   * error kafkajs marks retriable: a partition whose leader is being elected or has just moved
+   * (a topic created a moment ago on a cluster, a broker restarted) answers NOT_LEADER or
+   * LEADER_NOT_AVAILABLE for a few hundred milliseconds. Up to RETRY_ATTEMPTS calls spaced
+   * 100 ms, 200 ms, ... 1 s (about 5 s in all); anything else, or the last failure, is thrown.
+   */
+  private async retrying<T>(what: string, call: (admin: Admin) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const admin = await this.ensure();
+      try {
+        return await call(admin);
+      } catch (e) {
+        await this.reset(admin);
+        if (attempt >= RETRY_ATTEMPTS || !retriable(e))
+          throw new LogError('unavailable', `${what}: ${message(e)}`);
+        await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** (attempt - 1), 1000)));
+      }
     }
   }
 
