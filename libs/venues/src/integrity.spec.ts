@@ -41,9 +41,9 @@ describe('okx: CRC32 of the top 25 interleaved over the strings sent', () => {
   // OKX's example: the string is bid:ask pairs in turn, as the venue printed them ("3366.10" kept).
   const text = '3366.10:7:3366.8:9:3366:6:3368:8';
   const sum = crc32(text) | 0;
-  it('passes a book whose checksum matches, with the strings the venue sent (not the numbers)', () => {
-    const check = okxCheck({ everyMs: 0 });
-    const b = book(
+  /** The example's book as ccxt holds it (numbers), and its snapshot frame as OKX sends it (strings). */
+  const exampleBook = (): ReturnType<typeof book> =>
+    book(
       [
         [3366.1, 7],
         [3366, 6],
@@ -53,7 +53,8 @@ describe('okx: CRC32 of the top 25 interleaved over the strings sent', () => {
         [3368, 8],
       ],
     );
-    const m = frame(
+  const exampleSnapshot = (checksum: number): ReturnType<typeof frame> =>
+    frame(
       'snapshot',
       [
         ['3366.10', '7', '0', '1'],
@@ -63,38 +64,20 @@ describe('okx: CRC32 of the top 25 interleaved over the strings sent', () => {
         ['3366.8', '9', '0', '1'],
         ['3368', '8', '0', '1'],
       ],
-      sum,
+      checksum,
       10,
       -1,
     );
+  it('passes a book whose checksum matches, with the strings the venue sent (not the numbers)', () => {
+    const check = okxCheck({ everyMs: 0 });
+    const b = exampleBook();
+    const m = exampleSnapshot(sum);
     expect(check.after(m, client, view({ 'BTC/USDT': b }))).toBeNull();
   });
   it('flags a mismatch, and leaves the seqId chain to ccxt', () => {
     const check = okxCheck({ everyMs: 0 });
-    const b = book(
-      [
-        [3366.1, 7],
-        [3366, 6],
-      ],
-      [
-        [3366.8, 9],
-        [3368, 8],
-      ],
-    );
-    const snap = frame(
-      'snapshot',
-      [
-        ['3366.10', '7', '0', '1'],
-        ['3366', '6', '0', '1'],
-      ],
-      [
-        ['3366.8', '9', '0', '1'],
-        ['3368', '8', '0', '1'],
-      ],
-      sum + 1,
-      10,
-      -1,
-    );
+    const b = exampleBook();
+    const snap = exampleSnapshot(sum + 1);
     expect(check.after(snap, client, view({ 'BTC/USDT': b }))).toMatchObject({
       symbol: 'BTC/USDT',
       kind: 'checksum',
