@@ -3,7 +3,8 @@ import { pinnedAchieved, type CapOf } from './fill-value';
 import type { VenueCtx } from './hop-context';
 import { FILL_EPS } from './numeric';
 import { executable, stepsAtLeast, baseOfSteps, type VenueRules } from './venue-rules';
-import { walkMergedRuled, walkVenueRuled } from './walk-rules';
+import { walkMergedRuled } from './merged-ruled';
+import { walkVenueRuled } from './walk-rules';
 import type { WalkResult, WalkSpec } from './walk';
 
 // The fill search (docs/semantics.md section 13): when dropping venues under their minimums, or

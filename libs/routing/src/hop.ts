@@ -5,7 +5,8 @@ import { solveHopWalk } from './strategies';
 import type { Hop, Leg, Quote, RouteRequest, Strategy, UnroutableReason } from './types';
 import { executable, sumBase } from './venue-rules';
 import { walkVenue, type Fill, type WalkResult, type WalkSpec } from './walk';
-import { isRuledFill, walkVenueRuled } from './walk-rules';
+import { isRuledFill } from './ruled-leg';
+import { walkVenueRuled } from './walk-rules';
 
 /** A solved hop: the hop body, or why it could not be routed. */
 export interface HopOutcome {

@@ -5,7 +5,7 @@ import type { HopProof, LegProof, LevelProof, RulesProof, VenueProof } from './p
 import { byLegOrder } from './fill-value';
 import type { Strategy } from './types';
 import type { Fill } from './walk';
-import { isRuledFill } from './walk-rules';
+import { isRuledFill } from './ruled-leg';
 import type { LevelTake } from './walk-tape';
 
 // A hop of the proof: the venues the hop could use, and for each leg the levels its walk took

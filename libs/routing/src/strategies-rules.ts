@@ -2,7 +2,8 @@ import { beatsBest, pinnedAchieved, rankingPrice, type CapOf } from './fill-valu
 import { fillSearch } from './fill-search';
 import type { VenueCtx } from './hop-context';
 import { baseOfSteps, executable, missedMinimum, stepsIn } from './venue-rules';
-import { walkMergedRuled, walkVenueRuled } from './walk-rules';
+import { MergedRuledWalk } from './merged-ruled';
+import { walkVenueRuled } from './walk-rules';
 import type { DropReason, WalkResult, WalkSpec } from './walk';
 
 // The strategies on a hop where some market carries order rules (docs/semantics.md section 13).
@@ -19,22 +20,29 @@ export function executableMerged(
   capOf: CapOf,
   maxCount: number,
 ): WalkResult {
-  let allowed = venues;
-  let result = walkMergedRuled(allowed, spec, allowed.map(capOf));
-  let short = result.fitStops;
-  const dropped = new Map<VenueCtx, DropReason>();
-  for (;;) {
-    for (const f of result.fills)
-      if (!executable(f.venue.rules, f)) dropped.set(f.venue, missedMinimum(f.venue.rules!, f));
-    if (allowed.every((v) => !dropped.has(v))) break;
-    short = true;
-    allowed = allowed.filter((v) => !dropped.has(v));
-    result = walkMergedRuled(allowed, spec, allowed.map(capOf));
-  }
-  if (result.full || !short) return { fills: result.fills, full: result.full, dropped };
+  const caps = venues.map(capOf);
+  const walk = new MergedRuledWalk(venues, spec, caps);
+  walk.walk();
+  let short = false;
+  while (walk.dropAndWalk()) short = true;
+  walk.finish();
+  const dropped = walk.dropped();
+  const result = walk.result();
+  if (result.full) return { fills: result.fills, full: true, dropped };
+  // Short without a drop: a step too coarse for what was left (the first walk is the last one).
+  if (!short) short = walk.fitStops() ?? fitStopsOfPlainWalk(venues, spec, caps);
+  if (!short) return { fills: result.fills, full: false, dropped };
   const searched = fillSearch(venues, spec, capOf, maxCount);
-  if (searched === null) return { fills: result.fills, full: result.full, dropped };
+  if (searched === null) return { fills: result.fills, full: false, dropped };
   return { fills: searched.fills, full: searched.full, searched: true };
+}
+
+/** Whether a merged walk that makes a leg for every venue it reaches has one stop for a whole step. */
+function fitStopsOfPlainWalk(venues: readonly VenueCtx[], spec: WalkSpec, caps: readonly number[]): boolean {
+  const walk = new MergedRuledWalk(venues, spec, caps, { visitAll: true });
+  walk.walk();
+  walk.finish();
+  return walk.fitStops() === true;
 }
 
 /** best_single with rules: each venue walked alone under its rules; one whose answer is under its minimum fills nothing. */

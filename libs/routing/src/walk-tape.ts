@@ -1,5 +1,5 @@
 import type { Fill, WalkTape } from './walk';
-import { isRuledFill, type RuledStop } from './walk-rules';
+import { isRuledFill, type RuledStop } from './ruled-leg';
 
 /** One level a walk took from, read off the walk tape. */
 export interface LevelTake {
@@ -45,7 +45,7 @@ export function readTape(tape: WalkTape): Map<Fill, LevelTake[]> {
     const before = takes.at(-1);
     const base = tape[k + 1] as number;
     if (before !== undefined && before.stop === 3 && before.base < before.available) {
-      // A floor the fill search laid (walk-rules.ts) ended inside a level: the walk goes on there.
+      // A floor the fill search laid (merged-ruled.ts) ended inside a level: the walk goes on there.
       takes[takes.length - 1] = {
         ...before,
         base: before.base + base,
@@ -73,7 +73,7 @@ export function readTape(tape: WalkTape): Map<Fill, LevelTake[]> {
 }
 
 /**
- * A stepped take (walk-rules.ts) brings the leg to `at` base units on level `code >> 3`: the
+ * A stepped take (ruled-leg.ts) brings the leg to `at` base units on level `code >> 3`: the
  * levels before it are now whole in the leg, and that level holds the rest. Rows are per level, so
  * a level a step spanned shows once, with the take that first reached it; running totals are the
  * book's prefix sums, computed as the walk computed them.

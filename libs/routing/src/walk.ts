@@ -26,13 +26,18 @@ export interface WalkResult {
   /** The pinned amount was met. */
   readonly full: boolean;
   /** With venue rules: venues left out because their leg was under a minimum (for the proof). */
-  readonly dropped?: ReadonlyMap<VenueCtx, DropReason>;
+  readonly dropped?: DropLookup;
   /** With venue rules: the legs come from the fill search (docs/semantics.md section 13). */
   readonly searched?: boolean;
 }
 
 /** Why a venue rule left a venue out of a hop: its leg was under minAmount, or under minCost. */
 export type DropReason = 'min_amount' | 'min_cost';
+
+/** The venues a hop's rules left out, each with why (a map's `get`). */
+export interface DropLookup {
+  get(venue: VenueCtx): DropReason | undefined;
+}
 
 /** Why the last `take` stopped: 0 level exhausted, 1 pinned amount met, 2 cap reached. */
 let takeBy: 0 | 1 | 2 = 0;
