@@ -1,6 +1,8 @@
-import { FirstBelow } from './first-below';
+import type { FirstBelow } from './first-below';
 import type { VenueCtx } from './hop-context';
+import { keepWorkspace, SLOTS, takeWorkspace, type Workspace } from './merged-workspace';
 import { advance, LEG_SLOTS, nothingBelow, RuledLeg, type RuledFill } from './ruled-leg';
+import type { VenueHeap } from './venue-heap';
 import { stepsIn } from './venue-rules';
 import {
   recordingTape,
@@ -35,81 +37,6 @@ const NONE_DROPPED: DropLookup = { get: () => undefined };
 const DROPPED_MIN_AMOUNT = 1;
 const DROPPED_MIN_COST = 2;
 
-/** Numbers kept per step: the advanced leg's state before it, the amount left, the tape's length, the next untouched venue. */
-const SLOTS = LEG_SLOTS + 3;
-
-/** The arrays of a merged walk over up to `capacity` venues, kept from one walk to the next. */
-class Workspace {
-  readonly legs: (RuledLeg | undefined)[];
-  /** Legs a rewind unmade, kept to be made again: a walk makes the same venue's leg over and over. */
-  readonly spare: (RuledLeg | undefined)[];
-  readonly madeAt: Int32Array;
-  readonly out: Uint8Array;
-  readonly keys: Float64Array;
-  readonly firstKeys: Float64Array;
-  readonly byRank: Int32Array;
-  readonly rank: Int32Array;
-  readonly nothing: Float64Array;
-  readonly waiting: FirstBelow;
-  readonly heap: Int32Array;
-  readonly pos: Int32Array;
-  readonly dirty: Int32Array;
-  readonly isDirty: Uint8Array;
-  readonly scratch: Int32Array;
-  readonly droppedOrder: Int32Array;
-  order = new Int32Array(64);
-  undo = new Float64Array(64 * SLOTS);
-
-  constructor(readonly capacity: number) {
-    this.legs = new Array<RuledLeg | undefined>(capacity);
-    this.spare = new Array<RuledLeg | undefined>(capacity);
-    this.madeAt = new Int32Array(capacity);
-    this.out = new Uint8Array(capacity);
-    this.keys = new Float64Array(capacity);
-    this.firstKeys = new Float64Array(capacity);
-    this.byRank = new Int32Array(capacity);
-    this.rank = new Int32Array(capacity);
-    this.nothing = new Float64Array(capacity);
-    this.waiting = new FirstBelow(capacity);
-    this.heap = new Int32Array(capacity);
-    this.pos = new Int32Array(capacity);
-    this.dirty = new Int32Array(capacity);
-    this.isDirty = new Uint8Array(capacity);
-    this.scratch = new Int32Array(capacity);
-    this.droppedOrder = new Int32Array(capacity);
-  }
-
-  /** Ready for a walk over `n` venues. */
-  clear(n: number): this {
-    this.legs.fill(undefined, 0, n);
-    this.spare.fill(undefined, 0, n);
-    this.madeAt.fill(-1, 0, n);
-    this.out.fill(0, 0, n);
-    this.rank.fill(-1, 0, n);
-    this.pos.fill(-1, 0, n);
-    this.isDirty.fill(0, 0, n);
-    return this;
-  }
-
-  grow(): void {
-    const order = new Int32Array(this.order.length * 2);
-    order.set(this.order);
-    const undo = new Float64Array(order.length * SLOTS);
-    undo.set(this.undo);
-    this.order = order;
-    this.undo = undo;
-  }
-}
-
-/** The workspace of the last walk that finished: a solve walks many hops one after another. */
-let kept: Workspace | null = null;
-
-function workspace(n: number): Workspace {
-  const ws = kept !== null && kept.capacity >= n ? kept : new Workspace(Math.max(n, 64));
-  if (ws === kept) kept = null;
-  return ws.clear(n);
-}
-
 /** Options of a merged walk. */
 export interface MergedWalkOptions {
   /** The fill search's floors: each venue's leg first laid up to that many base units; such a walk does not drop. */
@@ -118,12 +45,17 @@ export interface MergedWalkOptions {
   readonly visitAll?: boolean;
 }
 
-/** A merged rule-aware walk over `venues` (in exchangeId order) that can drop venues and go on. */
+/**
+ * A merged rule-aware walk over `venues` (in exchangeId order) that can drop venues and go on.
+ * Venues with a leg walking are in a heap by the ranking price of their current level. Venues
+ * not yet reached are ranked in walk order as the walk gets to them (a heap hands them out), each
+ * with the amount left below which it surely takes nothing, in a tree that finds the next one
+ * that might take in O(log n).
+ */
 export class MergedRuledWalk {
   private readonly n: number;
   private ws: Workspace | null;
   private readonly legs: (RuledLeg | undefined)[];
-  private readonly spare: (RuledLeg | undefined)[];
   /** The step at which each venue's leg was made: -1 none yet, -2 before the walk (a floor). */
   private readonly madeAt: Int32Array;
   /** Why each venue was dropped: 0 it was not, else a DROPPED_ code. */
@@ -131,19 +63,17 @@ export class MergedRuledWalk {
   /** Ranking key of each venue's current level (its first while it has no leg). */
   private readonly keys: Float64Array;
   private readonly firstKeys: Float64Array;
-  /** Venues with no leg yet that could walk, in walk order (`waitingCount` of them), and each one's place in it (-1 none). */
+  /** Venues ranked so far in walk order (`ranked` of them), and each one's place (-1 not yet). */
   private readonly byRank: Int32Array;
   private readonly rank: Int32Array;
-  private waitingCount = 0;
-  /** Per place in that order: the amount left below which the venue surely takes nothing. */
+  private ranked = 0;
+  /** Per place: the amount left below which that venue surely takes nothing (+Infinity once it has a leg). */
   private readonly waiting: FirstBelow;
   private readonly nothing: Float64Array;
-  /** The next place in that order the walk has not passed. */
+  /** The next place the walk has not passed. */
   private next = 0;
-  /** Binary heap of the venues with a leg still walking, and each one's place in it (-1 none). */
-  private readonly heap: Int32Array;
-  private readonly pos: Int32Array;
-  private size = 0;
+  private readonly walking: VenueHeap;
+  private readonly unranked: VenueHeap;
   /** Venues whose leg changed since the last drop check. */
   private readonly dirty: Int32Array;
   private readonly isDirty: Uint8Array;
@@ -153,12 +83,12 @@ export class MergedRuledWalk {
   private droppedCount = 0;
   /** Whether steps are kept to rewind (not with floors). */
   private readonly rewinds: boolean;
+  private readonly visitAll: boolean;
   private steps = 0;
   private remPinned: number;
   private full = false;
   /** Some venue was passed by without a leg. */
   private passedBy = false;
-  private readonly better: number;
   private readonly tape: WalkTape | null = recordingTape();
 
   constructor(
@@ -169,44 +99,34 @@ export class MergedRuledWalk {
   ) {
     const n = venues.length;
     this.n = n;
-    const ws = workspace(n);
+    const ws = takeWorkspace(n, spec.side === 'buy' ? -1 : 1);
     this.ws = ws;
-    ({ legs: this.legs, spare: this.spare, madeAt: this.madeAt, out: this.out } = ws);
-    ({ keys: this.keys, firstKeys: this.firstKeys, byRank: this.byRank, rank: this.rank } = ws);
-    ({ nothing: this.nothing, waiting: this.waiting, heap: this.heap, pos: this.pos } = ws);
+    ({ legs: this.legs, madeAt: this.madeAt, out: this.out, keys: this.keys } = ws);
+    ({ firstKeys: this.firstKeys, byRank: this.byRank, rank: this.rank, nothing: this.nothing } = ws);
+    ({ waiting: this.waiting, walking: this.walking, unranked: this.unranked } = ws);
     ({ dirty: this.dirty, isDirty: this.isDirty, droppedOrder: this.droppedOrder } = ws);
-    this.better = spec.side === 'buy' ? -1 : 1;
     this.remPinned = spec.amount;
+    this.visitAll = options.visitAll === true;
     const floors = options.floors ?? null;
     this.rewinds = floors === null;
-    if (floors !== null)
-      for (let v = 0; v < n; v++) {
-        if (!(floors[v]! > 0)) continue;
-        const w = new RuledLeg(venues[v]!, spec, caps[v]!);
+    for (let v = 0; v < n; v++) {
+      const venue = venues[v]!;
+      const side = venue.levels;
+      if (floors !== null && floors[v]! > 0) {
+        const w = new RuledLeg(venue, spec, caps[v]!);
         this.legs[v] = w;
         this.madeAt[v] = -2;
         if (!w.done) this.remPinned -= layFloor(w, floors[v]!, this.tape);
-      }
-    let m = 0;
-    for (let v = 0; v < n; v++) {
-      const w = this.legs[v];
-      if (w !== undefined) {
         if (!w.done) {
-          this.keys[v] = w.venue.levels!.price(w.level) * w.venue.rankMul;
-          this.place(v);
+          this.keys[v] = side!.price(w.level) * venue.rankMul;
+          this.walking.place(v);
         }
         continue;
       }
-      const side = venues[v]!.levels;
       if (side === null || side.count === 0 || !(caps[v]! > 0)) continue;
-      this.firstKeys[v] = this.keys[v] = side.price(0) * venues[v]!.rankMul;
-      this.nothing[v] = options.visitAll === true ? -Infinity : nothingBelow(venues[v]!, spec);
-      this.byRank[m++] = v;
+      this.firstKeys[v] = this.keys[v] = side.price(0) * venue.rankMul;
+      this.unranked.place(v);
     }
-    this.waitingCount = m;
-    sortByKey(this.byRank, m, this.keys, this.better, ws.scratch);
-    for (let i = 0; i < m; i++) this.rank[this.byRank[i]!] = i;
-    this.waiting.fill(m, (i) => this.nothing[this.byRank[i]!]!);
   }
 
   /** Walk, then the result. */
@@ -241,7 +161,7 @@ export class MergedRuledWalk {
    * Drop every venue whose leg (base > 0) is not executable (under its minimum amount or cost),
    * rewind to the first step that reached one of them and walk on without them; returns whether
    * any was dropped. Only a leg that changed since the last check can newly fail: the others
-   * passed it as they are. The venues dropped, in the order they were, are `dropped()`.
+   * passed it as they are.
    */
   dropAndWalk(): boolean {
     if (!this.rewinds) throw new Error('a walk with floors does not drop venues');
@@ -270,11 +190,82 @@ export class MergedRuledWalk {
     this.dirtyCount = 0;
     if (to < 0) return false;
     this.rewind(to);
+    this.dropAhead();
     this.walk();
     return true;
   }
 
-  /** The venues dropped so far, with the minimum each leg missed (read by proofs only: made into a map when asked). */
+  /**
+   * Rounds of drops run ahead without making legs, while that is possible. With no leg walking,
+   * what is left goes to venues not yet reached, in walk order, each taking once (a chain). When
+   * the chain's first taker is dropped, the walk from here without the dropped venues repeats
+   * nothing of this round, so the next round starts at the same point with the same amount left:
+   * a round is a few steps on one scratch leg and the drops. A round whose first taker stays, or
+   * a venue that would walk on past its first level, is left to `walk`, which makes the legs.
+   */
+  private dropAhead(): void {
+    const ws = this.ws!;
+    const { chain, chainWhy } = ws;
+    for (;;) {
+      if (this.walking.size > 0) return;
+      let left = this.remPinned;
+      let from = this.next;
+      let count = 0;
+      let first = true;
+      for (;;) {
+        const at = this.candidate(from, left);
+        if (at < 0) break;
+        const v = this.byRank[at]!;
+        const w = (ws.probe ??= new RuledLeg(this.venues[v]!, this.spec, this.caps[v]!)).begin(
+          this.venues[v]!,
+          this.spec,
+          this.caps[v]!,
+        );
+        const took = advance(w, left, null);
+        if (!w.done) return;
+        from = at + 1;
+        if (w.base === 0) {
+          // As `walk` notes it: taking nothing of this much, it takes nothing of less.
+          if (w.lastStop !== 0 && w.lastStop !== 4 && left > this.nothing[v]!) {
+            this.nothing[v] = left;
+            this.waiting.set(at, left);
+          }
+          continue;
+        }
+        const r = w.venue.rules;
+        const bad = r !== null && !(w.base >= r.minAmount && w.cost >= r.minCost);
+        if (first && !bad) return;
+        first = false;
+        if (bad) {
+          chain[count] = v;
+          chainWhy[count++] = w.base < r!.minAmount ? DROPPED_MIN_AMOUNT : DROPPED_MIN_COST;
+        }
+        left -= took;
+        if (w.met || left <= 0) break;
+      }
+      if (count === 0) return;
+      // Dropped in venue order, as `dropAndWalk` drops them.
+      for (let i = 1; i < count; i++) {
+        const v = chain[i]!;
+        const why = chainWhy[i]!;
+        let j = i - 1;
+        for (; j >= 0 && chain[j]! > v; j--) {
+          chain[j + 1] = chain[j]!;
+          chainWhy[j + 1] = chainWhy[j]!;
+        }
+        chain[j + 1] = v;
+        chainWhy[j + 1] = why;
+      }
+      for (let i = 0; i < count; i++) {
+        const v = chain[i]!;
+        this.out[v] = chainWhy[i]!;
+        this.droppedOrder[this.droppedCount++] = v;
+        this.waiting.set(this.rank[v]!, Infinity);
+      }
+    }
+  }
+
+  /** The venues dropped, with the minimum each leg missed (read by proofs only: made into a map when asked). */
   dropped(): DropLookup {
     if (this.droppedCount === 0) return NONE_DROPPED;
     const order = this.droppedOrder.slice(0, this.droppedCount);
@@ -297,30 +288,31 @@ export class MergedRuledWalk {
   /** The walk is over: legs left below a whole step are marked, the workspace kept for the next walk. */
   finish(): void {
     for (let v = 0; v < this.n; v++) this.legs[v]?.finish();
-    if (this.ws !== null) kept = this.ws;
+    if (this.ws !== null) keepWorkspace(this.ws);
     this.ws = null;
   }
 
   /** Walk on until the pinned amount is met or no venue can take more; whether it was met. */
   walk(): boolean {
-    const { legs, keys, byRank, tape, waitingCount } = this;
+    const { legs, keys, byRank, tape } = this;
     // The floors alone may meet the amount.
     if (this.remPinned <= 0) return (this.full = true);
     for (;;) {
-      const r = this.next < waitingCount ? this.waiting.first(this.next, this.remPinned) : -1;
+      const r = this.candidate(this.next, this.remPinned);
       if (r > this.next) this.passedBy = true;
-      const top = this.size > 0 ? this.heap[0]! : -1;
+      const top = this.walking.top();
       if (r < 0 && top < 0) break;
-      const fresh = top < 0 || (r >= 0 && this.before(byRank[r]!, top));
+      const fresh = top < 0 || (r >= 0 && this.walking.before(byRank[r]!, top));
       const v = fresh ? byRank[r]! : top;
       if (this.rewinds) this.record(v, legs[v]);
       let w = legs[v];
       if (fresh) {
-        const spare = this.spare[v];
+        const reused = this.ws!.free.pop();
+        const venue = this.venues[v]!;
         legs[v] = w =
-          spare === undefined
-            ? new RuledLeg(this.venues[v]!, this.spec, this.caps[v]!)
-            : spare.reset(this.caps[v]!);
+          reused === undefined
+            ? new RuledLeg(venue, this.spec, this.caps[v]!)
+            : reused.begin(venue, this.spec, this.caps[v]!);
         this.madeAt[v] = this.steps;
         this.waiting.set(r, Infinity);
         this.next = r + 1;
@@ -337,22 +329,41 @@ export class MergedRuledWalk {
         // Taking nothing from its first level, it takes nothing from any smaller amount left.
         if (fresh && w!.base === 0 && w!.lastStop !== 0 && w!.lastStop !== 4 && left > this.nothing[v]!)
           this.nothing[v] = left;
-        if (!fresh) this.remove(v);
+        if (!fresh) this.walking.remove(v);
       } else {
         keys[v] = w!.venue.levels!.price(w!.level) * w!.venue.rankMul;
-        this.place(v);
+        this.walking.place(v);
       }
     }
-    if (this.next < waitingCount) this.passedBy = true;
-    this.next = waitingCount;
+    if (this.next < this.ranked) this.passedBy = true;
+    this.next = this.ranked;
     return (this.full = false);
+  }
+
+  /**
+   * The first place >= `from` whose venue might take something of `left`, ranking venues not yet
+   * reached as needed; -1 when none. A venue a heap hands out is the next in walk order.
+   */
+  private candidate(from: number, left: number): number {
+    let c = from < this.ranked ? this.waiting.first(from, left) : -1;
+    while (c < 0 && this.unranked.size > 0) {
+      const v = this.unranked.pop();
+      const at = this.ranked++;
+      this.byRank[at] = v;
+      this.rank[v] = at;
+      const below = this.visitAll ? -Infinity : nothingBelow(this.venues[v]!, this.spec);
+      this.nothing[v] = below;
+      this.waiting.set(at, below);
+      if (below < left) c = at;
+    }
+    return c;
   }
 
   /** Keep what step `this.steps` is about to change. */
   private record(v: number, w: RuledLeg | undefined): void {
     const ws = this.ws!;
     const s = this.steps;
-    if (s === ws.order.length) ws.grow();
+    ws.reserve(s);
     ws.order[s] = v;
     const at = s * SLOTS;
     const undo = ws.undo;
@@ -363,20 +374,20 @@ export class MergedRuledWalk {
   }
 
   /**
-   * Undo steps `to`.. in reverse: legs made at or after `to` are unmade and wait again (unless
-   * dropped), the others are put back, take their place in the heap again (none was done at `to`)
-   * and count as changed.
+   * Undo steps `to`.. in reverse: legs made at or after `to` are unmade and wait again at their
+   * place (unless dropped), the others are put back, take their place in the heap again (none
+   * was done at `to`) and count as changed.
    */
   private rewind(to: number): void {
-    const { order, undo } = this.ws!;
+    const { order, undo, free } = this.ws!;
     for (let s = this.steps - 1; s >= to; s--) {
       const v = order[s]!;
       if (this.madeAt[v] === s) {
-        this.spare[v] = this.legs[v];
+        free.push(this.legs[v]!);
         this.legs[v] = undefined;
         this.madeAt[v] = -1;
         this.keys[v] = this.firstKeys[v]!;
-        if (this.pos[v]! >= 0) this.remove(v);
+        if (this.walking.has(v)) this.walking.remove(v);
         this.waiting.set(this.rank[v]!, this.out[v] !== 0 ? Infinity : this.nothing[v]!);
       } else this.legs[v]!.restore(undo, s * SLOTS);
     }
@@ -385,7 +396,7 @@ export class MergedRuledWalk {
       const w = this.legs[v];
       if (w === undefined) continue;
       this.keys[v] = w.venue.levels!.price(w.level) * w.venue.rankMul;
-      this.place(v);
+      this.walking.place(v);
       if (this.isDirty[v] === 0) {
         this.isDirty[v] = 1;
         this.dirty[this.dirtyCount++] = v;
@@ -398,105 +409,6 @@ export class MergedRuledWalk {
     this.steps = to;
     this.full = false;
   }
-
-  /** Put venue `v` (keyed by its current level) where it belongs in the heap. */
-  private place(v: number): void {
-    let i = this.pos[v]!;
-    if (i < 0) {
-      i = this.size++;
-      this.heap[i] = v;
-      this.pos[v] = i;
-    }
-    this.down(this.up(i));
-  }
-
-  private remove(v: number): void {
-    const i = this.pos[v]!;
-    const last = this.heap[--this.size]!;
-    this.pos[v] = -1;
-    if (i === this.size) return;
-    this.heap[i] = last;
-    this.pos[last] = i;
-    this.down(this.up(i));
-  }
-
-  /** Whether venue `a` walks before venue `b`: better ranking price, ties by venue order. */
-  private before(a: number, b: number): boolean {
-    const d = (this.keys[a]! - this.keys[b]!) * this.better;
-    return d > 0 || (d === 0 && a < b);
-  }
-
-  private up(i: number): number {
-    const { heap, pos } = this;
-    const v = heap[i]!;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      const u = heap[p]!;
-      if (!this.before(v, u)) break;
-      heap[i] = u;
-      pos[u] = i;
-      i = p;
-    }
-    heap[i] = v;
-    pos[v] = i;
-    return i;
-  }
-
-  private down(i: number): void {
-    const { heap, pos, size } = this;
-    const v = heap[i]!;
-    for (;;) {
-      const l = 2 * i + 1;
-      if (l >= size) break;
-      const r = l + 1;
-      const c = r < size && this.before(heap[r]!, heap[l]!) ? r : l;
-      const u = heap[c]!;
-      if (!this.before(u, v)) break;
-      heap[i] = u;
-      pos[u] = i;
-      i = c;
-    }
-    heap[i] = v;
-    pos[v] = i;
-  }
-}
-
-/**
- * Sort venue indices `a[0..n)` into walk order: the better key first (`better` -1 lower, 1
- * higher), ties by venue index, as `MergedRuledWalk.before` orders them. A merge sort with the
- * comparison inline: a comparator function called from a sort costs more than the walk it serves.
- */
-function sortByKey(a: Int32Array, n: number, keys: Float64Array, better: number, tmp: Int32Array): void {
-  let src = a;
-  let dst = tmp;
-  for (let width = 1; width < n; width *= 2) {
-    for (let lo = 0; lo < n; lo += 2 * width) {
-      const mid = Math.min(lo + width, n);
-      const hi = Math.min(lo + 2 * width, n);
-      let i = lo;
-      let j = mid;
-      for (let k = lo; k < hi; k++) {
-        if (j >= hi) dst[k] = src[i++]!;
-        else if (i >= mid) dst[k] = src[j++]!;
-        else {
-          const x = src[i]!;
-          const y = src[j]!;
-          const d = (keys[y]! - keys[x]!) * better;
-          if (d > 0 || (d === 0 && y < x)) {
-            dst[k] = y;
-            j++;
-          } else {
-            dst[k] = x;
-            i++;
-          }
-        }
-      }
-    }
-    const t = src;
-    src = dst;
-    dst = t;
-  }
-  if (src !== a) a.set(src.subarray(0, n));
 }
 
 /** Lay a venue's leg up to `floor` base units (the fill search's minimum); returns the pinned amount used. */

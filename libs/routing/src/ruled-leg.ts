@@ -42,6 +42,7 @@ export const FIT_SLACK = 1e-12;
  * `ic*c + ib*b` in the hop's input asset: the four walks of docs/semantics.md section 4 as numbers.
  */
 export class RuledLeg implements RuledFill {
+  venue!: VenueCtx;
   base = 0;
   cost = 0;
   capLimited = false;
@@ -53,55 +54,39 @@ export class RuledLeg implements RuledFill {
   /** Base and raw cost of the levels before `level` (the book's prefix). */
   cumBase = 0;
   cumCost = 0;
-  done: boolean;
+  done = false;
   /** A venue without a step met the pinned amount: the whole walk is over. */
   met = false;
   lastStop: RuledStop = 0;
   /** Pinned amount the last stepped take consumed. */
   lastPinned = 0;
-  remCap: number;
+  remCap = 0;
   /** The leg may not pass this many base units (maxAmount, or a floor while the fill search lays it). */
-  limit: number;
-  limitSteps: number;
-  readonly pc: number;
-  readonly pb: number;
-  readonly ic: number;
-  readonly ib: number;
+  limit = Infinity;
+  limitSteps = Infinity;
+  pc = 0;
+  pb = 0;
+  ic = 0;
+  ib = 0;
   /** The step as m / scale (0 without a step), and a billionth of it. */
-  readonly stepUnits: number;
-  readonly scale: number;
-  readonly stepTol: number;
+  stepUnits = 0;
+  scale = 1;
+  stepTol = 0;
 
-  constructor(
-    readonly venue: VenueCtx,
-    spec: WalkSpec,
-    cap: number,
-  ) {
+  constructor(venue: VenueCtx, spec: WalkSpec, cap: number) {
+    this.begin(venue, spec, cap);
+  }
+
+  /**
+   * A leg not yet begun on `venue`, with `cap` to spend: what the constructor makes, and how the
+   * merged walk remakes a leg object it unmade (for the same venue or another).
+   */
+  begin(venue: VenueCtx, spec: WalkSpec, cap: number): this {
     const r = venue.rules;
     const buy = spec.side === 'buy';
     const up = 1 + venue.fee;
-    this.ic = buy ? up : 0;
-    this.ib = buy ? 0 : 1;
     const onCost = spec.pinned === 'in' ? buy : !buy;
-    this.pc = onCost ? (buy ? up : 1 - venue.fee) : 0;
-    this.pb = onCost ? 0 : 1;
-    this.stepUnits = r?.stepUnits ?? 0;
-    this.scale = r?.scale ?? 1;
-    this.stepTol = (r?.step ?? 0) * 1e-9;
-    this.remCap = cap;
-    this.limit = r?.maxBase ?? Infinity;
-    this.limitSteps = r?.maxSteps ?? Infinity;
-    const side = venue.levels;
-    this.done = side === null || side.count === 0;
-    if (!this.done && !(cap > 0)) {
-      this.capLimited = true;
-      this.done = true;
-    }
-  }
-
-  /** Back to a leg not yet begun, with `cap` to spend (the merged walk remakes a leg it unmade). */
-  reset(cap: number): this {
-    const r = this.venue.rules;
+    this.venue = venue;
     this.base = 0;
     this.cost = 0;
     this.capLimited = false;
@@ -114,10 +99,17 @@ export class RuledLeg implements RuledFill {
     this.met = false;
     this.lastStop = 0;
     this.lastPinned = 0;
+    this.ic = buy ? up : 0;
+    this.ib = buy ? 0 : 1;
+    this.pc = onCost ? (buy ? up : 1 - venue.fee) : 0;
+    this.pb = onCost ? 0 : 1;
+    this.stepUnits = r?.stepUnits ?? 0;
+    this.scale = r?.scale ?? 1;
+    this.stepTol = (r?.step ?? 0) * 1e-9;
     this.remCap = cap;
     this.limit = r?.maxBase ?? Infinity;
     this.limitSteps = r?.maxSteps ?? Infinity;
-    const side = this.venue.levels;
+    const side = venue.levels;
     this.done = side === null || side.count === 0;
     if (!this.done && !(cap > 0)) {
       this.capLimited = true;
@@ -315,16 +307,36 @@ function stepped(w: RuledLeg, price: number, room: number, remPinned: number): R
  */
 export function couldTakeStep(w: RuledLeg, side: BookSideView, steps: number): boolean {
   if (steps > w.limitSteps) return false;
-  const at = (steps * w.stepUnits) / w.scale;
-  let cumBase = w.cumBase;
-  let cumCost = w.cumCost;
-  for (let i = w.level; i < side.count; i++) {
+  return stepFits(side, steps, w, w.ic, w.ib, w.level, w.cumBase, w.cumCost, w.cost, w.base, w.remCap);
+}
+
+/**
+ * `couldTakeStep` for a leg of `step` (stepUnits / scale) at `level`, with that level's prefix
+ * (`cumBase`, `cumCost`), its amount and cost, and `remCap` left to spend; the caller has checked
+ * the maximum.
+ */
+export function stepFits(
+  side: BookSideView,
+  steps: number,
+  step: { readonly stepUnits: number; readonly scale: number },
+  ic: number,
+  ib: number,
+  level: number,
+  cumBase: number,
+  cumCost: number,
+  legCost: number,
+  legBase: number,
+  remCap: number,
+): boolean {
+  const { stepUnits, scale } = step;
+  const at = (steps * stepUnits) / scale;
+  for (let i = level; i < side.count; i++) {
     const amount = side.amount(i);
     const price = side.price(i);
-    if (stepsIn(cumBase + amount, w.stepUnits, w.scale) >= steps) {
+    if (stepsIn(cumBase + amount, stepUnits, scale) >= steps) {
       const cost = cumCost + (at - cumBase) * price;
-      const input = w.ic * (cost - w.cost) + w.ib * (at - w.base);
-      return input <= w.remCap + Math.abs(w.remCap) * FIT_SLACK;
+      const input = ic * (cost - legCost) + ib * (at - legBase);
+      return input <= remCap + Math.abs(remCap) * FIT_SLACK;
     }
     cumBase += amount;
     cumCost += amount * price;

@@ -1,30 +1,110 @@
 import type { BookSideView } from '@app/books';
 import type { VenueCtx } from './hop-context';
-import { advance, couldTakeStep, FIT_SLACK, RuledLeg, type RuledStop } from './ruled-leg';
-import { stepsIn } from './venue-rules';
+import { FIT_SLACK, stepFits, type LegRule, type RuledFill, type RuledStop } from './ruled-leg';
+import { stepsIn, type VenueRules } from './venue-rules';
 import { recordingTape, type WalkResult, type WalkSpec, type WalkTape } from './walk';
 
-// The rule-aware walk of one venue (docs/semantics.md section 13): the walks of walk.ts, except
-// that a venue whose market has a step grows its leg only by whole steps and every leg stops at
-// its maxAmount. They run only on hops where some fresh market carries rules (walk.ts is untouched
-// otherwise); the merged walk of several venues is in merged-ruled.ts.
+// The rule-aware walk of one venue (docs/semantics.md section 13): walk.ts's walk, except that a
+// venue whose market has a step takes only whole steps and every leg stops at its maxAmount. It
+// runs only on hops where some fresh market carries rules (walk.ts is untouched otherwise); the
+// merged walk of several venues is in merged-ruled.ts. A hop walks each venue alone twice (its
+// quote, and best_single's candidate), so the walk keeps its state in locals and makes one small
+// fill: the same numbers, computed in the same order, as the merged walk's legs.
+
+/** The leg of a venue walked alone under its rules. */
+class VenueFill implements RuledFill {
+  base = 0;
+  cost = 0;
+  capLimited = false;
+  steps = 0;
+  rule: LegRule = null;
+  fitStopped = false;
+  constructor(readonly venue: VenueCtx) {}
+}
 
 /** A rule-aware walk of one venue for the whole pinned amount (best_single, quotes, the fill search). */
 export function walkVenueRuled(venue: VenueCtx, spec: WalkSpec, cap: number): WalkResult {
-  const w = new RuledLeg(venue, spec, cap);
-  if (w.stepUnits > 0 && !w.done) return walkStepped(w, spec.amount, cap, recordingTape());
+  const side = venue.levels;
+  if (side === null || side.count === 0 || !(cap > 0)) return { fills: [], full: false };
+  const r = venue.rules;
+  const buy = spec.side === 'buy';
+  const up = 1 + venue.fee;
+  const onCost = spec.pinned === 'in' ? buy : !buy;
+  // A piece of `b` base costing `c` raw is worth `pc*c + pb*b` pinned and `ic*c + ib*b` input.
+  const pc = onCost ? (buy ? up : 1 - venue.fee) : 0;
+  const pb = onCost ? 0 : 1;
+  const ic = buy ? up : 0;
+  const ib = buy ? 0 : 1;
+  const fill = new VenueFill(venue);
   const tape = recordingTape();
-  let remPinned = spec.amount;
+  if (r === null || r.stepUnits === 0)
+    return walkStepless(fill, side, pc, pb, ic, ib, r?.maxBase ?? Infinity, spec.amount, cap, tape);
+  return walkStepped(fill, side, pc, pb, ic, ib, r, spec.amount, cap, tape);
+}
+
+/** One venue alone on a market without a step: each level taken up to the pinned amount, the funds or the maximum. */
+function walkStepless(
+  fill: VenueFill,
+  side: BookSideView,
+  pc: number,
+  pb: number,
+  ic: number,
+  ib: number,
+  limit: number,
+  amount: number,
+  cap: number,
+  tape: WalkTape | null,
+): WalkResult {
+  let remPinned = amount;
+  let remCap = cap;
+  let base = 0;
+  let cost = 0;
   let full = false;
-  while (!w.done) {
-    remPinned -= advance(w, remPinned, tape);
-    if (w.met || remPinned <= 0) {
+  for (let level = 0; ;) {
+    const price = side.price(level);
+    let y = side.amount(level);
+    let stop: RuledStop = 0;
+    const byPinned = remPinned / (pc * price + pb);
+    if (byPinned <= y) {
+      y = byPinned;
+      stop = 1;
+    }
+    const byCap = remCap / (ic * price + ib);
+    if (byCap < y) {
+      y = byCap;
+      stop = 2;
+    }
+    const byMax = limit - base;
+    if (byMax < y) {
+      y = byMax;
+      stop = 3;
+    }
+    const b = y > 0 ? y : 0;
+    const c = b * price;
+    base += b;
+    cost += c;
+    remPinned -= pc * c + pb * b;
+    remCap -= ic * c + ib * b;
+    if (tape !== null && b > 0) tape.push(fill, b, stop);
+    if (stop !== 0) {
+      if (stop === 2) fill.capLimited = true;
+      else if (stop === 3) fill.rule = 'max';
+      // Float dust can bring what is left to zero on a take bounded by the funds or the maximum.
+      full = stop === 1 || remPinned <= 0;
+      break;
+    }
+    level++;
+    const more = level < side.count;
+    if (more && remCap <= 0) fill.capLimited = true;
+    if (remPinned <= 0) {
       full = true;
       break;
     }
+    if (!more || remCap <= 0) break;
   }
-  w.finish();
-  return { fills: w.base > 0 ? [w] : [], full };
+  fill.base = base;
+  fill.cost = cost;
+  return { fills: base > 0 ? [fill] : [], full };
 }
 
 /**
@@ -34,8 +114,19 @@ export function walkVenueRuled(venue: VenueCtx, spec: WalkSpec, cap: number): Wa
  * up to it, as the merged walk computes it. Same legs as a merged walk of this venue alone, at
  * the cost of a plain walk plus one pass to price the step.
  */
-function walkStepped(w: RuledLeg, amount: number, cap: number, tape: WalkTape | null): WalkResult {
-  const side = w.venue.levels!;
+function walkStepped(
+  fill: VenueFill,
+  side: BookSideView,
+  pc: number,
+  pb: number,
+  ic: number,
+  ib: number,
+  rules: VenueRules,
+  amount: number,
+  cap: number,
+  tape: WalkTape | null,
+): WalkResult {
+  const { stepUnits, scale, maxBase, maxSteps } = rules;
   let remPinned = amount;
   let remCap = cap;
   let cumBase = 0;
@@ -43,7 +134,6 @@ function walkStepped(w: RuledLeg, amount: number, cap: number, tape: WalkTape | 
   let stopLevel = 0;
   let q = 0;
   let stop: RuledStop = 0;
-  const { pc, pb, ic, ib } = w;
   for (let i = 0; i < side.count; i++) {
     const price = side.price(i);
     const avail = side.amount(i);
@@ -58,7 +148,7 @@ function walkStepped(w: RuledLeg, amount: number, cap: number, tape: WalkTape | 
       y = byCap;
       stop = 2;
     }
-    const byMax = w.limit - cumBase;
+    const byMax = maxBase - cumBase;
     if (byMax < y) {
       y = byMax;
       stop = 3;
@@ -75,65 +165,69 @@ function walkStepped(w: RuledLeg, amount: number, cap: number, tape: WalkTape | 
     cumCost += cost;
     q = cumBase;
   }
-  let k = stepsIn(q, w.stepUnits, w.scale);
-  if (k > w.limitSteps) k = w.limitSteps;
+  // The leg at k whole steps: the level that step completes on (the first whose depth reaches
+  // it), that level's prefix, and the book's cost of exactly that much.
+  let level = 0;
+  let levelBase = 0;
+  let levelCost = 0;
+  let base = 0;
+  let cost = 0;
+  let k = stepsIn(q, stepUnits, scale);
+  if (k > maxSteps) k = maxSteps;
   for (; k > 0; k--) {
     // Mostly the step completes on the level the walk stopped on, whose prefix is at hand.
-    if (stop !== 0 && stepsIn(cumBase, w.stepUnits, w.scale) < k)
-      placeAt(w, side, k, stopLevel, cumBase, cumCost);
-    else place(w, side, k);
+    if (stop !== 0 && stepsIn(cumBase, stepUnits, scale) < k) {
+      level = stopLevel;
+      levelBase = cumBase;
+      levelCost = cumCost;
+    } else {
+      level = completingLevel(side, k, stepUnits, scale);
+      levelBase = prefixBase;
+      levelCost = prefixCost;
+    }
+    base = (k * stepUnits) / scale;
+    cost = levelCost + (base - levelBase) * side.price(level);
     // The slack that lets a float depth reach a whole step never lets a leg overshoot.
     if (stop === 0) break;
-    const pinned = pc * w.cost + pb * w.base;
-    const input = ic * w.cost + ib * w.base;
+    const pinned = pc * cost + pb * base;
+    const input = ic * cost + ib * base;
     if (pinned <= amount + amount * FIT_SLACK && input <= cap + Math.abs(cap) * FIT_SLACK) break;
   }
   if (k === 0) {
-    w.steps = 0;
-    w.base = 0;
-    w.cost = 0;
+    base = 0;
+    cost = 0;
   }
-  w.remCap = cap - (ic * w.cost + ib * w.base);
-  if (stop === 3) w.rule = 'max';
-  else if (q - w.base > w.stepTol) w.rule = 'step';
-  if (stop === 2) w.capLimited = true;
-  if (stop === 1 && k > 0) w.fitStopped = couldTakeStep(w, side, k + 1);
-  if (tape !== null && k > 0) tape.push(w, w.base, stop + 8 * w.level);
-  const left = amount - (pc * w.cost + pb * w.base);
-  return { fills: k > 0 ? [w] : [], full: k > 0 && (left <= 0 || w.fitStopped) };
+  fill.steps = k;
+  fill.base = base;
+  fill.cost = cost;
+  if (stop === 3) fill.rule = 'max';
+  else if (q - base > rules.step * 1e-9) fill.rule = 'step';
+  if (stop === 2) fill.capLimited = true;
+  if (stop === 1 && k > 0 && k + 1 <= maxSteps) {
+    const left = cap - (ic * cost + ib * base);
+    fill.fitStopped = stepFits(side, k + 1, rules, ic, ib, level, levelBase, levelCost, cost, base, left);
+  }
+  if (tape !== null && k > 0) tape.push(fill, base, stop + 8 * level);
+  const left = amount - (pc * cost + pb * base);
+  return { fills: k > 0 ? [fill] : [], full: k > 0 && (left <= 0 || fill.fitStopped) };
 }
 
-/**
- * Put the leg at `k` whole steps: its amount, the level that step completes on (the first whose
- * depth reaches it) with the prefix before that level, and the book's cost of exactly that much.
- */
-function place(w: RuledLeg, side: BookSideView, k: number): void {
+/** `completingLevel`'s prefix of the level it returns (module state: no allocation on this path). */
+let prefixBase = 0;
+let prefixCost = 0;
+
+/** The first level whose depth reaches `k` whole steps (the last level when none does), its prefix in prefixBase/prefixCost. */
+function completingLevel(side: BookSideView, k: number, stepUnits: number, scale: number): number {
   let cumBase = 0;
   let cumCost = 0;
   let i = 0;
   for (; i < side.count - 1; i++) {
     const amount = side.amount(i);
-    if (stepsIn(cumBase + amount, w.stepUnits, w.scale) >= k) break;
+    if (stepsIn(cumBase + amount, stepUnits, scale) >= k) break;
     cumBase += amount;
     cumCost += amount * side.price(i);
   }
-  placeAt(w, side, k, i, cumBase, cumCost);
-}
-
-/** `place` when the level and its prefix are known. */
-function placeAt(
-  w: RuledLeg,
-  side: BookSideView,
-  k: number,
-  i: number,
-  cumBase: number,
-  cumCost: number,
-): void {
-  const at = (k * w.stepUnits) / w.scale;
-  w.level = i;
-  w.cumBase = cumBase;
-  w.cumCost = cumCost;
-  w.steps = k;
-  w.base = at;
-  w.cost = cumCost + (at - cumBase) * side.price(i);
+  prefixBase = cumBase;
+  prefixCost = cumCost;
+  return i;
 }

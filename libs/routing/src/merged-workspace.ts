@@ -1,0 +1,94 @@
+import { FirstBelow } from './first-below';
+import { LEG_SLOTS, type RuledLeg } from './ruled-leg';
+import { VenueHeap } from './venue-heap';
+
+// The arrays of a merged rule-aware walk (merged-ruled.ts), kept from one walk to the next: a
+// solve walks several hops one after another, each over up to every venue of a market, and a
+// rule-aware hop that drops venues walks hundreds of short steps.
+
+/** Numbers kept per step: the advanced leg's state before it, the amount left, the tape's length, the next untouched venue. */
+export const SLOTS = LEG_SLOTS + 3;
+
+/** The arrays of a merged walk over up to `capacity` venues. */
+export class Workspace {
+  readonly legs: (RuledLeg | undefined)[];
+  /** Leg objects a rewind unmade: none of them is in a result, so a later leg may be made of one. */
+  readonly free: RuledLeg[] = [];
+  readonly madeAt: Int32Array;
+  readonly out: Uint8Array;
+  readonly keys: Float64Array;
+  readonly firstKeys: Float64Array;
+  readonly byRank: Int32Array;
+  readonly rank: Int32Array;
+  readonly nothing: Float64Array;
+  readonly waiting: FirstBelow;
+  readonly walking: VenueHeap;
+  readonly unranked: VenueHeap;
+  readonly dirty: Int32Array;
+  readonly isDirty: Uint8Array;
+  readonly droppedOrder: Int32Array;
+  /** A round of drops run ahead: its dropped venues and why, and the leg it walks them on. */
+  readonly chain: Int32Array;
+  readonly chainWhy: Uint8Array;
+  probe: RuledLeg | null = null;
+  order = new Int32Array(64);
+  undo = new Float64Array(64 * SLOTS);
+
+  constructor(readonly capacity: number) {
+    this.legs = new Array<RuledLeg | undefined>(capacity);
+    this.madeAt = new Int32Array(capacity);
+    this.out = new Uint8Array(capacity);
+    this.keys = new Float64Array(capacity);
+    this.firstKeys = new Float64Array(capacity);
+    this.byRank = new Int32Array(capacity);
+    this.rank = new Int32Array(capacity);
+    this.nothing = new Float64Array(capacity);
+    this.waiting = new FirstBelow(capacity);
+    this.walking = new VenueHeap(capacity);
+    this.unranked = new VenueHeap(capacity);
+    this.dirty = new Int32Array(capacity);
+    this.isDirty = new Uint8Array(capacity);
+    this.droppedOrder = new Int32Array(capacity);
+    this.chain = new Int32Array(capacity);
+    this.chainWhy = new Uint8Array(capacity);
+  }
+
+  /** Ready for a walk over `n` venues whose better key is lower (`better` -1) or higher (1). */
+  clear(n: number, better: number): this {
+    this.legs.fill(undefined, 0, n);
+    this.madeAt.fill(-1, 0, n);
+    this.out.fill(0, 0, n);
+    this.rank.fill(-1, 0, n);
+    this.isDirty.fill(0, 0, n);
+    this.waiting.fill(0, () => Infinity);
+    this.walking.clear(n, this.keys, better);
+    this.unranked.clear(n, this.keys, better);
+    return this;
+  }
+
+  /** Room for `steps` steps in the undo record. */
+  reserve(steps: number): void {
+    if (steps < this.order.length) return;
+    const order = new Int32Array(this.order.length * 2);
+    order.set(this.order);
+    const undo = new Float64Array(order.length * SLOTS);
+    undo.set(this.undo);
+    this.order = order;
+    this.undo = undo;
+  }
+}
+
+/** The workspace of the last walk that finished. */
+let kept: Workspace | null = null;
+
+/** A workspace for `n` venues: the kept one when it is free and large enough. */
+export function takeWorkspace(n: number, better: number): Workspace {
+  const ws = kept !== null && kept.capacity >= n ? kept : new Workspace(Math.max(n, 64));
+  if (ws === kept) kept = null;
+  return ws.clear(n, better);
+}
+
+/** Keep `ws` for the next walk (its walk is over). */
+export function keepWorkspace(ws: Workspace): void {
+  kept = ws;
+}

@@ -1,0 +1,104 @@
+// A binary heap of venue indices keyed by a key array it shares with its walk: the better key
+// first (`better` -1 lower, 1 higher), ties by the lower index, which is the walks' order of
+// venues at one ranking price (exchangeId order). Each venue's place is kept, so a venue whose key
+// moved, or that leaves, is fixed in O(log n).
+
+/** A heap of venue indices 0..capacity-1. */
+export class VenueHeap {
+  private readonly heap: Int32Array;
+  private readonly pos: Int32Array;
+  private keys: Float64Array;
+  private better = 1;
+  size = 0;
+
+  constructor(capacity: number) {
+    this.heap = new Int32Array(capacity);
+    this.pos = new Int32Array(capacity).fill(-1);
+    this.keys = new Float64Array(0);
+  }
+
+  /** Empty, for venues 0..n-1 keyed by `keys`. */
+  clear(n: number, keys: Float64Array, better: number): void {
+    this.pos.fill(-1, 0, n);
+    this.size = 0;
+    this.keys = keys;
+    this.better = better;
+  }
+
+  /** The first venue, -1 when empty. */
+  top(): number {
+    return this.size > 0 ? this.heap[0]! : -1;
+  }
+
+  has(v: number): boolean {
+    return this.pos[v]! >= 0;
+  }
+
+  /** Put venue `v` (keyed by its current key) where it belongs, whether in the heap or not yet. */
+  place(v: number): void {
+    let i = this.pos[v]!;
+    if (i < 0) {
+      i = this.size++;
+      this.heap[i] = v;
+      this.pos[v] = i;
+    }
+    this.down(this.up(i));
+  }
+
+  remove(v: number): void {
+    const i = this.pos[v]!;
+    const last = this.heap[--this.size]!;
+    this.pos[v] = -1;
+    if (i === this.size) return;
+    this.heap[i] = last;
+    this.pos[last] = i;
+    this.down(this.up(i));
+  }
+
+  /** Take out the first venue; -1 when empty. */
+  pop(): number {
+    const v = this.top();
+    if (v >= 0) this.remove(v);
+    return v;
+  }
+
+  /** Whether venue `a` comes before venue `b`. */
+  before(a: number, b: number): boolean {
+    const d = (this.keys[a]! - this.keys[b]!) * this.better;
+    return d > 0 || (d === 0 && a < b);
+  }
+
+  private up(i: number): number {
+    const { heap, pos } = this;
+    const v = heap[i]!;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      const u = heap[p]!;
+      if (!this.before(v, u)) break;
+      heap[i] = u;
+      pos[u] = i;
+      i = p;
+    }
+    heap[i] = v;
+    pos[v] = i;
+    return i;
+  }
+
+  private down(i: number): void {
+    const { heap, pos, size } = this;
+    const v = heap[i]!;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= size) break;
+      const r = l + 1;
+      const c = r < size && this.before(heap[r]!, heap[l]!) ? r : l;
+      const u = heap[c]!;
+      if (!this.before(u, v)) break;
+      heap[i] = u;
+      pos[u] = i;
+      i = c;
+    }
+    heap[i] = v;
+    pos[v] = i;
+  }
+}
