@@ -10,6 +10,7 @@ import {
 } from '@app/routing';
 import { bytesPerCall, quantile, type BenchRow } from './bench-row';
 import { BENCH_RULES, benchSnapshots } from './market-gen';
+import { benchSolveShapes } from './solve-shapes';
 import { SYNTH_EPOCH as T0 } from '@app/synth';
 
 const NOW = T0;
@@ -25,7 +26,8 @@ export const BENCH_REQUEST: RouteRequest = routeRequest({
 
 /**
  * Scenario `solve`: 60 venues x 6 markets x 1,000 levels per side, one bridged request; then the
- * same with order rules on every market against none, interleaved.
+ * same with order rules on every market against none, interleaved; then request shapes across
+ * strategies, sizes and venue counts on those books and the demo's (solve-shapes.ts).
  */
 export function benchSolve(iterations = 3000): BenchRow[] {
   const cache = new BookCache();
@@ -41,7 +43,7 @@ export function benchSolve(iterations = 3000): BenchRow[] {
     solve(input);
     samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
-  return [...rows(samples, first, input), ...benchRulesAB(iterations)];
+  return [...rows(samples, first, input), ...benchRulesAB(iterations), ...benchSolveShapes()];
 }
 
 function rows(samples: number[], first: RouteResult, input: SolveInput): BenchRow[] {

@@ -1,0 +1,202 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { BookCache } from '@app/books';
+import { parseRecord, type EventRecord } from '@app/events';
+import { routeRequest } from '@app/request';
+import { DEFAULT_ROUTING_CONFIG, solve, STRATEGIES, type SolveInput, type Strategy } from '@app/routing';
+import { SYNTH_EPOCH } from '@app/synth';
+import { quantile, type BenchRow } from './bench-row';
+import { BENCH_RULES, benchSnapshots } from './market-gen';
+
+// Order rules the way users meet them: request shapes across strategies, maxVenues 1-10, sizes
+// from 100 to 1,000,000 USDT, direct and bridged, on the demo's books (replay-data/, 60 venues
+// with rules like real venues') and on the routing scenario's (60 venues x 1,000 levels), each
+// timed with the books' rules and with the same books without them, interleaved call by call.
+
+/** A book set with rules and the same books without them, at one instant. */
+interface BookSet {
+  readonly name: string;
+  readonly ruled: BookCache;
+  readonly plain: BookCache;
+  readonly now: number;
+  /** Pairs to quote: from, to, and USDT per unit of `from` (to size requests in USDT). */
+  readonly pairs: readonly (readonly [string, string, number])[];
+}
+
+const SIZES_USDT = [100, 1_000, 10_000, 100_000, 1_000_000];
+const MAX_VENUES = [1, 3, 5, 10];
+
+function cacheOf(records: readonly EventRecord[]): BookCache {
+  const books = new BookCache();
+  for (const r of records) books.apply(r);
+  return books;
+}
+
+/** Market records with their order rules taken out (amountStep, minAmount, minCost, maxAmount null). */
+function withoutRules(records: readonly EventRecord[]): EventRecord[] {
+  return records.map((r) =>
+    r.type === 'market' ? { ...r, amountStep: null, minAmount: null, minCost: null, maxAmount: null } : r,
+  );
+}
+
+function demoBooks(): BookSet {
+  const file = resolve(__dirname, '..', '..', 'replay-data', 'synthetic-60-venues.jsonl');
+  const records: EventRecord[] = [];
+  let now = 0;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (line === '') continue;
+    const parsed = parseRecord(JSON.parse(line));
+    if (!parsed.ok) throw new Error(`replay-data: unreadable record ${line.slice(0, 80)}`);
+    records.push(parsed.record);
+    now = Math.max(now, parsed.record.receivedAt);
+  }
+  return {
+    name: 'demo',
+    ruled: cacheOf(records),
+    plain: cacheOf(withoutRules(records)),
+    now,
+    pairs: [
+      ['USDT', 'BTC', 1],
+      ['BTC', 'USDT', 65_000],
+      ['USDC', 'ETH', 1],
+      ['SOL', 'XRP', 150],
+    ],
+  };
+}
+
+function scenarioBooks(): BookSet {
+  const records = benchSnapshots(60, 1000, SYNTH_EPOCH);
+  const ruled = records.map((r) =>
+    r.type === 'market' ? { ...r, ...BENCH_RULES[r.symbol], receivedAt: r.receivedAt } : r,
+  );
+  return {
+    name: 'scenario',
+    ruled: cacheOf(ruled),
+    plain: cacheOf(withoutRules(ruled)),
+    now: SYNTH_EPOCH,
+    pairs: [
+      ['USDT', 'BTC', 1],
+      ['ETH', 'USDT', 3_200],
+      ['ETH', 'USDC', 3_200],
+    ],
+  };
+}
+
+/** One request shape, solved against both book sets of its BookSet. */
+interface Shape {
+  readonly label: string;
+  readonly ruled: SolveInput;
+  readonly plain: SolveInput;
+}
+
+function shapes(set: BookSet): Shape[] {
+  const out: Shape[] = [];
+  for (const [from, to, usdtPerUnit] of set.pairs)
+    for (const usdt of SIZES_USDT)
+      for (const strategy of STRATEGIES as readonly Strategy[])
+        for (const maxVenues of MAX_VENUES) {
+          const request = routeRequest({
+            requestId: 'bench',
+            from,
+            to,
+            amount: +(usdt / usdtPerUnit).toPrecision(8),
+            strategy,
+            maxVenues,
+          });
+          const ruled: SolveInput = {
+            request,
+            books: set.ruled,
+            now: set.now,
+            config: DEFAULT_ROUTING_CONFIG,
+          };
+          out.push({
+            label: `${set.name} ${from}->${to} ${usdt} USDT ${strategy} maxVenues=${maxVenues}`,
+            ruled,
+            plain: { ...ruled, books: set.plain },
+          });
+        }
+  return out;
+}
+
+interface Timed {
+  readonly label: string;
+  readonly ruled: number;
+  readonly plain: number;
+}
+
+/** Median time of each side over `calls` interleaved calls (the order alternating each call). */
+function timeShape(shape: Shape, calls: number): Timed {
+  const ruled: number[] = [];
+  const plain: number[] = [];
+  const time = (input: SolveInput, into: number[]): void => {
+    const t0 = process.hrtime.bigint();
+    solve(input);
+    into.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  };
+  for (let i = 0; i < calls; i++) {
+    if (i % 2 === 0) {
+      time(shape.ruled, ruled);
+      time(shape.plain, plain);
+    } else {
+      time(shape.plain, plain);
+      time(shape.ruled, ruled);
+    }
+  }
+  return { label: shape.label, ruled: quantile(ruled, 0.5), plain: quantile(plain, 0.5) };
+}
+
+/** Scenario `solve`'s shapes rows: per book set, the median and worst rules/none ratio over shapes. */
+export function benchSolveShapes(calls = Number(process.env.BENCH_SHAPE_CALLS ?? 41)): BenchRow[] {
+  const rows: BenchRow[] = [];
+  for (const set of [demoBooks(), scenarioBooks()]) {
+    const all = shapes(set);
+    // Warm every path (JIT) before timing any.
+    for (let round = 0; round < 3; round++) for (const s of all) (solve(s.ruled), solve(s.plain));
+    const timed = all.map((s) => timeShape(s, calls));
+    const ratios = timed.map((t) => t.ruled / t.plain);
+    const worst = timed.reduce((w, t) => (t.ruled / t.plain > w.ruled / w.plain ? t : w));
+    const name = `shapes ${set.name}`;
+    rows.push(
+      { scenario: 'solve', metric: `${name}: shapes`, value: all.length, unit: 'count' },
+      {
+        scenario: 'solve',
+        metric: `${name}: rules / none, median shape`,
+        value: quantile(ratios, 0.5),
+        unit: 'x',
+      },
+      {
+        scenario: 'solve',
+        metric: `${name}: rules / none, p90 shape`,
+        value: quantile(ratios, 0.9),
+        unit: 'x',
+      },
+      {
+        scenario: 'solve',
+        metric: `${name}: rules / none, worst shape (${worst.label.slice(set.name.length + 1)})`,
+        value: worst.ruled / worst.plain,
+        unit: 'x',
+      },
+      { scenario: 'solve', metric: `${name}: worst shape with rules`, value: worst.ruled, unit: 'ms' },
+      { scenario: 'solve', metric: `${name}: worst shape without rules`, value: worst.plain, unit: 'ms' },
+      {
+        scenario: 'solve',
+        metric: `${name}: p50 over shapes with rules`,
+        value: quantile(
+          timed.map((t) => t.ruled),
+          0.5,
+        ),
+        unit: 'ms',
+      },
+      {
+        scenario: 'solve',
+        metric: `${name}: p50 over shapes without rules`,
+        value: quantile(
+          timed.map((t) => t.plain),
+          0.5,
+        ),
+        unit: 'ms',
+      },
+    );
+  }
+  return rows;
+}
