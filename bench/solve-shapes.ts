@@ -151,7 +151,11 @@ export function benchSolveShapes(calls = Number(process.env.BENCH_SHAPE_CALLS ??
   for (const set of [demoBooks(), scenarioBooks()]) {
     const all = shapes(set);
     // Warm every path (JIT) before timing any.
-    for (let round = 0; round < 3; round++) for (const s of all) (solve(s.ruled), solve(s.plain));
+    for (let round = 0; round < 3; round++)
+      for (const s of all) {
+        solve(s.ruled);
+        solve(s.plain);
+      }
     const timed = all.map((s) => timeShape(s, calls));
     const ratios = timed.map((t) => t.ruled / t.plain);
     const worst = timed.reduce((w, t) => (t.ruled / t.plain > w.ruled / w.plain ? t : w));

@@ -238,7 +238,7 @@ export class MergedRuledWalk {
         first = false;
         if (bad) {
           chain[count] = v;
-          chainWhy[count++] = w.base < r!.minAmount ? DROPPED_MIN_AMOUNT : DROPPED_MIN_COST;
+          chainWhy[count++] = w.base < r.minAmount ? DROPPED_MIN_AMOUNT : DROPPED_MIN_COST;
         }
         left -= took;
         if (w.met || left <= 0) break;
