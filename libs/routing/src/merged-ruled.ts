@@ -31,7 +31,7 @@ import {
 export type RuledWalkResult = WalkResult;
 
 /** A walk that dropped nothing. */
-const NONE_DROPPED: DropLookup = { get: () => undefined };
+export const NONE_DROPPED: DropLookup = { get: () => undefined };
 
 /** Why a venue was dropped (its `out` code; 0 = walking). */
 const DROPPED_MIN_AMOUNT = 1;

@@ -2,7 +2,7 @@ import { beatsBest, pinnedAchieved, rankingPrice, type CapOf } from './fill-valu
 import { fillSearch } from './fill-search';
 import type { VenueCtx } from './hop-context';
 import { baseOfSteps, executable, missedMinimum, stepsIn } from './venue-rules';
-import { MergedRuledWalk } from './merged-ruled';
+import { MergedRuledWalk, NONE_DROPPED } from './merged-ruled';
 import { walkVenueRuled } from './walk-rules';
 import type { DropReason, WalkResult, WalkSpec } from './walk';
 
@@ -51,13 +51,13 @@ export function bestSingleRuled(venues: readonly VenueCtx[], spec: WalkSpec, cap
   let bestPinned = 0;
   let bestPrice = 0;
   const better = spec.side === 'buy' ? -1 : 1;
-  const dropped = new Map<VenueCtx, DropReason>();
+  let dropped: Map<VenueCtx, DropReason> | null = null;
   for (const venue of venues) {
     const r = walkVenueRuled(venue, spec, capOf(venue));
     const fill = r.fills[0];
     if (fill === undefined) continue;
     if (!executable(venue.rules, fill)) {
-      dropped.set(venue, missedMinimum(venue.rules!, fill));
+      (dropped ??= new Map()).set(venue, missedMinimum(venue.rules!, fill));
       continue;
     }
     const achieved = pinnedAchieved(fill, spec);
@@ -68,7 +68,7 @@ export function bestSingleRuled(venues: readonly VenueCtx[], spec: WalkSpec, cap
       bestPrice = price;
     }
   }
-  return { fills: best?.fills ?? [], full: best?.full ?? false, dropped };
+  return { fills: best?.fills ?? [], full: best?.full ?? false, dropped: dropped ?? NONE_DROPPED };
 }
 
 /** What a venue could execute at most: its walked side's base, in whole steps, up to its maximum. */
