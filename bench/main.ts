@@ -13,7 +13,6 @@ import { benchAudit } from './audit';
 import type { BenchRow } from './bench-row';
 import { benchExplain } from './explain';
 import { benchFleet } from './fleet';
-import { benchFlood } from './flood';
 import { benchFold } from './fold';
 import { benchHostile } from './hostile';
 import { benchIngestor } from './ingestor';
@@ -62,7 +61,7 @@ const SCENARIOS: Scenario[] = [
   { name: 'soak', run: () => benchSoak() },
   { name: 'fleet', run: () => benchFleet() },
   { name: 'audit', run: (o) => benchAudit(o.baseline) },
-  { name: 'flood', run: (o) => benchFlood(o.baseline) },
+  { name: 'flood', run: async (o) => (await import('./flood')).benchFlood(o.baseline) },
 ];
 
 async function main(): Promise<void> {
