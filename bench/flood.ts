@@ -50,7 +50,9 @@ async function floodOnce(name: string, root: string, everyMs: number): Promise<B
   try {
     const config = join(dir, 'venues.json');
     writeFileSync(config, JSON.stringify(venuesConfig(venue.ws, MARKETS)));
-    server = spawn(process.execPath, [join(root, 'bin/route-service.mjs'), 'start', '--port', '0'], {
+    // As `npm start` runs it (package.json: the same node flag).
+    const args = ['--max-semi-space-size=64', join(root, 'bin/route-service.mjs'), 'start', '--port', '0'];
+    server = spawn(process.execPath, args, {
       cwd: root,
       env: { ...process.env, DATA_DIR: join(dir, 'data'), VENUES_CONFIG: config, RATE_LIMIT_RPS: '1000000' },
       stdio: ['ignore', 'pipe', 'ignore'],

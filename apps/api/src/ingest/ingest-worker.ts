@@ -18,8 +18,8 @@ import type { FromIngestor, IngestWorkerData, LogLevel, ToIngestor } from './ing
  * event log, on an EventLog of its own. ccxt (its load, its message handling), the book diffs and
  * the log appends all run here, so a venue flooding a book never holds the event loop that
  * answers requests; the main thread only folds what lands in the log, as `npm run start:api` does
- * beside `npm run start:ingestor`. This thread is the one writer of the books, markets and venues
- * topics; the main thread writes only the journal's.
+ * beside `npm run start:ingestor`. This thread is the one writer of the books and venues topics
+ * (market records go to venues); the main thread writes only the journal's.
  */
 const data = workerData as IngestWorkerData;
 const port = parentPort!;
