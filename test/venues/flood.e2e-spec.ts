@@ -1,10 +1,11 @@
+import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFloodVenue, type FloodMarket } from '@app/synth';
 import { tempDir, waitFor } from '@test/support';
-import { startService } from '../api/support/service-process';
+import { START_MAIN, startService } from '../api/support/service-process';
 import { boundFor } from '../hostile/support/good-client';
 import { marketsOption, spotMarket } from './offline-markets';
 
@@ -79,7 +80,9 @@ describe('one venue flooding one book (npm start: ingestor and API in one proces
     const file = join(dir.path, 'venues.json');
     const markets = marketsOption(MARKETS.map((m) => spotMarket(m.id, m.base, m.quote, 0.002)));
     const ccxt = { urls: { api: { ws: { public: `${venue.ws}/ws/2` } } }, markets };
-    writeFileSync(file, JSON.stringify({ venues: { bitfinex: { ccxt } } }));
+    // XRP/USD is not listed: the ingestor thread's warning must reach the process's output.
+    const symbols = [...MARKETS.map((m) => `${m.base}/${m.quote}`), 'XRP/USD'];
+    writeFileSync(file, JSON.stringify({ venues: { bitfinex: { symbols, ccxt } } }));
     const service = await startService(['--port', '0', '--host', '127.0.0.1'], {
       DATA_DIR: join(dir.path, 'data'),
       VENUES_CONFIG: file,
@@ -133,5 +136,34 @@ describe('one venue flooding one book (npm start: ingestor and API in one proces
     expect(events('checksumFailures')).toBe(0);
     expect(events('gaps')).toBe(0);
     expect(events('badBooks')).toBe(0);
+    expect(service.lines()).toContainEqual(
+      expect.objectContaining({
+        level: 'warn',
+        component: 'Ingestor',
+        message: 'configured symbols not listed by the venue; skipped',
+        exchangeId: 'bitfinex',
+        symbols: ['XRP/USD'],
+      }),
+    );
   }, 60_000);
+
+  it('a bad VENUES_CONFIG ends it before it listens, naming every problem', async () => {
+    const dir = tempDir('flood-config');
+    cleanups.push(() => dir.remove());
+    const file = join(dir.path, 'venues.json');
+    writeFileSync(file, JSON.stringify({ venues: { nosuchvenue: {}, bitfinex: { watchLimit: 0 } } }));
+    const child = spawn(process.execPath, [START_MAIN, '--port', '0'], {
+      env: { ...process.env, DATA_DIR: join(dir.path, 'data'), VENUES_CONFIG: file },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).not.toBe(0);
+    expect(out).not.toContain('"listening"');
+    expect(out).toContain(`invalid venues config ${file}`);
+    expect(out).toContain("'nosuchvenue' is not a ccxt pro exchange with watchOrderBook");
+    expect(out).toContain('venues.bitfinex.watchLimit: must be a positive integer');
+  });
 });
