@@ -61,6 +61,7 @@ const SCENARIOS: Scenario[] = [
   { name: 'soak', run: () => benchSoak() },
   { name: 'fleet', run: () => benchFleet() },
   { name: 'audit', run: (o) => benchAudit(o.baseline) },
+  { name: 'flood', run: async (o) => (await import('./flood')).benchFlood(o.baseline) },
 ];
 
 async function main(): Promise<void> {

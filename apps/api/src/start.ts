@@ -1,21 +1,20 @@
 import { loadConfigOrExit, type StartConfig } from '@app/config';
-import { logSink, type RecordSink } from '@app/log';
 import { createLogger, quietRepeats, type ServiceLogger } from '@app/logging';
-import type { Ingestor } from '@app/venues';
-import type { Registry } from 'prom-client';
 import { Clock, PinnedClock, WallClock } from './clock';
 import { closeHost, onShutdown, openFeed, serveApi } from './compose';
 import { playRecording } from './demo/play-recording';
+import { IngestThread } from './ingest/ingest-thread';
 import { observe } from './observe';
 
 /**
- * `npm start`: ingestor (live venues through ccxt) or the replay feeder (--replay), plus the API,
- * in one process on the configured log (embedded by default).
+ * `npm start`: ingestor (live venues through ccxt, on a thread of its own) or the replay feeder
+ * (--replay), plus the API, in one process on the configured log (embedded by default).
  */
 async function main(): Promise<void> {
   const config = loadConfigOrExit('start');
   const logger = createLogger(config.console);
-  // A VENUES_CONFIG file is checked before anything listens; without one, ccxt loads after.
+  // A VENUES_CONFIG file is checked (on the ingestor thread) before anything listens; without one,
+  // that thread starts after.
   let live = config.replay === null && config.venuesConfig !== null ? await liveVenues(config, logger) : null;
   // A recording's receivedAt are the recording's, not today's: only the size bound applies to it.
   const logConfig =
@@ -46,50 +45,36 @@ async function main(): Promise<void> {
   );
   if (config.replay === null) {
     // The API answers first (GET /health within a second of launch); the venues connect behind it.
-    live ??= await liveVenues(config, logger);
-    const ingestor = live(logSink(host.log));
+    const ingestor = (live ??= await liveVenues(config, logger));
     ingestor.start();
     // The venues' states and counters beside the API's metrics (one /metrics for npm start).
-    live.metrics(server.metrics.registry, ingestor);
+    ingestor.register(server.metrics.registry);
     stops.unshift(() => ingestor.stop());
   }
 }
 
 /**
- * Live venues: an ingestor writing into the same log the API folds. @app/venues is required here,
- * not at the top: ccxt takes about half a second to load, and constructing sixty exchanges more.
+ * Live venues: the ingestor on a thread of its own, writing into the log the API folds
+ * (docs/deploy.md "Processes"). ccxt loads there, never on the thread that answers requests.
  */
-async function liveVenues(config: StartConfig, logger: ServiceLogger): Promise<LiveVenues> {
-  const venues = await import('@app/venues');
-  const venuesConfig =
-    config.venuesConfig === null
-      ? null
-      : venues.loadVenuesConfig(config.venuesConfig, venues.watchOrderBookIds());
+async function liveVenues(config: StartConfig, logger: ServiceLogger): Promise<IngestThread> {
   // A venue that stays down retries for weeks: one line per failure kind per summary period.
   const quiet = quietRepeats(
     logger.child({ component: 'Ingestor' }),
     Math.max(60_000, config.console.summaryEveryMs),
   );
-  const make = (sink: RecordSink): Ingestor =>
-    new venues.Ingestor(
-      venues.ingestorOptions({
-        sink,
-        venuesConfig,
-        logger: quiet,
-        bufferBytes: config.writeBufferBytes,
-        listingRepublishMs: config.listingRepublishMs,
-      }),
-    );
-  return Object.assign(make, {
-    metrics: (registry: Registry, ingestor: Ingestor) =>
-      venues.registerVenueMetrics(registry, () => ingestor.health()),
+  const data = {
+    log: config.log,
+    venuesConfig: config.venuesConfig,
+    bufferBytes: config.writeBufferBytes,
+    listingRepublishMs: config.listingRepublishMs,
+    debug: quiet.isLevelEnabled('debug'),
+  };
+  return IngestThread.open(data, quiet, (message) => {
+    logger.error(message);
+    process.exit(1);
   });
 }
-
-/** Builds the ingestor on a sink, and registers its venue metrics. */
-type LiveVenues = ((sink: RecordSink) => Ingestor) & {
-  metrics(registry: Registry, ingestor: Ingestor): void;
-};
 
 function fatal(e: unknown): never {
   process.stderr.write(`start failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);

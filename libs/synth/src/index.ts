@@ -11,3 +11,7 @@ export { bookRecords, listingRecords, toEntries, venueId } from './record-stream
 export type { StreamSpec } from './record-stream';
 export { runSoak } from './soak';
 export type { SoakLog, SoakSample, SoakSpec } from './soak';
+export { BitfinexBook, BITFINEX_DEPTH, textFrame } from './bitfinex-book';
+export type { BitfinexLevel } from './bitfinex-book';
+export { startFloodVenue } from './flood-venue';
+export type { FloodMarket, FloodVenue } from './flood-venue';

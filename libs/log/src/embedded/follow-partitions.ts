@@ -36,36 +36,48 @@ export async function* followPartitions(
       ctx.registry,
     );
     ctx.checkPartition(p.topic, p.partition);
-    return { reader, cursor: reader.seek(p.offset) };
+    return { topic: p.topic, dir: reader.dir, reader, cursor: reader.seek(p.offset) };
   });
+  type Sub = (typeof subs)[number];
+  // Only partitions that may hold something new are read: those a wake named (an append of their
+  // topic here, a change in their directory) and those the last round got entries from. Reading
+  // one at its end costs a read, two stats and a directory listing; reading all of them on every
+  // append held the main thread of `npm start` for most of its time under one flooding book.
+  const pending = new Set<Sub>(subs);
   let wake: (() => void) | null = null;
-  let dirty = true;
-  const poke = (): void => {
-    dirty = true;
+  const poke = (which: (s: Sub) => boolean): void => {
+    for (const s of subs) if (which(s)) pending.add(s);
     wake?.();
   };
+  const onAppended = (topic: TopicName): void => poke((s) => s.topic === topic);
+  const onAbort = (): void => poke(() => true);
   const topics = new Set(from.map((p) => p.topic));
-  for (const t of topics) ctx.appended.on(t, poke);
-  signal.addEventListener('abort', poke);
+  const listeners = [...topics].map((t) => [t, () => onAppended(t)] as const);
+  for (const [t, listener] of listeners) ctx.appended.on(t, listener);
+  signal.addEventListener('abort', onAbort);
   const watchers = watchDirs(
-    from.map((p) => ctx.partitionDir(p.topic, p.partition)),
-    poke,
+    subs.map((s) => s.dir),
+    (dir) => poke((s) => s.dir === dir),
     !ctx.readOnly,
   );
   try {
     while (!signal.aborted && !ctx.closed()) {
-      dirty = false;
-      let got = false;
-      for (const s of subs) {
+      const round = subs.filter((s) => pending.has(s));
+      pending.clear();
+      for (const s of round) {
         const batch = s.reader.next(s.cursor, maxBatch);
         if (batch.length === 0) continue;
-        got = true;
+        pending.add(s); // a full batch leaves more behind it
         yield batch;
         if (signal.aborted || ctx.closed()) return;
       }
-      if (got || dirty) continue;
+      if (pending.size > 0) continue;
+      // The poll reads every partition: a change no watch reported (no inotify here, another host).
       await new Promise<void>((res) => {
-        const t = setTimeout(res, ctx.pollIntervalMs);
+        const t = setTimeout(() => {
+          for (const s of subs) pending.add(s);
+          res();
+        }, ctx.pollIntervalMs);
         wake = () => {
           clearTimeout(t);
           res();
@@ -74,8 +86,8 @@ export async function* followPartitions(
       wake = null;
     }
   } finally {
-    for (const t of topics) ctx.appended.off(t, poke);
-    signal.removeEventListener('abort', poke);
+    for (const [t, listener] of listeners) ctx.appended.off(t, listener);
+    signal.removeEventListener('abort', onAbort);
     for (const w of watchers) w.close();
     for (const s of subs) s.reader.close();
   }
