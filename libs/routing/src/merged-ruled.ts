@@ -48,9 +48,8 @@ export interface MergedWalkOptions {
 /**
  * A merged rule-aware walk over `venues` (in exchangeId order) that can drop venues and go on.
  * Venues with a leg walking are in a heap by the ranking price of their current level. Venues
- * not yet reached are ranked in walk order as the walk gets to them (a heap hands them out), each
- * with the amount left below which it surely takes nothing, in a tree that finds the next one
- * that might take in O(log n).
+ * not yet reached wait in walk order, each with the amount left below which it surely takes
+ * nothing, in a tree that finds the next one that might take in O(log n).
  */
 export class MergedRuledWalk {
   private readonly n: number;
@@ -63,7 +62,7 @@ export class MergedRuledWalk {
   /** Ranking key of each venue's current level (its first while it has no leg). */
   private readonly keys: Float64Array;
   private readonly firstKeys: Float64Array;
-  /** Venues ranked so far in walk order (`ranked` of them), and each one's place (-1 not yet). */
+  /** Venues with no leg at the start that could walk, in walk order (`ranked` of them), and each one's place (-1 none). */
   private readonly byRank: Int32Array;
   private readonly rank: Int32Array;
   private ranked = 0;
@@ -73,14 +72,12 @@ export class MergedRuledWalk {
   /** The next place the walk has not passed. */
   private next = 0;
   private readonly walking: VenueHeap;
-  private readonly unranked: VenueHeap;
   /** Venues whose leg changed since the last drop check. */
   private readonly dirty: Int32Array;
   private readonly isDirty: Uint8Array;
   private dirtyCount = 0;
   /** Venues dropped (`out` says why), in the order they were. */
-  private readonly droppedOrder: Int32Array;
-  private droppedCount = 0;
+  private readonly droppedOrder: number[] = [];
   /** Whether steps are kept to rewind (not with floors). */
   private readonly rewinds: boolean;
   private readonly visitAll: boolean;
@@ -103,8 +100,8 @@ export class MergedRuledWalk {
     this.ws = ws;
     ({ legs: this.legs, madeAt: this.madeAt, out: this.out, keys: this.keys } = ws);
     ({ firstKeys: this.firstKeys, byRank: this.byRank, rank: this.rank, nothing: this.nothing } = ws);
-    ({ waiting: this.waiting, walking: this.walking, unranked: this.unranked } = ws);
-    ({ dirty: this.dirty, isDirty: this.isDirty, droppedOrder: this.droppedOrder } = ws);
+    ({ waiting: this.waiting, walking: this.walking } = ws);
+    ({ dirty: this.dirty, isDirty: this.isDirty } = ws);
     this.remPinned = spec.amount;
     this.visitAll = options.visitAll === true;
     const floors = options.floors ?? null;
@@ -125,8 +122,16 @@ export class MergedRuledWalk {
       }
       if (side === null || side.count === 0 || !(caps[v]! > 0)) continue;
       this.firstKeys[v] = this.keys[v] = side.price(0) * venue.rankMul;
-      this.unranked.place(v);
+      this.byRank[this.ranked++] = v;
     }
+    const ranked = this.ranked;
+    sortByKey(this.byRank, ranked, this.keys, spec.side === 'buy' ? -1 : 1, ws.scratch);
+    for (let at = 0; at < ranked; at++) {
+      const v = this.byRank[at]!;
+      this.rank[v] = at;
+      this.nothing[v] = this.visitAll ? -Infinity : nothingBelow(venues[v]!, spec);
+    }
+    this.waiting.fill(ranked, (at) => this.nothing[this.byRank[at]!]!);
   }
 
   /** Walk, then the result. */
@@ -183,7 +188,7 @@ export class MergedRuledWalk {
       const r = w.venue.rules;
       if (r === null || (w.base >= r.minAmount && w.cost >= r.minCost)) continue;
       this.out[v] = w.base < r.minAmount ? DROPPED_MIN_AMOUNT : DROPPED_MIN_COST;
-      this.droppedOrder[this.droppedCount++] = v;
+      this.droppedOrder.push(v);
       const made = this.madeAt[v]!;
       if (to < 0 || made < to) to = made;
     }
@@ -259,7 +264,7 @@ export class MergedRuledWalk {
       for (let i = 0; i < count; i++) {
         const v = chain[i]!;
         this.out[v] = chainWhy[i]!;
-        this.droppedOrder[this.droppedCount++] = v;
+        this.droppedOrder.push(v);
         this.waiting.set(this.rank[v]!, Infinity);
       }
     }
@@ -267,10 +272,9 @@ export class MergedRuledWalk {
 
   /** The venues dropped, with the minimum each leg missed (read by proofs only: made into a map when asked). */
   dropped(): DropLookup {
-    if (this.droppedCount === 0) return NONE_DROPPED;
-    const order = this.droppedOrder.slice(0, this.droppedCount);
-    const codes = new Uint8Array(order.length);
-    for (let i = 0; i < order.length; i++) codes[i] = this.out[order[i]!]!;
+    const order = this.droppedOrder;
+    if (order.length === 0) return NONE_DROPPED;
+    const codes = order.map((v) => this.out[v]!);
     const venues = this.venues;
     let map: Map<VenueCtx, DropReason> | null = null;
     return {
@@ -340,23 +344,9 @@ export class MergedRuledWalk {
     return (this.full = false);
   }
 
-  /**
-   * The first place >= `from` whose venue might take something of `left`, ranking venues not yet
-   * reached as needed; -1 when none. A venue a heap hands out is the next in walk order.
-   */
+  /** The first place >= `from` whose venue might take something of `left`; -1 when none. */
   private candidate(from: number, left: number): number {
-    let c = from < this.ranked ? this.waiting.first(from, left) : -1;
-    while (c < 0 && this.unranked.size > 0) {
-      const v = this.unranked.pop();
-      const at = this.ranked++;
-      this.byRank[at] = v;
-      this.rank[v] = at;
-      const below = this.visitAll ? -Infinity : nothingBelow(this.venues[v]!, this.spec);
-      this.nothing[v] = below;
-      this.waiting.set(at, below);
-      if (below < left) c = at;
-    }
-    return c;
+    return from < this.ranked ? this.waiting.first(from, left) : -1;
   }
 
   /** Keep what step `this.steps` is about to change. */
@@ -409,6 +399,44 @@ export class MergedRuledWalk {
     this.steps = to;
     this.full = false;
   }
+}
+
+/**
+ * Sort venue indices `a[0..n)` into walk order: the better key first (`better` -1 lower, 1
+ * higher), ties by venue index, as VenueHeap orders them. A merge sort with the comparison inline:
+ * a comparator function called from a sort costs more than the walk it serves.
+ */
+function sortByKey(a: Int32Array, n: number, keys: Float64Array, better: number, tmp: Int32Array): void {
+  let src = a;
+  let dst = tmp;
+  for (let width = 1; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(lo + width, n);
+      const hi = Math.min(lo + 2 * width, n);
+      let i = lo;
+      let j = mid;
+      for (let k = lo; k < hi; k++) {
+        if (j >= hi) dst[k] = src[i++]!;
+        else if (i >= mid) dst[k] = src[j++]!;
+        else {
+          const x = src[i]!;
+          const y = src[j]!;
+          const d = (keys[y]! - keys[x]!) * better;
+          if (d > 0 || (d === 0 && y < x)) {
+            dst[k] = y;
+            j++;
+          } else {
+            dst[k] = x;
+            i++;
+          }
+        }
+      }
+    }
+    const t = src;
+    src = dst;
+    dst = t;
+  }
+  if (src !== a) a.set(src.subarray(0, n));
 }
 
 /** Lay a venue's leg up to `floor` base units (the fill search's minimum); returns the pinned amount used. */

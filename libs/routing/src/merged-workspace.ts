@@ -23,10 +23,9 @@ export class Workspace {
   readonly nothing: Float64Array;
   readonly waiting: FirstBelow;
   readonly walking: VenueHeap;
-  readonly unranked: VenueHeap;
+  readonly scratch: Int32Array;
   readonly dirty: Int32Array;
   readonly isDirty: Uint8Array;
-  readonly droppedOrder: Int32Array;
   /** A round of drops run ahead: its dropped venues and why, and the leg it walks them on. */
   readonly chain: Int32Array;
   readonly chainWhy: Uint8Array;
@@ -45,10 +44,9 @@ export class Workspace {
     this.nothing = new Float64Array(capacity);
     this.waiting = new FirstBelow(capacity);
     this.walking = new VenueHeap(capacity);
-    this.unranked = new VenueHeap(capacity);
+    this.scratch = new Int32Array(capacity);
     this.dirty = new Int32Array(capacity);
     this.isDirty = new Uint8Array(capacity);
-    this.droppedOrder = new Int32Array(capacity);
     this.chain = new Int32Array(capacity);
     this.chainWhy = new Uint8Array(capacity);
   }
@@ -60,9 +58,7 @@ export class Workspace {
     this.out.fill(0, 0, n);
     this.rank.fill(-1, 0, n);
     this.isDirty.fill(0, 0, n);
-    this.waiting.fill(0, () => Infinity);
     this.walking.clear(n, this.keys, better);
-    this.unranked.clear(n, this.keys, better);
     return this;
   }
 
