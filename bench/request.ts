@@ -10,12 +10,11 @@
  *    three alternating rounds (the median round by p99); and the server's CPU time per request
  *    (from /proc, so other processes' load on the shared machine does not count; median round).
  */
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { promisify } from 'node:util';
 import {
   parseRouteBody,
   parseRouteQuery,
@@ -26,6 +25,8 @@ import {
 import { ROUTE } from './api-rest';
 import { bytesPerCall, quantile, type BenchRow } from './bench-row';
 import type { RequestFigures, RequestMode } from './request-client';
+import { outputOf } from './child-io';
+import { spawnHeld } from './processes';
 
 const QUERY = ROUTE.slice('/route?'.length);
 /** Every parameter REST accepts, most in their text forms. */
@@ -92,11 +93,16 @@ export async function benchRequest(): Promise<BenchRow[]> {
     row(`${c.name}: per call p99`, t.p99, 'us');
     row(`${c.name}: allocated`, bytesPerCall(c.run), 'bytes');
   }
-  const server = spawn(process.execPath, ['--max-semi-space-size=64', join(__dirname, 'api-server.js')], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const server = spawnHeld(
+    'bench server',
+    process.execPath,
+    ['--max-semi-space-size=64', join(__dirname, 'api-server.js')],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   try {
-    const [line] = (await once(createInterface({ input: server.stdout }), 'line')) as [string];
+    const [line] = (await once(createInterface({ input: server.stdout! }), 'line')) as [string];
     const { url } = JSON.parse(line) as { url: string };
     const rounds = new Map<RequestMode, RequestFigures[]>();
     const cpu = new Map<RequestMode, number[]>();
@@ -138,7 +144,7 @@ function cpuSeconds(pid: number): number {
 }
 
 async function clientProcess(url: string, mode: RequestMode): Promise<RequestFigures> {
-  const { stdout } = await promisify(execFile)(process.execPath, [
+  const stdout = await outputOf('load client', process.execPath, [
     join(__dirname, 'request-client.js'),
     url,
     mode,
