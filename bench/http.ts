@@ -17,6 +17,7 @@ import { join, resolve } from 'node:path';
 import { quantile, type BenchRow } from './bench-row';
 import { ask } from './child-io';
 import type { LoadFigures, LoadOrder } from './http-client';
+import { cpuSeconds } from './cpu';
 import { startService, withoutRules, type Service } from './http-service';
 import { forkHeld, hold, stopHeld } from './processes';
 
@@ -29,6 +30,8 @@ const ENDPOINTS = [
   { name: 'GET /route new amount each', path: HTTP_ROUTE, vary: true },
 ] as const;
 type Endpoint = (typeof ENDPOINTS)[number]['name'];
+/** One run of one endpoint on one service, with the service's CPU time per answer meanwhile. */
+type Cell = LoadFigures & { readonly cpuUs: number };
 
 /** A whole positive number from the environment. */
 function setting(name: string, fallback: number): number {
@@ -63,16 +66,18 @@ export async function benchHttp(baseline: string | null): Promise<BenchRow[]> {
         services.push(s);
       }
     client = forkHeld('http load client', join(__dirname, 'http-client.js'), [], { stdio: 'inherit' });
-    const run = async (s: Service, e: (typeof ENDPOINTS)[number], secs: number): Promise<LoadFigures> => {
+    const run = async (s: Service, e: (typeof ENDPOINTS)[number], secs: number): Promise<Cell> => {
       const order: LoadOrder = { url: s.url, path: e.path, vary: e.vary, connections, seconds: secs };
+      const cpu0 = cpuSeconds(s.pid);
       const f = await ask<LoadFigures>(client!, order);
+      const cpuUs = ((cpuSeconds(s.pid) - cpu0) * 1e6) / f.ok;
       if (f.failed > 0 || f.ok === 0)
         throw new Error(`${s.label}, ${e.name}: ${f.failed} failed, ${f.ok} answered`);
-      return f;
+      return { ...f, cpuUs };
     };
     // Warm-up (JIT, caches, first journal segments): not counted.
     for (const s of services) for (const e of ENDPOINTS) await run(s, e, 1);
-    const cells = new Map<string, LoadFigures[]>();
+    const cells = new Map<string, Cell[]>();
     for (let r = 0; r < rounds; r++) {
       console.error(`http: round ${r + 1} of ${rounds} (${connections} connections, ${seconds} s a cell)`);
       for (const e of ENDPOINTS)
@@ -92,7 +97,7 @@ export async function benchHttp(baseline: string | null): Promise<BenchRow[]> {
 
 function httpRows(
   services: readonly Service[],
-  cells: ReadonlyMap<string, LoadFigures[]>,
+  cells: ReadonlyMap<string, Cell[]>,
   connections: number,
   withBaseline: boolean,
 ): BenchRow[] {
@@ -100,39 +105,40 @@ function httpRows(
   const row = (metric: string, value: number, unit: string): void => {
     rows.push({ scenario: 'http', metric, value, unit });
   };
-  const cell = (label: string, e: Endpoint): LoadFigures[] => cells.get(`${label}|${e}`)!;
+  const cell = (label: string, e: Endpoint): Cell[] => cells.get(`${label}|${e}`)!;
   const median = (xs: readonly number[]): number => quantile(xs, 0.5);
-  /** Median over the rounds of a / b, cell by cell. */
-  const ratio = (a: LoadFigures[], b: LoadFigures[]): number => median(a.map((f, i) => f.rps / b[i]!.rps));
+  /** Median over the rounds of a / b, cell by cell: req/s, and server CPU per request. */
+  const ratios = (metric: string, a: Cell[], b: Cell[]): void => {
+    row(metric, median(a.map((f, i) => f.rps / b[i]!.rps)), 'x req/s');
+    row(`${metric}, server CPU`, median(a.map((f, i) => f.cpuUs / b[i]!.cpuUs)), 'x us/request');
+  };
   for (const s of services)
     for (const e of ENDPOINTS) {
       const c = cell(s.label, e.name);
       row(`${s.label}: ${e.name} req/s (${connections} conns)`, median(c.map((f) => f.rps)), 'req/s');
       row(`${s.label}: ${e.name} p50`, median(c.map((f) => f.p50)), 'ms');
       row(`${s.label}: ${e.name} p99`, median(c.map((f) => f.p99)), 'ms');
+      row(`${s.label}: ${e.name} server CPU`, median(c.map((f) => f.cpuUs)), 'us/request');
     }
   const routes = ENDPOINTS.slice(1);
   for (const s of services)
     for (const e of routes)
       row(
         `${s.label}: ${e.name} / GET /health`,
-        ratio(cell(s.label, e.name), cell(s.label, 'GET /health')),
+        median(cell(s.label, e.name).map((f, i) => f.rps / cell(s.label, 'GET /health')[i]!.rps)),
         'x req/s',
       );
+  // GET /health, the same code on both, shows how far the machine's noise goes.
   for (const prefix of withBaseline ? ['', 'baseline, '] : [''])
     for (const e of ENDPOINTS)
-      row(
+      ratios(
         `${prefix}rules / no rules: ${e.name}`,
-        ratio(cell(`${prefix}rules`, e.name), cell(`${prefix}no rules`, e.name)),
-        'x req/s',
+        cell(`${prefix}rules`, e.name),
+        cell(`${prefix}no rules`, e.name),
       );
   if (withBaseline)
     for (const rec of ['rules', 'no rules'])
       for (const e of ENDPOINTS)
-        row(
-          `this / baseline, ${rec}: ${e.name}`,
-          ratio(cell(rec, e.name), cell(`baseline, ${rec}`, e.name)),
-          'x req/s',
-        );
+        ratios(`this / baseline, ${rec}: ${e.name}`, cell(rec, e.name), cell(`baseline, ${rec}`, e.name));
   return rows;
 }

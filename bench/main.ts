@@ -11,7 +11,7 @@
 import { cpus, loadavg } from 'node:os';
 import type { BenchRow } from './bench-row';
 import { missing } from './prerequisites';
-import { closeAll, holding, killAll, stopAll } from './processes';
+import { closeAll, holding, killAll, settle, stopAll } from './processes';
 import { SCENARIOS, type Options, type Scenario } from './scenarios';
 
 const FLAGS = ['--json', '--compare-kafka-clients'];
@@ -92,6 +92,8 @@ async function main(): Promise<void> {
       console.error(e);
       failed.push(s.name);
     }
+    // What the scenario still holds after its last kills have landed, it left running.
+    await settle(2000);
     const left = await stopAll();
     if (left.length > 0) {
       console.error(`bench: ${s.name} left running: ${left.join(', ')}; stopped`);

@@ -53,6 +53,15 @@ export async function stopHeld(child: ChildProcess): Promise<void> {
   if (s !== undefined && held.delete(s)) await s.stop();
 }
 
+/**
+ * Wait up to `ms` while something is held: a child a scenario has just killed is still held
+ * until its exit is seen. Returns at once when nothing is.
+ */
+export async function settle(ms: number): Promise<void> {
+  const deadline = performance.now() + ms;
+  while (held.size > 0 && performance.now() < deadline) await pause(50);
+}
+
 /** Stop everything held, newest first, and kill whatever is started from now on. */
 export async function closeAll(): Promise<string[]> {
   closing = true;

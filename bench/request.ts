@@ -10,9 +10,7 @@
  *    three alternating rounds (the median round by p99); and the server's CPU time per request
  *    (from /proc, so other processes' load on the shared machine does not count; median round).
  */
-import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import {
@@ -26,6 +24,7 @@ import { ROUTE } from './api-rest';
 import { bytesPerCall, quantile, type BenchRow } from './bench-row';
 import type { RequestFigures, RequestMode } from './request-client';
 import { outputOf } from './child-io';
+import { cpuSeconds } from './cpu';
 import { spawnHeld } from './processes';
 
 const QUERY = ROUTE.slice('/route?'.length);
@@ -131,16 +130,6 @@ export async function benchRequest(): Promise<BenchRow[]> {
     await once(server, 'exit');
   }
   return rows;
-}
-
-const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-
-/** CPU time (user + system) process `pid` has used, from /proc/<pid>/stat. */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 }
 
 async function clientProcess(url: string, mode: RequestMode): Promise<RequestFigures> {
