@@ -14,7 +14,8 @@ export function ask<T = unknown>(child: ChildProcess, message: unknown): Promise
 /** The child's next IPC message; rejects if it exits first. */
 export function nextMessage<T = unknown>(child: ChildProcess): Promise<T> {
   return new Promise((resolve, reject) => {
-    const onExit = (code: number | null): void => reject(new Error(`bench server exited ${code}`));
+    const onExit = (code: number | null, signal: NodeJS.Signals | null): void =>
+      reject(new Error(`child process ${child.pid} exited (${code ?? signal}) before answering`));
     child.once('exit', onExit);
     child.once('message', (m) => {
       child.off('exit', onExit);

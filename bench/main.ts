@@ -9,6 +9,7 @@
  * running, 2 for bad arguments, 128 + n on signal n (everything the bench started is stopped first).
  */
 import { cpus, loadavg } from 'node:os';
+import { inspect } from 'node:util';
 import type { BenchRow } from './bench-row';
 import { missing } from './prerequisites';
 import { closeAll, holding, killAll, settle, stopAll } from './processes';
@@ -34,10 +35,13 @@ function choose(names: readonly string[]): Scenario[] {
 
 /** Where the run is: for the signal handler's message. */
 let current: string | null = null;
+/** Set by a signal: the run ends in its handler, and a scenario failing meanwhile is no failure. */
+let interrupted = false;
 
 /** On `signal`: stop everything the bench started, then exit with `code`; a second one kills at once. */
 function onSignal(signal: NodeJS.Signals, code: number): void {
   process.once(signal, () => {
+    interrupted = true;
     const what = holding().join(', ') || 'nothing';
     console.error(`bench: ${signal}${current === null ? '' : ` during ${current}`}; stopping ${what}`);
     process.once(signal, () => {
@@ -85,11 +89,19 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     const load0 = load();
     let rows: BenchRow[] = [];
+    let failure: unknown;
     try {
       rows = await s.run(options);
     } catch (e) {
-      console.log(`fail ${s.name}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
-      console.error(e);
+      failure = e;
+    }
+    // Its processes were stopped under it, so what it did is void: the signal handler ends the run.
+    if (interrupted) return new Promise<never>(() => undefined);
+    if (failure !== undefined) {
+      console.log(
+        `fail ${s.name}: ${failure instanceof Error ? failure.message.split('\n')[0] : inspect(failure)}`,
+      );
+      console.error(failure);
       failed.push(s.name);
     }
     // What the scenario still holds after its last kills have landed, it left running.
