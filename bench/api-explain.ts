@@ -6,12 +6,10 @@
  * server saturated (8 connections) the server's cost per request is 1 / throughput; the ratio of
  * throughputs is the cost of the proof and the counterfactuals per request.
  */
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { ClientFigures } from './api-client';
 import { startBenchServer } from './api';
 import type { BenchRow } from './bench-row';
+import { clientProcess } from './child-io';
 
 const QUERY = 'from=USDT&to=BTC&amountIn=20000&strategy=split_optimal&bridges=';
 const ROUNDS = 3;
@@ -19,14 +17,7 @@ const SECONDS = 4;
 const CONNECTIONS = 8;
 
 async function load(url: string): Promise<ClientFigures> {
-  const script = join(__dirname, 'api-client.js');
-  const { stdout } = await promisify(execFile)(process.execPath, [
-    script,
-    url,
-    String(CONNECTIONS),
-    String(SECONDS),
-  ]);
-  const f = JSON.parse(stdout) as ClientFigures;
+  const f = await clientProcess(url, SECONDS, CONNECTIONS);
   if (f.failed > 0) throw new Error(`${url}: ${f.failed} failed requests`);
   return f;
 }

@@ -4,12 +4,9 @@
  * run again with the client in a process of its own, so its CPU and GC share nothing with the
  * server's process but the two cores.
  */
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import autocannon from 'autocannon';
-import type { ClientFigures } from './api-client';
 import type { BenchRow } from './bench-row';
+import { clientProcess } from './child-io';
 
 /** GET /route split_optimal, single hop (direct market only), includeQuotes by default: ~15 KB. */
 export const ROUTE = '/route?from=USDT&to=BTC&amountIn=20000&strategy=split_optimal&bridges=';
@@ -18,7 +15,7 @@ const SECONDS = 5;
 export async function benchRest(url: string): Promise<BenchRow[]> {
   const light = await autocannon({ url: url + ROUTE, connections: 4, duration: SECONDS, workers: 1 });
   const heavy = await autocannon({ url: url + ROUTE, connections: 16, duration: SECONDS, workers: 1 });
-  const apart = await clientProcess(url + ROUTE, 4);
+  const apart = await clientProcess(url + ROUTE, SECONDS, 4);
   const bad = light.non2xx + light.errors + heavy.non2xx + heavy.errors + apart.failed;
   if (bad > 0) throw new Error(`GET /route bench: ${bad} failed requests`);
   const row = (metric: string, value: number, unit: string): BenchRow => ({
@@ -36,15 +33,4 @@ export async function benchRest(url: string): Promise<BenchRow[]> {
     row('GET /route p90, client process (4 conns)', apart.p90, 'ms'),
     row('GET /route max, client process (4 conns)', apart.max, 'ms'),
   ];
-}
-
-async function clientProcess(url: string, connections: number): Promise<ClientFigures> {
-  const script = join(__dirname, 'api-client.js');
-  const { stdout } = await promisify(execFile)(process.execPath, [
-    script,
-    url,
-    String(connections),
-    String(SECONDS),
-  ]);
-  return JSON.parse(stdout) as ClientFigures;
 }

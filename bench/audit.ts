@@ -1,5 +1,6 @@
 /**
- * `npm run bench -- audit [--baseline=<dir>]` (needs KAFKA_BROKERS): `replay quote <id>` from
+ * `npm run bench -- audit [--baseline=<dir>]` (Kafka: KAFKA_BROKERS or a jar broker of the bench's
+ * own, bench/kafka-broker.ts): `replay quote <id>` from
  * Kafka as an auditor types it, on journals of 10k, 100k and 1M records. A real API on Kafka
  * journals 40 quotes under known requestIds; filler entries (one real record's bytes under fresh
  * ids) then grow the quotes topic, the API publishes its requestId index to the shared index
@@ -8,7 +9,6 @@
  * whole journal partition), and with the built checkout named by --baseline (the revision before).
  * Every run must print the bytes the client received and exit 0.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -16,8 +16,10 @@ import { Kafka, logLevel } from 'kafkajs';
 import { findQuotes, SharedJournalIndex, sharedIndexTopics } from '@app/audit';
 import { KafkaLog } from '@app/log';
 import { quantile, type BenchRow } from './bench-row';
+import { benchKafka } from './kafka-broker';
 import { startLongevityHost, type LongevityHost } from './longevity-host';
 import { prng } from './market-gen';
+import { spawnHeld } from './processes';
 
 const ROOT = resolve(__dirname, '..', '..');
 const SIZES = [10_000, 100_000, 1_000_000];
@@ -35,15 +37,19 @@ interface Variant {
 }
 
 export async function benchAudit(baseline: string | null): Promise<BenchRow[]> {
+  const kafka = await benchKafka('audit');
+  try {
+    return await auditOn(kafka.brokers, baseline);
+  } finally {
+    await kafka.close();
+  }
+}
+
+async function auditOn(brokers: string, baseline: string | null): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const row: Row = (metric, value, unit) => {
     rows.push({ scenario: 'audit', metric, value, unit });
   };
-  const brokers = process.env.KAFKA_BROKERS?.trim();
-  if (!brokers) {
-    console.error('audit: set KAFKA_BROKERS (e.g. eval "$(npm run -s kafka:start | tail -1)") to run it');
-    return rows;
-  }
   const topicPrefix = `bench-audit-${Date.now().toString(36)}`;
   const host = await startLongevityHost({
     journalResponses: false,
@@ -190,7 +196,8 @@ function cliQuote(
 ): Promise<{ ms: number; out: string; err: string }> {
   const cwd = mkdtempSync(join(tmpdir(), 'bench-auditor-'));
   const t0 = performance.now();
-  const child = spawn(
+  const child = spawnHeld(
+    'replay quote',
     process.execPath,
     [join(v.root, 'bin/route-service.mjs'), 'replay', 'quote', id, ...v.args],
     {
@@ -201,8 +208,8 @@ function cliQuote(
   );
   let out = '';
   let err = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   return new Promise((res, rej) =>
     child.once('exit', (code) => {
       const ms = performance.now() - t0;

@@ -1,7 +1,8 @@
 /** Talking to the benches' child processes: IPC questions, stdout lines, the REST client process. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import { join } from 'node:path';
 import type { ClientFigures } from './api-client';
+import { spawnHeld } from './processes';
 
 /** Send `message` to a forked child and resolve with its answer (its next IPC message). */
 export function ask<T = unknown>(child: ChildProcess, message: unknown): Promise<T> {
@@ -13,7 +14,8 @@ export function ask<T = unknown>(child: ChildProcess, message: unknown): Promise
 /** The child's next IPC message; rejects if it exits first. */
 export function nextMessage<T = unknown>(child: ChildProcess): Promise<T> {
   return new Promise((resolve, reject) => {
-    const onExit = (code: number | null): void => reject(new Error(`bench server exited ${code}`));
+    const onExit = (code: number | null, signal: NodeJS.Signals | null): void =>
+      reject(new Error(`child process ${child.pid} exited (${code ?? signal}) before answering`));
     child.once('exit', onExit);
     child.once('message', (m) => {
       child.off('exit', onExit);
@@ -42,9 +44,36 @@ export function lineFrom(child: ChildProcess, match: (line: string) => boolean):
 }
 
 /** GET `url` from autocannon in a process of its own (bench/api-client.ts): 4 connections, `seconds`. */
-export async function clientProcess(url: string, seconds: number): Promise<ClientFigures> {
-  const child = spawn(process.execPath, [join(__dirname, 'api-client.js'), url, '4', String(seconds)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+export async function clientProcess(url: string, seconds: number, connections = 4): Promise<ClientFigures> {
+  const out = await outputOf('load client', process.execPath, [
+    join(__dirname, 'api-client.js'),
+    url,
+    String(connections),
+    String(seconds),
+  ]);
+  return JSON.parse(out.trim().split('\n').at(-1) ?? '') as ClientFigures;
+}
+
+/** Run `command` (held: stopped on Ctrl-C) to its end; its stdout, or an error with its stderr. */
+export function outputOf(
+  label: string,
+  command: string,
+  args: readonly string[],
+  options: Omit<SpawnOptions, 'stdio'> = {},
+): Promise<string> {
+  const child = spawnHeld(label, command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code, signal) => {
+      if (code === 0) resolve(out);
+      else
+        reject(
+          new Error(`${label} exited ${code ?? signal}: ${err.trim().split('\n').slice(-20).join('\n')}`),
+        );
+    });
   });
-  return JSON.parse(await lineFrom(child, (l) => l.startsWith('{'))) as ClientFigures;
 }

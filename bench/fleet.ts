@@ -3,12 +3,12 @@
  * API replicas (each its own process folding one Kafka broker, limits shared through Redis,
  * strict journal), from an autocannon client in its own process; and what the shared limiter
  * costs per request: the gate's rate-limit decision timed through Redis and in memory.
- * Needs Debian's redis-server and haproxy (as the fleet test tier) and the jar broker
- * (scripts/kafka; BENCH_KAFKA_PORT, default 39092).
+ * Needs Debian's redis-server and haproxy (as the fleet test tier) and Kafka (KAFKA_BROKERS, or
+ * the jar broker of scripts/kafka: bench/kafka-broker.ts). Every process it starts is held by
+ * bench/processes.ts.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { KafkaLog, logSink } from '@app/log';
@@ -17,38 +17,36 @@ import { RedisLimits } from '../apps/api/src/limits/redis-limits';
 import type { ClientFigures } from './api-client';
 import { ROUTE } from './api-rest';
 import { quantile, type BenchRow } from './bench-row';
+import { outputOf } from './child-io';
+import { benchKafka } from './kafka-broker';
 import { benchSnapshots } from './market-gen';
+import { freePort } from './ports';
+import { spawnHeld, stopHeld } from './processes';
 
 const ROOT = resolve(__dirname, '..', '..');
-const KAFKA_PORT = Number(process.env.BENCH_KAFKA_PORT ?? 39092);
 const SECONDS = 8;
 const CONNECTIONS = 16;
 
 export async function benchFleet(): Promise<BenchRow[]> {
+  const kafka = await benchKafka('fleet');
   const dir = mkdtempSync(join(tmpdir(), 'bench-fleet-'));
   const children: ChildProcess[] = [];
-  const kafkaEnv = {
-    ...process.env,
-    KAFKA_DATA_DIR: join(dir, 'kafka'),
-    KAFKA_PORT: String(KAFKA_PORT),
-    KAFKA_HEAP: '512m',
-  };
-  const script = join(ROOT, 'scripts/kafka/kafka.mjs');
   try {
-    const kafka = spawnSync('node', [script, 'start'], { env: kafkaEnv, encoding: 'utf8' });
-    if (kafka.status !== 0) throw new Error(`kafka start failed: ${kafka.stderr}`);
-    const brokers = `127.0.0.1:${KAFKA_PORT}`;
+    const brokers = kafka.brokers;
     const prefix = `bench-fleet-${process.pid}`;
-    const log = new KafkaLog({ brokers: [brokers], topicPrefix: prefix, onProblem: () => undefined });
+    const log = new KafkaLog({
+      brokers: brokers.split(','),
+      topicPrefix: prefix,
+      onProblem: () => undefined,
+    });
     await logSink(log).write(benchSnapshots(60, 1000, Date.now()));
     await log.close();
     const redisPort = await freePort();
-    const redis = spawn(
+    const redis = spawnHeld(
+      'redis-server',
       'redis-server',
       ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      {
-        stdio: 'ignore',
-      },
+      { stdio: 'ignore' },
     );
     children.push(redis);
     const redisUrl = `redis://127.0.0.1:${redisPort}`;
@@ -62,7 +60,7 @@ export async function benchFleet(): Promise<BenchRow[]> {
       const lb = await haproxy(dir, replicas.slice(0, n), children);
       const url = `http://127.0.0.1:${lb}${ROUTE}`;
       await ready(url);
-      const f = client(url);
+      const f = await client(url);
       rows.push(
         {
           scenario: 'fleet',
@@ -83,9 +81,8 @@ export async function benchFleet(): Promise<BenchRow[]> {
     rows.push(...(await limiterCost(redisUrl)));
     return rows;
   } finally {
-    for (const c of children.reverse()) c.kill('SIGTERM');
-    await pause(500);
-    spawnSync('node', [script, 'reset'], { env: kafkaEnv, encoding: 'utf8' });
+    for (const c of children.reverse()) await stopHeld(c);
+    await kafka.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -157,17 +154,16 @@ async function replica(
   redisUrl: string,
   children: ChildProcess[],
 ): Promise<number> {
-  const child = spawn(
+  const child = spawnHeld(
+    'fleet replica',
     process.execPath,
     ['--max-semi-space-size=64', join(ROOT, 'dist/bench/fleet-server.js'), brokers, prefix, redisUrl],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
+    { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   children.push(child);
   return new Promise((res, rej) => {
     let out = '';
-    child.stdout.on('data', (d: Buffer) => {
+    child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const line = out.split('\n').find((l) => l.startsWith('{'));
       if (line !== undefined) res((JSON.parse(line) as { port: number }).port);
@@ -199,21 +195,19 @@ async function haproxy(dir: string, ports: readonly number[], children: ChildPro
       '',
     ].join('\n'),
   );
-  children.push(spawn('haproxy', ['-db', '-f', cfg], { stdio: 'ignore' }));
+  children.push(spawnHeld('haproxy', 'haproxy', ['-db', '-f', cfg], { stdio: 'ignore' }));
   await pause(500);
   return port;
 }
 
-function client(url: string): ClientFigures {
-  const r = spawnSync(
-    process.execPath,
-    [join(ROOT, 'dist/bench/api-client.js'), url, String(CONNECTIONS), String(SECONDS)],
-    {
-      encoding: 'utf8',
-    },
-  );
-  if (r.status !== 0) throw new Error(`client failed: ${r.stderr}`);
-  return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as ClientFigures;
+async function client(url: string): Promise<ClientFigures> {
+  const out = await outputOf('load client', process.execPath, [
+    join(ROOT, 'dist/bench/api-client.js'),
+    url,
+    String(CONNECTIONS),
+    String(SECONDS),
+  ]);
+  return JSON.parse(out.trim().split('\n').at(-1)!) as ClientFigures;
 }
 
 /** Until the balancer passes a quote (its checks have marked the replicas up). */
@@ -226,17 +220,6 @@ async function ready(url: string): Promise<void> {
     await pause(200);
   }
   throw new Error(`no quote through the balancer: ${last}`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => res(typeof a === 'object' && a !== null ? a.port : 0));
-    });
-  });
 }
 
 function pause(ms: number): Promise<void> {

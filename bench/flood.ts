@@ -10,13 +10,14 @@
  * published (its sequence) against the changes sent, and whether the served book equals the
  * venue's afterwards.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startFloodVenue, type FloodMarket, type FloodVenue } from '@app/synth';
 import { quantile, type BenchRow } from './bench-row';
 import { get, listening, venuesConfig } from './flood-client';
+import { spawnHeld } from './processes';
 
 const ROOT = resolve(__dirname, '..', '..');
 const RATE = 5_000;
@@ -52,7 +53,7 @@ async function floodOnce(name: string, root: string, everyMs: number): Promise<B
     writeFileSync(config, JSON.stringify(venuesConfig(venue.ws, MARKETS)));
     // As `npm start` runs it (package.json: the same node flag).
     const args = ['--max-semi-space-size=64', join(root, 'bin/route-service.mjs'), 'start', '--port', '0'];
-    server = spawn(process.execPath, args, {
+    server = spawnHeld(`flood service (${name})`, process.execPath, args, {
       cwd: root,
       env: { ...process.env, DATA_DIR: join(dir, 'data'), VENUES_CONFIG: config, RATE_LIMIT_RPS: '1000000' },
       stdio: ['ignore', 'pipe', 'ignore'],

@@ -7,7 +7,7 @@
  *    alone and while 1,000 stalled sockets and the largest allowed stream messages are in play, in
  *    three alternating rounds (medians reported); the server's RSS read from /proc/<pid>/status.
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROUTE } from './api-rest';
@@ -16,6 +16,7 @@ import { ask, clientProcess, lineFrom, nextMessage } from './child-io';
 import { quantile, type BenchRow } from './bench-row';
 import { ATTACKS, BASELINES, type Attack } from './hostile-attacks';
 import type { LoopReport } from './hostile-server';
+import { forkHeld, spawnHeld } from './processes';
 
 const REPEATS = 20;
 const STALLED = 1000;
@@ -26,7 +27,7 @@ const SECONDS = 4;
 const ROUNDS = 3;
 
 export async function benchHostile(): Promise<BenchRow[]> {
-  const server = fork(join(__dirname, 'hostile-server.js'), [], {
+  const server = forkHeld('bench server', join(__dirname, 'hostile-server.js'), [], {
     execArgv: ['--max-semi-space-size=64'],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
@@ -139,7 +140,8 @@ async function underAttack<T>(
   measure: () => Promise<T>,
 ): Promise<{ result: T; open: number; messages: number; heldKiB: number }> {
   const before = rss();
-  const attacker = spawn(
+  const attacker = spawnHeld(
+    'attacker',
     process.execPath,
     [
       join(__dirname, 'hostile-attacker.js'),

@@ -1,5 +1,4 @@
 import { Exchange as ccxtExchange, pro } from 'ccxt';
-import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import type { EventRecord } from '@app/events';
 import type { RecordSink } from '@app/log';
@@ -10,6 +9,7 @@ import { touchedBand, trackBook } from '@app/venues';
 import { DEFAULT_BUFFER_BYTES, RecordWriter, VenueRunner } from '@app/venues';
 import { DEFAULT_CHECKSUM_EVERY_MS, krakenCheck, okxCheck, type IntegrityView } from '@app/venues';
 import type { BenchRow } from './bench-row';
+import { forkHeld } from './processes';
 
 const quiet: IngestorLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -111,7 +111,7 @@ export async function benchCpu(
 ): Promise<BenchRow[]> {
   const script = feed.protocol === 'okx' ? 'ingestor-okx-feed.js' : 'ingestor-feed.js';
   const args = feed.levels === undefined ? [String(rate)] : [String(rate), String(feed.levels)];
-  const child = fork(join(__dirname, script), args, { stdio: 'ignore' });
+  const child = forkHeld('mock venues', join(__dirname, script), args, { stdio: 'ignore' });
   const handled = countMessages(feed.protocol);
   try {
     const port = await new Promise<number>((resolve, reject) => {

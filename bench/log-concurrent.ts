@@ -3,13 +3,13 @@
  * API's feed (another process) follows and folds, each on its own core. Throughput is records
  * over the time from the writer's first append to the feed having folded the last record.
  */
-import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddedLog } from '@app/log';
 import { createBookFeed } from '@app/feed';
 import type { BenchRow } from './bench-row';
+import { forkHeld } from './processes';
 
 type ChildMessage = { type: 'ready' } | { type: 'done'; appendS: number };
 
@@ -21,9 +21,14 @@ const quiet = {
 
 export async function benchEmbeddedConcurrent(records: number, levels: number): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-conc-'));
-  const child = fork(join(__dirname, 'log-writer-child.js'), [dir, String(records), String(levels), '5000'], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const child = forkHeld(
+    'log writer',
+    join(__dirname, 'log-writer-child.js'),
+    [dir, String(records), String(levels), '5000'],
+    {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
   const messages: ChildMessage[] = [];
   let wake: (() => void) | null = null;
   child.on('message', (m: ChildMessage) => {

@@ -5,7 +5,6 @@
  * of the data, and a torn tail). The LMDB rows are measured in a child process, since a damaged
  * LMDB file may take its reader down.
  */
-import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +15,7 @@ import type { BenchRow } from './bench-row';
 import { bookRecords, toEntries } from '@app/synth';
 import { APPEND_FOLD_SPEC } from './log-specs';
 import { flipMiddle, type StoreResult } from './log-store-child';
+import { forkHeld } from './processes';
 
 const PARTITIONS = 8;
 const seconds = (t0: bigint): number => Number(process.hrtime.bigint() - t0) / 1e9;
@@ -70,7 +70,8 @@ async function embedded(entries: readonly AppendEntry[]): Promise<StoreResult> {
 
 function lmdb(records: number, levels: number): Promise<StoreResult> {
   return new Promise((resolve, reject) => {
-    const child = fork(
+    const child = forkHeld(
+      'lmdb child',
       join(__dirname, 'log-store-child.js'),
       [String(records), String(levels), String(PARTITIONS)],
       {

@@ -1,7 +1,8 @@
 /**
- * Event-log benchmarks (issue 4): embedded append+fold, produce-to-visible latency, rebuild of an
- * hour of 60-venue data, and (when KAFKA_BROKERS is set) Kafka fold throughput with kafkajs, and
- * with `compareKafkaClients` @platformatic/kafka side by side. `benchLog()` returns rows for bench/main.ts.
+ * Event-log benchmarks (issue 4): `log`, the embedded log's append+fold, produce-to-visible
+ * latency and the rebuild of an hour of 60-venue data; `log-kafka`, Kafka fold throughput with
+ * kafkajs (with `compareKafkaClients` @platformatic/kafka side by side) and produce-to-visible
+ * latency, on KAFKA_BROKERS or a jar broker of the bench's own (bench/kafka-broker.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,17 +15,12 @@ import type { BenchRow } from './bench-row';
 import { quantile } from './bench-row';
 import { bookRecords, listingRecords, toEntries, type StreamSpec } from '@app/synth';
 import { benchEmbeddedConcurrent } from './log-concurrent';
+import { benchKafka } from './kafka-broker';
 import { benchKafkaFold, kafkaLogForBench } from './log-kafka';
 import { APPEND_FOLD_SPEC } from './log-specs';
 
-export interface LogBenchOptions {
-  /** Records for the throughput scenarios. */
-  readonly records?: number;
-  /** Brokers for the Kafka scenarios; defaults to KAFKA_BROKERS; none skips them. */
-  readonly kafkaBrokers?: string;
-  /** Also fold through @platformatic/kafka (installed on demand, outside the lock file). */
-  readonly compareKafkaClients?: boolean;
-}
+const RECORDS = 300_000;
+const KAFKA_RECORDS = 200_000;
 
 const quiet = {
   log: () => undefined,
@@ -208,15 +204,15 @@ export async function benchRebuildHour(): Promise<BenchRow[]> {
   }
 }
 
-export async function benchLog(options: LogBenchOptions = {}): Promise<BenchRow[]> {
+export async function benchLog(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   // 2 levels is a typical venue delta; 10 levels matches the Kafka figures below.
   // Steady state is what is measured: a short unreported run first compiles the hot paths.
   await benchEmbeddedAppendFold(30_000, 2);
-  rows.push(...(await benchEmbeddedAppendFold(options.records ?? 300_000, 2)));
-  rows.push(...(await benchEmbeddedAppendFold(options.records ?? 300_000, 10)));
-  rows.push(...(await benchEmbeddedConcurrent(options.records ?? 300_000, 2)));
-  rows.push(...(await benchEmbeddedConcurrent(options.records ?? 300_000, 10)));
+  rows.push(...(await benchEmbeddedAppendFold(RECORDS, 2)));
+  rows.push(...(await benchEmbeddedAppendFold(RECORDS, 10)));
+  rows.push(...(await benchEmbeddedConcurrent(RECORDS, 2)));
+  rows.push(...(await benchEmbeddedConcurrent(RECORDS, 10)));
   const dir = mkdtempSync(join(tmpdir(), 'bench-lat-'));
   try {
     const log = new EmbeddedLog({ dataDir: dir });
@@ -226,20 +222,19 @@ export async function benchLog(options: LogBenchOptions = {}): Promise<BenchRow[
     rmSync(dir, { recursive: true, force: true });
   }
   rows.push(...(await benchRebuildHour()));
-  const brokers = options.kafkaBrokers ?? process.env.KAFKA_BROKERS ?? '';
-  if (brokers.trim() !== '') {
-    rows.push(
-      ...(await benchKafkaFold(
-        brokers,
-        Math.min(options.records ?? 200_000, 200_000),
-        options.compareKafkaClients ?? false,
-      )),
-    );
-    const log = kafkaLogForBench(brokers);
+  return rows;
+}
+
+/** `compareKafkaClients`: also fold through @platformatic/kafka (installed on demand, outside the lock file). */
+export async function benchLogKafka(compareKafkaClients: boolean): Promise<BenchRow[]> {
+  const kafka = await benchKafka('log-kafka');
+  try {
+    const rows = await benchKafkaFold(kafka.brokers, KAFKA_RECORDS, compareKafkaClients);
+    const log = kafkaLogForBench(kafka.brokers);
     rows.push(...(await benchLatency('kafka', log)));
     await log.close();
-  } else {
-    console.error('log: Kafka scenarios skipped: start a broker (npm run kafka:start) and set KAFKA_BROKERS');
+    return rows;
+  } finally {
+    await kafka.close();
   }
-  return rows;
 }

@@ -8,13 +8,13 @@
  * scan (findQuotes without it) are timed too. The ids asked for are the oldest in the journal:
  * the scan's worst case.
  */
-import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { findQuotes, JournalIndex, journalIndexDir } from '@app/audit';
 import { quantile } from './bench-row';
 import { startLongevityHost } from './longevity-host';
 import { prng } from './market-gen';
+import { spawnHeld } from './processes';
 
 const ROOT = resolve(__dirname, '..', '..');
 const SIZES = [10_000, 100_000, 1_000_000];
@@ -24,13 +24,18 @@ type Row = (metric: string, value: number, unit: string) => void;
 /** Wall ms from spawn to exit of the replay CLI; throws unless it exits 0 (identical replay). */
 function cliQuote(id: string, dataDir: string): Promise<number> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, ['scripts/run.mjs', 'dist/apps/replay/src/main.js', 'quote', id], {
-    cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawnHeld(
+    'replay quote',
+    process.execPath,
+    ['scripts/run.mjs', 'dist/apps/replay/src/main.js', 'quote', id],
+    {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: dataDir },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let err = '';
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   return new Promise((res, rej) =>
     child.once('exit', (code) =>
       code === 0 ? res(performance.now() - t0) : rej(new Error(`replay quote ${id} exited ${code}: ${err}`)),

@@ -10,12 +10,9 @@
  *    three alternating rounds (the median round by p99); and the server's CPU time per request
  *    (from /proc, so other processes' load on the shared machine does not count; median round).
  */
-import { execFile, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { promisify } from 'node:util';
 import {
   parseRouteBody,
   parseRouteQuery,
@@ -26,6 +23,9 @@ import {
 import { ROUTE } from './api-rest';
 import { bytesPerCall, quantile, type BenchRow } from './bench-row';
 import type { RequestFigures, RequestMode } from './request-client';
+import { outputOf } from './child-io';
+import { cpuSeconds } from './cpu';
+import { spawnHeld } from './processes';
 
 const QUERY = ROUTE.slice('/route?'.length);
 /** Every parameter REST accepts, most in their text forms. */
@@ -92,11 +92,16 @@ export async function benchRequest(): Promise<BenchRow[]> {
     row(`${c.name}: per call p99`, t.p99, 'us');
     row(`${c.name}: allocated`, bytesPerCall(c.run), 'bytes');
   }
-  const server = spawn(process.execPath, ['--max-semi-space-size=64', join(__dirname, 'api-server.js')], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const server = spawnHeld(
+    'bench server',
+    process.execPath,
+    ['--max-semi-space-size=64', join(__dirname, 'api-server.js')],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   try {
-    const [line] = (await once(createInterface({ input: server.stdout }), 'line')) as [string];
+    const [line] = (await once(createInterface({ input: server.stdout! }), 'line')) as [string];
     const { url } = JSON.parse(line) as { url: string };
     const rounds = new Map<RequestMode, RequestFigures[]>();
     const cpu = new Map<RequestMode, number[]>();
@@ -127,18 +132,8 @@ export async function benchRequest(): Promise<BenchRow[]> {
   return rows;
 }
 
-const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-
-/** CPU time (user + system) process `pid` has used, from /proc/<pid>/stat. */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-}
-
 async function clientProcess(url: string, mode: RequestMode): Promise<RequestFigures> {
-  const { stdout } = await promisify(execFile)(process.execPath, [
+  const stdout = await outputOf('load client', process.execPath, [
     join(__dirname, 'request-client.js'),
     url,
     mode,

@@ -6,7 +6,7 @@
  * well-behaved client's GET /route latency (autocannon in its own process, 4 connections, 5 s) and
  * how long a new stream waits for its first frame, while the flood runs.
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import type { ClientFigures } from './api-client';
@@ -14,6 +14,7 @@ import { ask, clientProcess, lineFrom, nextMessage } from './child-io';
 import { ROUTE } from './api-rest';
 import type { BenchRow } from './bench-row';
 import { floodQuery } from './stream-flood-queries';
+import { forkHeld, spawnHeld } from './processes';
 
 const DISTINCT = 50;
 const MOVES_PER_SEC = 20;
@@ -37,10 +38,15 @@ export const HOSTILE_FLOOD: FloodOptions = {
 };
 
 export async function benchStreamFlood(o: FloodOptions): Promise<BenchRow[]> {
-  const server = fork(join(__dirname, 'hostile-server.js'), [o.scenario === 'api' ? 'raised' : 'default'], {
-    execArgv: ['--max-semi-space-size=64'],
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
+  const server = forkHeld(
+    'bench server',
+    join(__dirname, 'hostile-server.js'),
+    [o.scenario === 'api' ? 'raised' : 'default'],
+    {
+      execArgv: ['--max-semi-space-size=64'],
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    },
+  );
   const rows: BenchRow[] = [];
   try {
     const { url } = await nextMessage<{ url: string }>(server);
@@ -89,7 +95,8 @@ async function floodLevel(
   streams: number,
   addresses: number,
 ): Promise<LevelFigures> {
-  const clients = spawn(
+  const clients = spawnHeld(
+    'stream clients',
     process.execPath,
     [
       '--max-semi-space-size=64',
@@ -109,7 +116,7 @@ async function floodLevel(
     if (opened.failed > 0)
       throw new Error(`stream flood: ${opened.failed} of ${streams} streams failed to open`);
     await new Promise((r) => setTimeout(r, 1000));
-    clients.stdin.write('reset\n');
+    clients.stdin!.write('reset\n');
     const cpuFrom = await cpuMicros(server);
     const wallFrom = performance.now();
     const rest = clientProcess(url + ROUTE, SECONDS);
@@ -121,7 +128,7 @@ async function floodLevel(
     const figures = await rest;
     const serverCores = ((await cpuMicros(server)) - cpuFrom) / 1000 / (performance.now() - wallFrom);
     const report = lineFrom(clients, (l) => l.includes('"frames"'));
-    clients.stdin.write('report\n');
+    clients.stdin!.write('report\n');
     const r = JSON.parse(await report) as { frames: number; bytes: number; ms: number; closed: number };
     if (figures.failed > 0) throw new Error(`stream flood: ${figures.failed} GET /route requests failed`);
     return {

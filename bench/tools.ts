@@ -5,13 +5,14 @@
  * without npm (`node scripts/run.mjs dist/...`), so npm's own start-up shows as the difference.
  * Run on a built tree (the bench itself runs from dist/).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { quantile, type BenchRow } from './bench-row';
+import { freePort } from './ports';
+import { spawnHeld } from './processes';
 
 const ROOT = resolve(__dirname, '..', '..');
 const QUOTE_RUNS = 10;
@@ -27,7 +28,7 @@ function userEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 
 /** Spawn `cmd args` in its own process group (so the whole tree can be stopped). */
 function launch(cmd: string, args: readonly string[], env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(cmd, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  return spawnHeld(cmd, cmd, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 /** Stop a launched process group and wait for its leader to exit. */
@@ -63,14 +64,6 @@ function get(url: string): Promise<{ status: number; body: string }> {
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.end();
   });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
 }
 
 /** Wall ms from spawn to the first 200 from GET /health; the process is stopped afterwards. */
