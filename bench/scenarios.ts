@@ -39,7 +39,7 @@ export interface Scenario {
 }
 
 export const SCENARIOS: readonly Scenario[] = [
-  { name: 'solve', run: () => benchSolve() },
+  { name: 'solve', run: (o) => benchSolve(3000, o.baseline) },
   { name: 'explain', run: (o) => benchExplain(1500, o.baseline) },
   { name: 'fold', run: () => benchFold() },
   { name: 'replay', run: () => benchReplay() },

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
 import { BookCache } from '@app/books';
 import { parseRecord, type EventRecord } from '@app/events';
 import { routeRequest } from '@app/request';
@@ -124,13 +125,15 @@ interface Timed {
   readonly plain: number;
 }
 
+type Solve = (input: SolveInput) => unknown;
+
 /** Median time of each side over `calls` interleaved calls (the order alternating each call). */
-function timeShape(shape: Shape, calls: number): Timed {
+function timeShape(shape: Shape, calls: number, run: Solve): Timed {
   const ruled: number[] = [];
   const plain: number[] = [];
   const time = (input: SolveInput, into: number[]): void => {
     const t0 = process.hrtime.bigint();
-    solve(input);
+    run(input);
     into.push(Number(process.hrtime.bigint() - t0) / 1e6);
   };
   for (let i = 0; i < calls; i++) {
@@ -145,62 +148,76 @@ function timeShape(shape: Shape, calls: number): Timed {
   return { label: shape.label, ruled: quantile(ruled, 0.5), plain: quantile(plain, 0.5) };
 }
 
-/** Scenario `solve`'s shapes rows: per book set, the median and worst rules/none ratio over shapes. */
-export function benchSolveShapes(calls = Number(process.env.BENCH_SHAPE_CALLS ?? 41)): BenchRow[] {
+/** The solver of a built checkout of another revision (`--baseline=<dir>`). */
+function baselineSolve(dir: string): Solve {
+  const entry = join(dir, 'dist', 'libs', 'routing', 'src', 'index.js');
+  return (createRequire(entry)(entry) as { solve: Solve }).solve;
+}
+
+/**
+ * Scenario `solve`'s shapes rows: per book set, the median and worst rules/none ratio over
+ * shapes; with a baseline checkout, its solver is timed too, shape by shape beside this one.
+ */
+export function benchSolveShapes(
+  baseline: string | null,
+  calls = Number(process.env.BENCH_SHAPE_CALLS ?? 41),
+): BenchRow[] {
+  const solvers: [string, Solve][] = [['', solve]];
+  if (baseline !== null) solvers.push(['baseline ', baselineSolve(baseline)]);
   const rows: BenchRow[] = [];
   for (const set of [demoBooks(), scenarioBooks()]) {
     const all = shapes(set);
     // Warm every path (JIT) before timing any.
     for (let round = 0; round < 3; round++)
-      for (const s of all) {
-        solve(s.ruled);
-        solve(s.plain);
-      }
-    const timed = all.map((s) => timeShape(s, calls));
-    const ratios = timed.map((t) => t.ruled / t.plain);
-    const worst = timed.reduce((w, t) => (t.ruled / t.plain > w.ruled / w.plain ? t : w));
-    const name = `shapes ${set.name}`;
-    rows.push(
-      { scenario: 'solve', metric: `${name}: shapes`, value: all.length, unit: 'count' },
-      {
-        scenario: 'solve',
-        metric: `${name}: rules / none, median shape`,
-        value: quantile(ratios, 0.5),
-        unit: 'x',
-      },
-      {
-        scenario: 'solve',
-        metric: `${name}: rules / none, p90 shape`,
-        value: quantile(ratios, 0.9),
-        unit: 'x',
-      },
-      {
-        scenario: 'solve',
-        metric: `${name}: rules / none, worst shape (${worst.label.slice(set.name.length + 1)})`,
-        value: worst.ruled / worst.plain,
-        unit: 'x',
-      },
-      { scenario: 'solve', metric: `${name}: worst shape with rules`, value: worst.ruled, unit: 'ms' },
-      { scenario: 'solve', metric: `${name}: worst shape without rules`, value: worst.plain, unit: 'ms' },
-      {
-        scenario: 'solve',
-        metric: `${name}: p50 over shapes with rules`,
-        value: quantile(
-          timed.map((t) => t.ruled),
-          0.5,
-        ),
-        unit: 'ms',
-      },
-      {
-        scenario: 'solve',
-        metric: `${name}: p50 over shapes without rules`,
-        value: quantile(
-          timed.map((t) => t.plain),
-          0.5,
-        ),
-        unit: 'ms',
-      },
+      for (const s of all)
+        for (const [, run] of solvers) {
+          run(s.ruled);
+          run(s.plain);
+        }
+    const timed = solvers.map(() => [] as Timed[]);
+    for (const s of all) solvers.forEach(([, run], i) => timed[i]!.push(timeShape(s, calls, run)));
+    solvers.forEach(([who], i) =>
+      rows.push(...shapeRows(`shapes ${set.name}${who === '' ? '' : ` (${who.trim()})`}`, set, timed[i]!)),
     );
   }
   return rows;
+}
+
+function shapeRows(name: string, set: BookSet, timed: readonly Timed[]): BenchRow[] {
+  const ratios = timed.map((t) => t.ruled / t.plain);
+  const worst = timed.reduce((w, t) => (t.ruled / t.plain > w.ruled / w.plain ? t : w));
+  const row = (metric: string, value: number, unit: string): BenchRow => ({
+    scenario: 'solve',
+    metric: `${name}: ${metric}`,
+    value,
+    unit,
+  });
+  return [
+    row('shapes', timed.length, 'count'),
+    row('rules / none, median shape', quantile(ratios, 0.5), 'x'),
+    row('rules / none, p90 shape', quantile(ratios, 0.9), 'x'),
+    row(
+      `rules / none, worst shape (${worst.label.slice(set.name.length + 1)})`,
+      worst.ruled / worst.plain,
+      'x',
+    ),
+    row('worst shape with rules', worst.ruled, 'ms'),
+    row('worst shape without rules', worst.plain, 'ms'),
+    row(
+      'p50 over shapes with rules',
+      quantile(
+        timed.map((t) => t.ruled),
+        0.5,
+      ),
+      'ms',
+    ),
+    row(
+      'p50 over shapes without rules',
+      quantile(
+        timed.map((t) => t.plain),
+        0.5,
+      ),
+      'ms',
+    ),
+  ];
 }

@@ -29,7 +29,7 @@ export const BENCH_REQUEST: RouteRequest = routeRequest({
  * same with order rules on every market against none, interleaved; then request shapes across
  * strategies, sizes and venue counts on those books and the demo's (solve-shapes.ts).
  */
-export function benchSolve(iterations = 3000): BenchRow[] {
+export function benchSolve(iterations = 3000, baseline: string | null = null): BenchRow[] {
   const cache = new BookCache();
   for (const r of benchSnapshots(60, 1000, NOW)) cache.apply(r);
   const input = { request: BENCH_REQUEST, books: cache, now: NOW, config: DEFAULT_ROUTING_CONFIG };
@@ -43,7 +43,7 @@ export function benchSolve(iterations = 3000): BenchRow[] {
     solve(input);
     samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
-  return [...rows(samples, first, input), ...benchRulesAB(iterations), ...benchSolveShapes()];
+  return [...rows(samples, first, input), ...benchRulesAB(iterations), ...benchSolveShapes(baseline)];
 }
 
 function rows(samples: number[], first: RouteResult, input: SolveInput): BenchRow[] {
