@@ -195,8 +195,25 @@ export class MergedRuledWalk {
     this.dirtyCount = 0;
     if (to < 0) return false;
     this.rewind(to);
+    if (this.settles()) return true;
     this.dropAhead();
     this.walk();
+    return true;
+  }
+
+  /**
+   * Whether the drops left to come can be skipped: with no leg walking, every venue that could
+   * still take something of what is left would take less than its minimum, so each would be
+   * dropped in turn and the walk would end where it stands, unfilled. Only the order of those
+   * drops is then unknown, which only a proof shows (the tape): a walk recording one runs them.
+   */
+  private settles(): boolean {
+    if (this.tape !== null || this.walking.size > 0) return false;
+    const left = this.remPinned;
+    for (let at = this.candidate(this.next, left); at >= 0; at = this.candidate(at + 1, left))
+      if (!underMinimum(this.venues[this.byRank[at]!]!, this.spec, left)) return false;
+    this.next = this.ranked;
+    this.full = false;
     return true;
   }
 
@@ -399,6 +416,34 @@ export class MergedRuledWalk {
     this.steps = to;
     this.full = false;
   }
+}
+
+/** How far under a bound a leg's largest possible amount or cost must be to be sure it misses a minimum. */
+const UNDER_MARGIN = 1e-9;
+
+/**
+ * Whether every leg `venue` could begin with at most `left` of the pinned amount (a leg never
+ * overshoots it) is under the venue's minimum amount or cost. On a buy the book's first price is
+ * its lowest and on a sell its highest, which bounds the leg's amount or cost from the pinned one;
+ * where no bound follows (the amount of a buy pinned on the cost side), that minimum is not used.
+ */
+function underMinimum(venue: VenueCtx, spec: WalkSpec, left: number): boolean {
+  const r = venue.rules;
+  if (r === null) return false;
+  const price = venue.levels!.price(0);
+  const most = left * (1 + UNDER_MARGIN);
+  let cost = Infinity;
+  let base = Infinity;
+  if (spec.side === 'buy') {
+    if (spec.pinned === 'in') {
+      cost = most / (1 + venue.fee);
+      base = cost / price;
+    } else base = most;
+  } else if (spec.pinned === 'in') {
+    base = most;
+    cost = most * price;
+  } else cost = most / (1 - venue.fee);
+  return r.minCost > cost * (1 + UNDER_MARGIN) || r.minAmount > base * (1 + UNDER_MARGIN);
 }
 
 /**
