@@ -3,7 +3,7 @@ import type { ServerConfig } from '@app/config';
 import { Limits, type RateLimiter } from '../limits/limits';
 import { SERVER_CONFIG } from '../tokens';
 import { clientAddress, unmapped } from './client-address';
-import type { RateDecision } from './rate-limiter';
+import type { RateDecision } from '../limits/rate-limiter';
 import { requestIdFrom } from './request-id';
 
 /** The gate's own refusal: 403 ipv4_only or 429 over the rate limit. */
