@@ -1,8 +1,7 @@
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { parseRouteQuery } from '@app/request';
+import { parseRouteQuery, queryOf } from '@app/request';
 import { constraintCosts, solveWithProof, type RouteRequest } from '@app/routing';
-import { queryOf } from './route.controller';
 import { RouteService, statusOf } from './route.service';
 
 /**

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { parseRouteBody, parseRouteQuery, type ParamsParse } from '@app/request';
+import { parseRouteBody, parseRouteQuery, queryOf, type ParamsParse } from '@app/request';
 import { ParamsCache } from './params-cache';
 import { RouteService } from './route.service';
 
@@ -63,10 +63,4 @@ export class RouteController {
     void reply.status(status);
     return { error };
   }
-}
-
-/** The raw query string of a request target (the text after the first '?'), undecoded. */
-export function queryOf(url: string): string {
-  const at = url.indexOf('?');
-  return at < 0 ? '' : url.slice(at + 1);
 }
