@@ -4,7 +4,7 @@ import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } f
 import type { ServerConfig } from '@app/config';
 import { watchSymbols, type RouteRequest } from '@app/routing';
 import { BookFeed } from '@app/feed';
-import { RequestGate } from '../http/request-gate';
+import { RequestGate } from '../edge/request-gate';
 import { Limits, type StreamSlot } from '../limits/limits';
 import { QuoteJournal } from '@app/audit';
 import { parseRouteQuery, queryOf, type RouteParams } from '@app/request';

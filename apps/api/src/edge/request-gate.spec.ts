@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientAddress } from './client-address';
-import { requestIdFrom } from './request-id';
+import { clientAddress, requestIdFrom } from './request-gate';
 
 describe('clientAddress', () => {
   const none = new Set<string>();
