@@ -58,4 +58,31 @@ describe('dependency rules (npm run check)', () => {
     expect(r.out).toMatch(/no-circular: libs\/events\/src\/a\.ts → /);
     expect(r.out).toMatch(/lib-index-only: libs\/books\/src\/index\.ts → libs\/events\/src\/b\.ts/);
   });
+
+  it('an import back up inside apps/api (the edge reaching into the stream) fails the check, named', async () => {
+    const tree = join(dir.path, 'api-rooms');
+    mkdirSync(tree, { recursive: true });
+    cpSync(join(ROOT, '.dependency-cruiser.cjs'), join(tree, '.dependency-cruiser.cjs'));
+    writeFileSync(join(tree, 'tsconfig.json'), JSON.stringify({ compilerOptions: { baseUrl: '.' } }));
+    const file = (path: string, text: string): void => {
+      mkdirSync(join(tree, path, '..'), { recursive: true });
+      writeFileSync(join(tree, path), text);
+    };
+    file('apps/api/src/stream/stream-hub.ts', 'export const hub = 1;\n');
+    file(
+      'apps/api/src/edge/front-door.ts',
+      "import { hub } from '../stream/stream-hub';\nexport const door = hub;\n",
+    );
+    file(
+      'apps/api/src/route/route.controller.ts',
+      "import { door } from '../edge/front-door';\nexport const r = door;\n",
+    );
+    const r = await cruise(tree, ['apps']);
+    expect(r.code).not.toBe(0);
+    expect(r.out).toMatch(
+      /api-rooms-edge: apps\/api\/src\/edge\/front-door\.ts → apps\/api\/src\/stream\/stream-hub\.ts/,
+    );
+    // Downward imports pass: the route reading the edge is not reported.
+    expect(r.out).not.toMatch(/api-rooms-route/);
+  });
 });
