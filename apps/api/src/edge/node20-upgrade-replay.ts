@@ -2,11 +2,11 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 
 /*
- * DELETE THIS FILE (and its one call in upgrades.ts) once package.json's engines.node floor is a
- * Node whose HTTP server has the `shouldUpgradeCallback` option: added in Node 24.9.0 and
- * backported to 22.21.0 (nodejs/node#59824), so a floor of >=22.21 on the 22 line, or >=24.9.
- * edge.ts already sets that option (only the stream's path is an upgrade); those Nodes hand any
- * other request with upgrade headers to the request handler, and never call this.
+ * DELETE THIS FILE (and its one call in upgrades.ts) once package.json's engines.node admits only
+ * Nodes whose HTTP server has the `shouldUpgradeCallback` option: added in Node 24.9.0 and
+ * backported to 22.21.0 (nodejs/node#59824), i.e. `^22.21.0 || >=24.9.0` (23.x and 24.0-24.8
+ * lack it). edge.ts already sets that option (only the stream's path is an upgrade); those Nodes
+ * hand any other request with upgrade headers to the request handler, and never call this.
  *
  * Older Nodes (the floor today is 20.19) ignore the option and hand every request that carries
  * `Connection: Upgrade` to the 'upgrade' listeners. Those on a plain path are given back to the
