@@ -1,7 +1,8 @@
 /**
  * The house's dependency rules, checked by `npm run check` (depcruise): apps never import each
  * other, libs never import apps, no import cycles, other libs only through their index.ts, specs
- * never import bench/, and each lib depends only on the libs listed in LAYERS.
+ * never import bench/, each lib depends only on the libs listed in LAYERS, and each part of
+ * apps/api only on those listed in API_ROOMS.
  */
 const LAYERS = {
   events: [],
@@ -19,6 +20,36 @@ const LAYERS = {
   // The generated API client stands alone: it is what a consumer of the API would import.
   client: [],
 };
+
+/**
+ * apps/api floor by floor: what each folder (or leaf file) of apps/api/src may import of the
+ * others, so no import runs back up. The edge, built before Nest, knows only the limits. The files
+ * that compose the app (api.module, bootstrap, compose, observe, main, start) may import any.
+ */
+const API_ROOMS = {
+  clock: [],
+  tokens: [],
+  limits: [],
+  logging: [],
+  ingest: [],
+  explorer: [],
+  edge: ['limits'],
+  route: ['edge', 'clock', 'tokens'],
+  stream: ['edge', 'route', 'limits', 'tokens'],
+  docs: ['edge', 'stream', 'explorer'],
+  health: ['docs', 'clock', 'tokens'],
+  market: ['health', 'docs', 'clock', 'tokens'],
+  metrics: ['health', 'stream', 'limits'],
+  demo: ['clock', 'compose'],
+};
+
+const apiRoomRules = Object.entries(API_ROOMS).map(([room, allowed]) => ({
+  name: `api-rooms-${room}`,
+  comment: `apps/api/src/${room} may import of apps/api only: ${allowed.join(', ') || 'nothing'}`,
+  severity: 'error',
+  from: { path: `^apps/api/src/${room}(/|\\.ts$)`, pathNot: '\\.spec\\.ts$' },
+  to: { path: '^apps/api/src/', pathNot: `^apps/api/src/(${[room, ...allowed].join('|')})(/|\\.ts$)` },
+}));
 
 const layerRules = Object.entries(LAYERS).map(([lib, allowed]) => ({
   name: `lib-layers-${lib}`,
@@ -73,6 +104,7 @@ module.exports = {
       to: { path: '^bench/' },
     },
     ...layerRules,
+    ...apiRoomRules,
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

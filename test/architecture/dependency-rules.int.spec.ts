@@ -20,6 +20,20 @@ async function cruise(cwd: string, paths: string[]): Promise<{ code: number; out
   }
 }
 
+/** A tree at `tree` holding the project's rules, a tsconfig with `options` and `files` (path: text). */
+function writeTree(tree: string, options: object, files: Readonly<Record<string, string>>): void {
+  mkdirSync(tree, { recursive: true });
+  cpSync(join(ROOT, '.dependency-cruiser.cjs'), join(tree, '.dependency-cruiser.cjs'));
+  writeFileSync(
+    join(tree, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { baseUrl: '.', ...options } }),
+  );
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(tree, path, '..'), { recursive: true });
+    writeFileSync(join(tree, path), text);
+  }
+}
+
 describe('dependency rules (npm run check)', () => {
   const dir = tempDir('depcruise');
   afterAll(() => dir.remove());
@@ -32,30 +46,45 @@ describe('dependency rules (npm run check)', () => {
 
   it('an import from one app into another, a cycle and a deep lib import each fail the check, named', async () => {
     const tree = dir.path;
-    cpSync(join(ROOT, '.dependency-cruiser.cjs'), join(tree, '.dependency-cruiser.cjs'));
-    writeFileSync(
-      join(tree, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: { baseUrl: '.', paths: { '@app/events': ['libs/events/src/index.ts'] } },
-      }),
+    writeTree(
+      tree,
+      { paths: { '@app/events': ['libs/events/src/index.ts'] } },
+      {
+        'apps/api/src/service.ts': 'export const service = 1;\n',
+        'apps/replay/src/probe.ts':
+          "import { service } from '../../api/src/service';\nexport const probe = service;\n",
+        'libs/events/src/index.ts': "export { a } from './a';\n",
+        'libs/events/src/a.ts': "import { b } from './b';\nexport const a = b;\n",
+        'libs/events/src/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
+        'libs/books/src/index.ts': "import { b } from '../../events/src/b';\nexport const book = b;\n",
+      },
     );
-    const file = (path: string, text: string): void => {
-      mkdirSync(join(tree, path, '..'), { recursive: true });
-      writeFileSync(join(tree, path), text);
-    };
-    file('apps/api/src/service.ts', 'export const service = 1;\n');
-    file(
-      'apps/replay/src/probe.ts',
-      "import { service } from '../../api/src/service';\nexport const probe = service;\n",
-    );
-    file('libs/events/src/index.ts', "export { a } from './a';\n");
-    file('libs/events/src/a.ts', "import { b } from './b';\nexport const a = b;\n");
-    file('libs/events/src/b.ts', "import { a } from './a';\nexport const b = () => a;\n");
-    file('libs/books/src/index.ts', "import { b } from '../../events/src/b';\nexport const book = b;\n");
     const r = await cruise(tree, ['apps', 'libs']);
     expect(r.code).not.toBe(0);
     expect(r.out).toMatch(/no-app-to-app: apps\/replay\/src\/probe\.ts → apps\/api\/src\/service\.ts/);
     expect(r.out).toMatch(/no-circular: libs\/events\/src\/a\.ts → /);
     expect(r.out).toMatch(/lib-index-only: libs\/books\/src\/index\.ts → libs\/events\/src\/b\.ts/);
+  });
+
+  it('an import back up inside apps/api (the edge reaching into the stream) fails the check, named', async () => {
+    const tree = join(dir.path, 'api-rooms');
+    writeTree(
+      tree,
+      {},
+      {
+        'apps/api/src/stream/stream-hub.ts': 'export const hub = 1;\n',
+        'apps/api/src/edge/front-door.ts':
+          "import { hub } from '../stream/stream-hub';\nexport const door = hub;\n",
+        'apps/api/src/route/route.controller.ts':
+          "import { door } from '../edge/front-door';\nexport const r = door;\n",
+      },
+    );
+    const r = await cruise(tree, ['apps']);
+    expect(r.code).not.toBe(0);
+    expect(r.out).toMatch(
+      /api-rooms-edge: apps\/api\/src\/edge\/front-door\.ts → apps\/api\/src\/stream\/stream-hub\.ts/,
+    );
+    // Downward imports pass: the route reading the edge is not reported.
+    expect(r.out).not.toMatch(/api-rooms-route/);
   });
 });

@@ -6,7 +6,7 @@ import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAsyncApiDocument } from '../../apps/api/src/docs/asyncapi';
 import { buildOpenApiDocument } from '../../apps/api/src/docs/openapi';
-import { STREAM_PATH } from '../../apps/api/src/http/front-door';
+import { STREAM_PATH } from '../../apps/api/src/edge/front-door';
 import { CLIENT_TYPES_PATH, generateClientTypes } from '../../scripts/client/generate';
 import { startTestServer, type TestServer } from '../api/support/server';
 

@@ -6,7 +6,7 @@ import { BookFeed } from '@app/feed';
 import { ClockSkew } from './health/clock-skew';
 import { ReadyController } from './health/ready.controller';
 import { ServiceStatus } from './health/service-status';
-import { RequestGate } from './http/request-gate';
+import { RequestGate } from './edge/request-gate';
 import { Limits } from './limits/limits';
 import { QuoteJournal } from '@app/audit';
 import { MarketController } from './market/market.controller';
@@ -30,6 +30,8 @@ export interface ApiDeps {
   readonly journal: QuoteJournal;
   /** The rate limit and the stream cap (in this process, or shared through Redis). */
   readonly limits: Limits;
+  /** The edge's gate, made before Nest (edge/edge.ts): the stream hub asks it for client addresses. */
+  readonly gate: RequestGate;
 }
 
 @Module({})
@@ -45,7 +47,7 @@ export class ApiModule {
         { provide: EventLog, useValue: deps.log },
         { provide: QuoteJournal, useValue: deps.journal },
         { provide: Limits, useValue: deps.limits },
-        RequestGate,
+        { provide: RequestGate, useValue: deps.gate },
         RouteService,
         MarketService,
         ClockSkew,

@@ -7,7 +7,7 @@ import { EmbeddedLog, type EventLog } from '@app/log';
 import { ApiModule, type ApiDeps } from './api.module';
 import { serveDocs } from './docs/serve';
 import { HTTP_LIMIT_DEFAULTS } from '@app/config';
-import { gatedHttp } from './http/gated-http';
+import { createEdge } from './edge/edge';
 import {
   JournalIndexer,
   journalIndexes,
@@ -19,10 +19,11 @@ import {
 import { JOURNAL_TOPICS } from '@app/events';
 import { warmTimeIndex } from '@app/feed';
 import { ServiceStatus } from './health/service-status';
-import { RequestGate } from './http/request-gate';
 import { ApiMetrics } from './metrics/api-metrics';
 import { installRouteTiming } from './metrics/route-timing';
+import { GatedWsAdapter } from './stream/gated-ws-adapter';
 import { StreamHub, type StreamStats } from './stream/stream-hub';
+import { STREAM_SOCKET_OPTIONS, StreamSocket } from './stream/stream-socket';
 import type { Limits } from './limits/limits';
 import { limitsFor } from './limits/limits-for';
 
@@ -60,7 +61,7 @@ export interface PendingWork {
   readonly journalRecords: number;
 }
 
-export interface ApiServerOptions extends Omit<ApiDeps, 'journal' | 'limits'> {
+export interface ApiServerOptions extends Omit<ApiDeps, 'journal' | 'limits' | 'gate'> {
   /** Default: from the config (shared through Redis with REDIS_URL, else in this process). */
   readonly limits?: Limits;
   /** Nest's logger: the service logger (NestLogger), false for none, or Nest's console at these levels. */
@@ -72,10 +73,8 @@ export interface ApiServerOptions extends Omit<ApiDeps, 'journal' | 'limits'> {
   readonly journalIndexDir?: string;
 }
 
-/** Create the Nest application on Fastify, install the gate, the stream and the docs, and listen. */
+/** Build the edge, create the Nest application on it, install the docs, and listen. */
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
-  // Every answer passes one gate: requests, Node's and Fastify's failures, upgrades (http/).
-  const http = gatedHttp(options.config.http ?? HTTP_LIMIT_DEFAULTS, BODY_LIMIT_BYTES);
   const journalLogger = new Logger('QuoteJournal');
   // JOURNAL_STRICT: responses wait for their record; otherwise records are appended in batches.
   const journal = new QuoteJournal({
@@ -99,13 +98,23 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const indexer = journalIndexer(options.log, journalIndexDir, (e) =>
     journalLogger.warn(`requestId index not updated (replay reads the rest of the journal): ${e.message}`),
   );
-  const deps: ApiDeps = { ...rest, journal, limits };
-  const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(deps), http.adapter, {
+  // Every answer passes one gate: requests, Node's and Fastify's failures, upgrades (edge/). The
+  // edge is made before Nest and handed to it as values; Nest hands nothing back.
+  const edge = createEdge({
+    http: options.config.http ?? HTTP_LIMIT_DEFAULTS,
+    trustedProxies: options.config.trustedProxies,
+    rate: limits.rate,
+    bodyLimit: BODY_LIMIT_BYTES,
+    stream: { ...STREAM_SOCKET_OPTIONS, WebSocket: StreamSocket },
+  });
+  const deps: ApiDeps = { ...rest, journal, limits, gate: edge.gate };
+  const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(deps), edge.adapter, {
     logger: options.logger ?? ['error', 'warn'],
-    // Bodies are parsed by installJsonBodyParser (strict JSON), not Nest's default parsers.
+    // Bodies are parsed by the edge's JSON parser (strict JSON), not Nest's default parsers.
     bodyParser: false,
   });
-  http.wire(app);
+  app.useGlobalFilters(edge.errors);
+  app.useWebSocketAdapter(new GatedWsAdapter(app, edge.streams));
   const fastify = app.getHttpAdapter().getInstance();
   // Requests between their first byte and their answer's end (or the connection's loss).
   let requests = 0;
@@ -116,14 +125,13 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   });
   const hub = app.get(StreamHub);
   const status = app.get(ServiceStatus);
-  const gate = app.get(RequestGate);
   const metrics = new ApiMetrics({
     log: options.log,
     feed: options.feed,
     journal,
     stream: () => hub.stats(),
-    refusals: () => gate.refusals,
-    connections: () => http.connections(),
+    refusals: () => edge.gate.refusals,
+    connections: () => edge.connections(),
     limits: () => limits.stats(),
     status: () => status.report(),
   });

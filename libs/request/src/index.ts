@@ -6,7 +6,7 @@ export type { RouteParamName } from './route-params-dto';
 export { ROUTE_PARAM_NAMES } from './params';
 export { parseRouteInput, paramsError } from './parse';
 export type { ParamsError, ParamsParse, RouteParams } from './parse';
-export { parseNamedQuery, parseRouteQuery, splitQuery } from './query';
+export { parseNamedQuery, parseRouteQuery, pathOf, queryOf, splitQuery } from './query';
 export type { QueryPairs } from './query';
 export { parseRouteBody } from './body';
 export { parseBalances } from './balances';

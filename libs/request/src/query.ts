@@ -7,6 +7,18 @@ import type { ParamValue, Supplied } from './values';
 /** The parameters of one query string, each named once, or why they cannot be. */
 export type QueryPairs = { readonly ok: true; readonly pairs: ReadonlyMap<string, string> } | ParamsError;
 
+/** The path of a request target: the text before the first '?', undecoded. */
+export function pathOf(url: string): string {
+  const at = url.indexOf('?');
+  return at < 0 ? url : url.slice(0, at);
+}
+
+/** The raw query string of a request target (the text after the first '?'), undecoded. */
+export function queryOf(url: string): string {
+  const at = url.indexOf('?');
+  return at < 0 ? '' : url.slice(at + 1);
+}
+
 /**
  * Split and decode a raw query string (the text after '?', as received) in one linear pass:
  * '&' separates pairs, the first '=' separates name and value, '+' is a space, percent-escapes

@@ -19,7 +19,7 @@ import {
   OrderBookSchema,
   SymbolsSchema,
 } from './schemas';
-import { STREAM_PATH } from '../http/front-door';
+import { STREAM_PATH } from '../edge/front-door';
 import examplesJson from './examples.json';
 import { EXPLAIN_SCHEMAS, ExplainedRouteSchema } from './explain-schema';
 

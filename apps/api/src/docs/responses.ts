@@ -99,7 +99,7 @@ function gateError(description: string, extraHeaders: readonly string[] = [], ex
 }
 
 /**
- * What the front door and the gate answer before any route (apps/api/src/http): one reusable
+ * What the front door and the gate answer before any route (apps/api/src/edge): one reusable
  * response per status under components/responses, referenced by every operation (an operation's
  * own response of the same status replaces the reference), and the answers to requests that name
  * no operation at all (an unknown path, a method no route takes, what did not parse as HTTP).

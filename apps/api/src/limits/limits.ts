@@ -1,4 +1,4 @@
-import { FixedWindowLimiter, type RateDecision } from '../http/rate-limiter';
+import { FixedWindowLimiter, type RateDecision } from './rate-limiter';
 
 /** Counts one request per call; synchronous in one process, a promise when shared. Never rejects. */
 export interface RateLimiter {

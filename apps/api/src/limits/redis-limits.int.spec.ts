@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '@test/support';
 import { startRedis, type TestRedis } from '../../../../test/fleet/support/redis';
-import type { RateDecision } from '../http/rate-limiter';
+import type { RateDecision } from './rate-limiter';
 import { RedisLimits } from './redis-limits';
 
 /** Two replicas' limits on one real redis-server (Debian's package). */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { Semaphore } from 'redis-semaphore';
-import { FixedWindowLimiter, type RateDecision } from '../http/rate-limiter';
+import { FixedWindowLimiter, type RateDecision } from './rate-limiter';
 import { Limits, LocalStreamSlots, type LimitStats, type StreamSlot } from './limits';
 
 /** A Redis call that takes longer than this is given up: the request is judged by this replica. */

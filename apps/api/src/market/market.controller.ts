@@ -1,8 +1,7 @@
 import { Controller, Get, Inject, Param, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { parseNamedQuery } from '@app/request';
+import { parseNamedQuery, queryOf } from '@app/request';
 import { ServiceStatus } from '../health/service-status';
-import { queryOf } from '../route/route.controller';
 import type { ErrorBody, ExchangesStatus, Health, Symbols } from '../docs/schemas';
 import { MarketService, type OrderBookJson } from './market.service';
 

@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import type { Static } from '@sinclair/typebox';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ServerConfig } from '@app/config';
 import type { BookCache, BookSideView } from '@app/books';
@@ -9,6 +10,8 @@ import { isFresh } from '../health/freshness';
 import { BookFeed, type FeedStatus } from '@app/feed';
 import { booksAt, logHorizon } from '@app/feed';
 import { SERVER_CONFIG } from '../tokens';
+import type { Assert, SameShape } from '../docs/result-schema';
+import type { OrderBookSchema, StorageStatusSchema, VenueStatusSchema } from '../docs/schemas';
 
 export interface LevelJson {
   price: number;
@@ -54,6 +57,13 @@ export interface StorageStatusJson {
   marketsWithheld: string[];
   horizon: number | null;
 }
+
+/** Compile-time proof that the documents' schemas (docs/schemas.ts) are the shapes built here. */
+export type MarketSchemaMatches = [
+  Assert<SameShape<Static<typeof OrderBookSchema>, OrderBookJson>>,
+  Assert<SameShape<Static<typeof VenueStatusSchema>, VenueStatusJson>>,
+  Assert<SameShape<Static<typeof StorageStatusSchema>, StorageStatusJson>>,
+];
 
 /** How long a horizon read is reused (status is public: its reads must not follow each request). */
 const HORIZON_CACHE_MS = 5_000;

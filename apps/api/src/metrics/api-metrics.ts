@@ -14,7 +14,7 @@ export interface MetricSources {
   readonly journal: QuoteJournal;
   readonly stream: () => StreamStats;
   readonly refusals: () => { readonly ipv4Only: number; readonly rateLimited: number };
-  /** Open connections, and those reset to make room for a newcomer (http/connection-budget.ts). */
+  /** Open connections, and those reset to make room for a newcomer (edge/connection-budget.ts). */
   readonly connections?: () => { readonly open: number; readonly shed: number };
   readonly status: () => StatusReport;
   /** The rate limit and the stream cap (absent: in this process, nothing to report). */

@@ -1,8 +1,8 @@
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { parseRouteQuery } from '@app/request';
+import { parseRouteQuery, queryOf } from '@app/request';
 import { constraintCosts, solveWithProof, type RouteRequest } from '@app/routing';
-import { queryOf } from './route.controller';
+import { RequestId } from '../edge/front-door';
 import { RouteService, statusOf } from './route.service';
 
 /**
@@ -18,6 +18,7 @@ export class ExplainController {
   @Get()
   async explain(
     @Req() req: FastifyRequest,
+    @RequestId() requestId: string,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Buffer | object> {
     const parsed = parseRouteQuery(queryOf(req.url), 'rest');
@@ -25,7 +26,7 @@ export class ExplainController {
       void reply.status(parsed.status);
       return { error: parsed.error };
     }
-    const request: RouteRequest = { requestId: String(reply.getHeader('x-request-id')), ...parsed.params };
+    const request: RouteRequest = { requestId, ...parsed.params };
     const snap = await this.routes.snapshot(request, parsed.asOf);
     if (!snap.ok) {
       void reply.status(snap.status);

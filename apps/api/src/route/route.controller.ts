@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { parseRouteBody, parseRouteQuery, type ParamsParse } from '@app/request';
+import { parseRouteBody, parseRouteQuery, queryOf, type ParamsParse } from '@app/request';
+import { RequestId } from '../edge/front-door';
 import { ParamsCache } from './params-cache';
 import { RouteService } from './route.service';
 
@@ -14,11 +15,13 @@ export class RouteController {
   @Get()
   getRoute(
     @Req() req: FastifyRequest,
+    @RequestId() requestId: string,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Buffer | object> {
     const query = queryOf(req.url);
     return this.answer(
       this.recent.get(query, () => parseRouteQuery(query, 'rest')),
+      requestId,
       reply,
     );
   }
@@ -28,6 +31,7 @@ export class RouteController {
   postRoute(
     @Body() body: unknown,
     @Req() req: FastifyRequest,
+    @RequestId() requestId: string,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Buffer | object> | object {
     if (queryOf(req.url) !== '')
@@ -38,7 +42,7 @@ export class RouteController {
     // A body of another type is refused by Fastify (415) before this; this catches none at all.
     if (!/^application\/json\b/i.test(req.headers['content-type'] ?? ''))
       return this.badRequest(reply, 'Content-Type must be application/json', 415);
-    return this.answer(parseRouteBody(body), reply);
+    return this.answer(parseRouteBody(body), requestId, reply);
   }
 
   /**
@@ -46,12 +50,15 @@ export class RouteController {
    * bytes: Fastify and Node then write the buffer as it is, instead of prepending the headers to
    * a copy of the 15 KB string and encoding it again (fewer young-generation collections).
    */
-  private async answer(parsed: ParamsParse, reply: FastifyReply): Promise<Buffer | object> {
+  private async answer(
+    parsed: ParamsParse,
+    requestId: string,
+    reply: FastifyReply,
+  ): Promise<Buffer | object> {
     if (!parsed.ok) {
       void reply.status(parsed.status);
       return { error: parsed.error };
     }
-    const requestId = String(reply.getHeader('x-request-id'));
     const answer = await this.routes.quote(parsed.params, requestId, parsed.asOf);
     void reply.status(answer.status);
     if (!answer.ok) return { error: answer.error };
@@ -63,10 +70,4 @@ export class RouteController {
     void reply.status(status);
     return { error };
   }
-}
-
-/** The raw query string of a request target (the text after the first '?'), undecoded. */
-export function queryOf(url: string): string {
-  const at = url.indexOf('?');
-  return at < 0 ? '' : url.slice(at + 1);
 }

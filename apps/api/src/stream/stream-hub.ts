@@ -4,11 +4,10 @@ import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } f
 import type { ServerConfig } from '@app/config';
 import { watchSymbols, type RouteRequest } from '@app/routing';
 import { BookFeed } from '@app/feed';
-import { RequestGate } from '../http/request-gate';
+import { RequestGate } from '../edge/request-gate';
 import { Limits, type StreamSlot } from '../limits/limits';
 import { QuoteJournal } from '@app/audit';
-import { parseRouteQuery, type RouteParams } from '@app/request';
-import { queryOf } from '../route/route.controller';
+import { parseRouteQuery, queryOf, type RouteParams } from '@app/request';
 import { RouteService, type LiveSolve } from '../route/route.service';
 import { SERVER_CONFIG } from '../tokens';
 import { errorFrame, SharedFrame } from './frames';

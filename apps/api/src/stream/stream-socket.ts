@@ -16,7 +16,7 @@ const NO_MESSAGES_REASON = 'client messages are not accepted';
 const WS_CLOSE_TIMEOUT_MS = STREAM_CLOSE_TIMEOUT_MS + 1000;
 const noop = (): void => undefined;
 
-/** The options of the ws server that makes StreamSockets (gated-ws-adapter.ts). */
+/** The options of the ws server that makes StreamSockets (made by the edge: bootstrap.ts hands them over). */
 export const STREAM_SOCKET_OPTIONS = {
   maxPayload: STREAM_MAX_CLIENT_MESSAGE_BYTES,
   // Client text is never read, so it is not worth validating as UTF-8 either.

@@ -1,13 +1,24 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { HttpLimits } from '@app/config';
-import { inFlightResponse, reset, writeRawError } from './answers';
-import { unmapped } from './client-address';
-import type { FrontDoor } from './front-door';
-import { withVerdict } from './request-gate';
-import { pickShed, type Holder } from './shedding';
+import { reset, writeRawError } from './answers';
+import { inFlightResponse, takeParserSetup } from './node-internals';
+import { unmapped, withVerdict, type RequestGate } from './request-gate';
 
-type ConnectionListener = (socket: Socket) => void;
+/** What the budget knows of one open HTTP connection when it must choose one to shed. */
+export interface Holder {
+  /** When it was accepted (performance.now()). */
+  readonly acceptedAt: number;
+  /** Bytes received from the client so far. */
+  bytesRead(): number;
+  /** A request received in full is being answered: never shed (nothing accepted is lost). */
+  answering(): boolean;
+}
+
+/** A connection younger than this is never shed: a newcomer gets time to send its request. */
+export const SHED_MIN_AGE_MS = 1000;
+/** At most this many of the oldest connections are looked at to choose one (bounded work). */
+export const SHED_SCAN = 256;
 
 /** One admitted connection. */
 interface Held extends Holder {
@@ -32,7 +43,7 @@ export interface ConnectionStats {
  * by the total; its clients are rate-limited by address.
  *
  * When the whole server is full, a newcomer is still served: the HTTP connection that has held its
- * slot longest while sending least (shedding.ts: a slow body, a stalled head, an idle keep-alive;
+ * slot longest while sending least (pickShed: a slow body, a stalled head, an idle keep-alive;
  * never one whose request is being answered, never a stream) is reset and the newcomer takes its
  * place. Only when no connection qualifies (all streams, answers in progress or younger than a
  * second) is the newcomer refused with 429.
@@ -49,17 +60,16 @@ export class ConnectionBudget {
 
   constructor(
     private readonly limits: Pick<HttpLimits, 'connectionsPerIp' | 'connectionsMax'>,
-    private readonly front: FrontDoor,
+    private readonly gate: RequestGate,
   ) {}
 
   /** Put the budget in front of the server's own connection listeners (Node's HTTP parser setup). */
   install(server: Server): void {
-    const listeners = server.listeners('connection') as ConnectionListener[];
-    server.removeAllListeners('connection');
+    const parserSetup = takeParserSetup(server);
     server.on('connection', (socket: Socket) => {
-      // A socket handed back after an ignored upgrade (upgrades.ts) was counted when accepted.
+      // A socket handed back after an ignored upgrade (node20-upgrade-replay.ts) was counted when accepted.
       if (this.held.has(socket) || this.admit(socket))
-        for (const listener of listeners) listener.call(server, socket);
+        for (const setup of parserSetup) setup.call(server, socket);
     });
   }
 
@@ -74,7 +84,7 @@ export class ConnectionBudget {
 
   private admit(socket: Socket): boolean {
     const peer = socket.remoteAddress;
-    const address = this.front.isTrustedProxy(peer) ? null : unmapped(peer ?? '');
+    const address = this.gate.isTrustedProxy(peer) ? null : unmapped(peer ?? '');
     const mine = address === null ? 0 : (this.perAddress.get(address) ?? 0);
     if (address !== null && mine >= this.limits.connectionsPerIp) {
       this.refuse(
@@ -137,10 +147,35 @@ export class ConnectionBudget {
       this.lingering++;
       socket.once('close', () => this.lingering--);
     }
-    withVerdict(this.front.judgePeer(socket.remoteAddress), (verdict) => {
+    withVerdict(this.gate.judgePeer(socket.remoteAddress), (verdict) => {
       if (verdict.refusal !== null)
         return writeRawError(socket, verdict.refusal.status, verdict.refusal.error, verdict.headers, linger);
       writeRawError(socket, 429, message, { ...verdict.headers, 'retry-after': '1' }, linger);
     });
   }
+}
+
+/**
+ * The connection to shed when the server is full and a newcomer arrives (docs/api.md "Limits"):
+ * among the SHED_SCAN oldest HTTP connections, those held at least SHED_MIN_AGE_MS and not being
+ * answered, the one that has sent the fewest bytes per second held (slow bodies, stalled heads,
+ * idle keep-alives), the oldest on ties; null when none qualifies. `holders` is oldest first.
+ */
+export function pickShed<T extends Holder>(holders: Iterable<T>, now: number): T | null {
+  let best: T | null = null;
+  let bestRate = Infinity;
+  let looked = 0;
+  for (const h of holders) {
+    if (++looked > SHED_SCAN) break;
+    const age = now - h.acceptedAt;
+    // Oldest first: from here on every connection is younger still.
+    if (age < SHED_MIN_AGE_MS) break;
+    if (h.answering()) continue;
+    const rate = h.bytesRead() / age;
+    if (rate < bestRate) {
+      best = h;
+      bestRate = rate;
+    }
+  }
+  return best;
 }

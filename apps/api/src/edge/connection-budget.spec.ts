@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pickShed, SHED_MIN_AGE_MS, SHED_SCAN, type Holder } from './shedding';
+import { pickShed, SHED_MIN_AGE_MS, SHED_SCAN, type Holder } from './connection-budget';
 
 const holder = (name: string, acceptedAt: number, bytes: number, answering = false) => ({
   name,

@@ -1,61 +1,73 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { WebSocketServer, type ServerOptions } from 'ws';
+import { pathOf } from '@app/request';
 import { writeRawError, type AnswerHeaders } from './answers';
-import { headProblem, pathOf, STREAM_PATH, targetProblem, type FrontDoor, type Problem } from './front-door';
-import { withVerdict } from './request-gate';
-
-/** What takes a WebSocket handshake that passed the gate and the checks (the stream's ws server). */
-export interface StreamEndpoint {
-  /** Complete the handshake; `headers` ride on the 101. */
-  accept(req: IncomingMessage, socket: Duplex, head: Buffer, headers: AnswerHeaders): void;
-}
+import { headProblem, STREAM_PATH, targetProblem, type Problem } from './front-door';
+import { replayWithoutUpgrade } from './node20-upgrade-replay';
+import { withVerdict, type RequestGate } from './request-gate';
 
 /** ws's own test of a Sec-WebSocket-Key: 16 bytes in base64. */
 const KEY = /^[+/0-9A-Za-z]{22}==$/;
 const SUPPORTED_VERSIONS = '13, 8';
-/** Headers that ask for a protocol switch; dropped when an upgrade is ignored. */
-const UPGRADE_HEADERS = new Set(['upgrade', 'http2-settings']);
 
 /**
  * Node hands every request with `Connection: Upgrade` (and every CONNECT) to these listeners
  * instead of the request handler. On the stream's path the handshake passes the gate and is
- * checked here, so every refusal is a JSON answer with the gate's headers. On any other path the
- * upgrade is ignored: the request is given back to the HTTP parser without its upgrade headers and
- * answered normally (an h2c attempt gets an HTTP/1.1 answer). CONNECT is 405.
+ * checked here, so every refusal is a JSON answer with the gate's headers; what passes is
+ * completed by `streams`, the stream's WebSocket server, made here before Nest: Nest's adapter
+ * (stream/gated-ws-adapter.ts) is handed it and binds the gateway to its `connection` event. On
+ * any other path the upgrade is ignored and the request answered as a plain one (Node 20:
+ * node20-upgrade-replay.ts; later Nodes never send it here). CONNECT is 405.
  */
 export class Upgrades {
-  private stream: StreamEndpoint | null = null;
+  /** The stream's WebSocket server: completes the handshakes that passed, then emits `connection`. */
+  readonly streams: WebSocketServer;
+  /** The gate's headers of each handshake, which ride on its 101. */
+  private readonly upgradeHeaders = new WeakMap<IncomingMessage, AnswerHeaders>();
 
   constructor(
-    private readonly front: FrontDoor,
+    private readonly gate: RequestGate,
+    streamOptions: ServerOptions,
     /** Told of each socket handed to the stream (the connection budget never sheds streams). */
-    private readonly onStream: (socket: Socket) => void = () => undefined,
-  ) {}
-
-  /** The stream's WebSocket server, once Nest created it (before the server listens). */
-  serveStream(endpoint: StreamEndpoint): void {
-    this.stream = endpoint;
+    private readonly onStream: (socket: Socket) => void,
+  ) {
+    this.streams = new WebSocketServer({ ...streamOptions, noServer: true });
+    this.streams.on('headers', (headers: string[], req: IncomingMessage) => {
+      for (const [name, value] of Object.entries(this.upgradeHeaders.get(req) ?? {}))
+        headers.push(`${name}: ${value}`);
+    });
+    // What ws still refuses after the checks here (a malformed Sec-WebSocket-Protocol).
+    this.streams.on('wsClientError', (err: Error, socket: Duplex, req: IncomingMessage) =>
+      writeRawError(
+        socket,
+        400,
+        `invalid WebSocket handshake: ${err.message}`,
+        this.upgradeHeaders.get(req) ?? {},
+      ),
+    );
   }
 
   install(server: Server): void {
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       if (pathOf(req.url ?? '') !== STREAM_PATH) return replayWithoutUpgrade(server, req, socket, head);
-      withVerdict(this.front.judge(req), (verdict) => {
+      withVerdict(this.gate.judgeRequest(req), (verdict) => {
         if (verdict.refusal !== null)
           return writeRawError(socket, verdict.refusal.status, verdict.refusal.error, verdict.headers);
-        const problem = handshakeProblem(req) ?? (this.stream === null ? NOT_READY : null);
+        const problem = handshakeProblem(req) ?? (this.serving() ? null : NOT_READY);
         if (problem !== null)
           return writeRawError(socket, problem.status, problem.error, {
             ...verdict.headers,
             ...problem.headers,
           });
         this.onStream(socket as Socket);
-        this.stream!.accept(req, socket, head, verdict.headers);
+        this.upgradeHeaders.set(req, verdict.headers);
+        this.streams.handleUpgrade(req, socket, head, (ws) => this.streams.emit('connection', ws, req));
       });
     });
     server.on('connect', (req: IncomingMessage, socket: Duplex) => {
-      withVerdict(this.front.judge(req), (verdict) => {
+      withVerdict(this.gate.judgeRequest(req), (verdict) => {
         if (verdict.refusal !== null)
           return writeRawError(socket, verdict.refusal.status, verdict.refusal.error, verdict.headers);
         writeRawError(socket, 405, 'method CONNECT is not supported: this is not a proxy', {
@@ -64,6 +76,11 @@ export class Upgrades {
         });
       });
     });
+  }
+
+  /** Whether the stream's gateway takes connections yet (Nest binds it when the app initialises). */
+  private serving(): boolean {
+    return this.streams.listenerCount('connection') > 0;
   }
 }
 
@@ -99,31 +116,4 @@ function handshakeProblem(req: IncomingMessage): Problem | null {
       headers: { upgrade: 'websocket', 'sec-websocket-version': SUPPORTED_VERSIONS },
     };
   return null;
-}
-
-/**
- * Give an upgrade request on a plain path back to Node's HTTP parser without its upgrade headers:
- * its head (already validated by the parser, at most the header cap) is written out again in
- * front of whatever followed it, and the socket re-enters as a connection (not counted twice).
- */
-function replayWithoutUpgrade(server: Server, req: IncomingMessage, socket: Duplex, head: Buffer): void {
-  const lines = [`${req.method} ${req.url} HTTP/${req.httpVersion}`];
-  const raw = req.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i]!;
-    const lower = name.toLowerCase();
-    if (UPGRADE_HEADERS.has(lower)) continue;
-    let value = raw[i + 1]!;
-    if (lower === 'connection') {
-      value = value
-        .split(',')
-        .map((t) => t.trim())
-        .filter((t) => t !== '' && !UPGRADE_HEADERS.has(t.toLowerCase()))
-        .join(', ');
-      if (value === '') continue;
-    }
-    lines.push(`${name}: ${value}`);
-  }
-  socket.unshift(Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), head]));
-  server.emit('connection', socket);
 }

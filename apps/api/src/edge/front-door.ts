@@ -1,6 +1,8 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { REQUEST_LIMITS } from '@app/request';
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { REQUEST_LIMITS, pathOf } from '@app/request';
 import { sendError, type AnswerHeaders } from './answers';
 import { withVerdict, type RequestGate } from './request-gate';
 
@@ -17,11 +19,20 @@ export interface Problem {
   readonly headers?: AnswerHeaders;
 }
 
-/** The path of a request target: the text before the first '?'. */
-export function pathOf(url: string): string {
-  const q = url.indexOf('?');
-  return q < 0 ? url : url.slice(0, q);
-}
+/** Each admitted request's id (the gate's x-request-id), for @RequestId(). */
+const requestIds = new WeakMap<IncomingMessage, string>();
+
+/**
+ * A route handler's parameter: the request's id as the gate gave it (the caller's x-request-id
+ * when valid, else a minted UUID), the same the answer's x-request-id header carries.
+ */
+export const RequestId = createParamDecorator((_data: unknown, ctx: ExecutionContext): string => {
+  const req = ctx.switchToHttp().getRequest<FastifyRequest>().raw;
+  const id = requestIds.get(req);
+  // Every request Fastify routes came through the front door: no id is a wiring fault.
+  if (id === undefined) throw new Error('a request reached a route without passing the front door');
+  return id;
+});
 
 /**
  * A request target every route would refuse, checked before any router or decoder reads it (so
@@ -67,44 +78,24 @@ export function headProblem(req: IncomingMessage): Problem | null {
  * (IPv4 rule, counting, rate limit, the headers every answer carries), then what no route could
  * accept: a missing Host, an over-long target, a plain request to the stream's path, a body
  * announced with `Expect: 100-continue` over the body cap (refused before the client sends it).
+ * What passes goes on to Fastify with its request id, which routes read with @RequestId().
  */
 export class FrontDoor {
-  private gate: RequestGate | null = null;
   private readonly served = new WeakSet<Socket>();
 
-  constructor(private readonly bodyLimit: number) {}
+  constructor(
+    private readonly gate: RequestGate,
+    private readonly bodyLimit: number,
+  ) {}
 
-  /** The gate is Nest's; the server is created before Nest, and listens only after this. */
-  bind(gate: RequestGate): void {
-    this.gate = gate;
-  }
-
-  handle(req: IncomingMessage, res: ServerResponse, next: RequestHandler, expectsContinue = false): void {
-    this.served.add(req.socket);
-    withVerdict(this.judge(req), (verdict) => {
-      for (const [name, value] of Object.entries(verdict.headers)) res.setHeader(name, value);
-      if (verdict.refusal !== null) return sendError(res, verdict.refusal.status, verdict.refusal.error);
-      const problem = this.problem(req, expectsContinue);
-      if (problem !== null) return sendError(res, problem.status, problem.error, problem.headers);
-      if (expectsContinue) res.writeContinue();
-      next(req, res);
-    });
-  }
-
-  /** The gate's verdict on a request whose headers parsed. */
-  judge(req: IncomingMessage): ReturnType<RequestGate['judge']> {
-    if (this.gate === null) throw new Error('FrontDoor.bind(gate) was not called before listening');
-    return this.gate.judge(
-      req.socket.remoteAddress,
-      req.headers['x-forwarded-for'],
-      req.headers['x-request-id'],
+  /** Take the server's requests (plain, `Expect: 100-continue`, other expectations) and hand them on to `next`. */
+  install(server: Server, next: RequestHandler): void {
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => this.handle(req, res, next));
+    server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) =>
+      this.handle(req, res, next, true),
     );
-  }
-
-  /** The raw-path gate (no parsed request): the socket's peer, a minted request id. */
-  judgePeer(peer: string | undefined): ReturnType<RequestGate['judge']> {
-    if (this.gate === null) throw new Error('FrontDoor.bind(gate) was not called before listening');
-    return this.gate.judge(peer, undefined, undefined);
+    // An expectation other than 100-continue is ignored and the request answered (RFC 9110 10.1.1 allows it).
+    server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => this.handle(req, res, next));
   }
 
   /** Whether a request has come in on `socket` (an idle one is then between keep-alive requests). */
@@ -112,9 +103,22 @@ export class FrontDoor {
     return this.served.has(socket);
   }
 
-  /** Whether `peer` is a trusted proxy (its connections are not budgeted per address). */
-  isTrustedProxy(peer: string | undefined): boolean {
-    return this.gate?.isTrustedProxy(peer) ?? false;
+  private handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    next: RequestHandler,
+    expectsContinue = false,
+  ): void {
+    this.served.add(req.socket);
+    withVerdict(this.gate.judgeRequest(req), (verdict) => {
+      for (const [name, value] of Object.entries(verdict.headers)) res.setHeader(name, value);
+      if (verdict.refusal !== null) return sendError(res, verdict.refusal.status, verdict.refusal.error);
+      const problem = this.problem(req, expectsContinue);
+      if (problem !== null) return sendError(res, problem.status, problem.error, problem.headers);
+      if (expectsContinue) res.writeContinue();
+      requestIds.set(req, verdict.requestId);
+      next(req, res);
+    });
   }
 
   private problem(req: IncomingMessage, expectsContinue: boolean): Problem | null {
