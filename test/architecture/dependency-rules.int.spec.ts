@@ -20,6 +20,17 @@ async function cruise(cwd: string, paths: string[]): Promise<{ code: number; out
   }
 }
 
+/** A tree at `tree` with the project's rules, a tsconfig.json with these `paths`, and `files`. */
+function plant(tree: string, paths: Record<string, string[]>, files: Record<string, string>): void {
+  mkdirSync(tree, { recursive: true });
+  cpSync(join(ROOT, '.dependency-cruiser.cjs'), join(tree, '.dependency-cruiser.cjs'));
+  writeFileSync(join(tree, 'tsconfig.json'), JSON.stringify({ compilerOptions: { baseUrl: '.', paths } }));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(tree, path, '..'), { recursive: true });
+    writeFileSync(join(tree, path), text);
+  }
+}
+
 describe('dependency rules (npm run check)', () => {
   const dir = tempDir('depcruise');
   afterAll(() => dir.remove());
@@ -32,30 +43,47 @@ describe('dependency rules (npm run check)', () => {
 
   it('an import from one app into another, a cycle and a deep lib import each fail the check, named', async () => {
     const tree = dir.path;
-    cpSync(join(ROOT, '.dependency-cruiser.cjs'), join(tree, '.dependency-cruiser.cjs'));
-    writeFileSync(
-      join(tree, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: { baseUrl: '.', paths: { '@app/events': ['libs/events/src/index.ts'] } },
-      }),
+    plant(
+      tree,
+      { '@app/events': ['libs/events/src/index.ts'] },
+      {
+        'apps/api/src/service.ts': 'export const service = 1;\n',
+        'apps/replay/src/probe.ts':
+          "import { service } from '../../api/src/service';\nexport const probe = service;\n",
+        'libs/events/src/index.ts': "export { a } from './a';\n",
+        'libs/events/src/a.ts': "import { b } from './b';\nexport const a = b;\n",
+        'libs/events/src/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
+        'libs/books/src/index.ts': "import { b } from '../../events/src/b';\nexport const book = b;\n",
+      },
     );
-    const file = (path: string, text: string): void => {
-      mkdirSync(join(tree, path, '..'), { recursive: true });
-      writeFileSync(join(tree, path), text);
-    };
-    file('apps/api/src/service.ts', 'export const service = 1;\n');
-    file(
-      'apps/replay/src/probe.ts',
-      "import { service } from '../../api/src/service';\nexport const probe = service;\n",
-    );
-    file('libs/events/src/index.ts', "export { a } from './a';\n");
-    file('libs/events/src/a.ts', "import { b } from './b';\nexport const a = b;\n");
-    file('libs/events/src/b.ts', "import { a } from './a';\nexport const b = () => a;\n");
-    file('libs/books/src/index.ts', "import { b } from '../../events/src/b';\nexport const book = b;\n");
     const r = await cruise(tree, ['apps', 'libs']);
     expect(r.code).not.toBe(0);
     expect(r.out).toMatch(/no-app-to-app: apps\/replay\/src\/probe\.ts → apps\/api\/src\/service\.ts/);
     expect(r.out).toMatch(/no-circular: libs\/events\/src\/a\.ts → /);
     expect(r.out).toMatch(/lib-index-only: libs\/books\/src\/index\.ts → libs\/events\/src\/b\.ts/);
+  });
+
+  it('a page script importing a value, or imported by other code, fails the check; a type import passes', async () => {
+    const tree = join(dir.path, 'browser');
+    plant(
+      tree,
+      {},
+      {
+        'apps/api/src/shape.ts': 'export interface Shape { n: number }\nexport const shape = 1;\n',
+        'apps/api/src/browser/typed.ts':
+          "import type { Shape } from '../shape';\nconst s: Shape = { n: 1 };\n",
+        'apps/api/src/browser/page.ts': "import { shape } from '../shape';\nconsole.log(shape);\n",
+        'apps/api/src/page-html.ts': "import './browser/typed';\nexport const html = '';\n",
+      },
+    );
+    const r = await cruise(tree, ['apps']);
+    expect(r.code).not.toBe(0);
+    expect(r.out).toMatch(
+      /browser-scripts-types-only: apps\/api\/src\/browser\/page\.ts → apps\/api\/src\/shape\.ts/,
+    );
+    expect(r.out).toMatch(
+      /browser-scripts-apart: apps\/api\/src\/page-html\.ts → apps\/api\/src\/browser\/typed\.ts/,
+    );
+    expect(r.out).not.toMatch(/typed\.ts → apps\/api\/src\/shape\.ts/);
   });
 });
