@@ -1,8 +1,9 @@
 /**
  * The house's dependency rules, checked by `npm run check` (depcruise): apps never import each
  * other, libs never import apps, no import cycles, other libs only through their index.ts, specs
- * never import bench/, each lib depends only on the libs listed in LAYERS, and each part of
- * apps/api only on those listed in API_ROOMS.
+ * never import bench/, each lib depends only on the libs listed in LAYERS, each part of apps/api
+ * only on those listed in API_ROOMS, and the pages' browser scripts stand apart (nothing imports
+ * them; they import types only).
  */
 const LAYERS = {
   events: [],
@@ -102,6 +103,21 @@ module.exports = {
       severity: 'error',
       from: { path: '(\\.spec\\.ts|\\.e2e-spec\\.ts)$|^test/' },
       to: { path: '^bench/' },
+    },
+    {
+      name: 'browser-scripts-apart',
+      comment:
+        'A page script (apps/<app>/src/browser/) is built on its own and inlined as text: no other code imports it.',
+      severity: 'error',
+      from: { pathNot: '^apps/[^/]+/src/browser/' },
+      to: { path: '^apps/[^/]+/src/browser/' },
+    },
+    {
+      name: 'browser-scripts-types-only',
+      comment: 'A page script runs with no module loader: it imports types only (import type).',
+      severity: 'error',
+      from: { path: '^apps/[^/]+/src/browser/' },
+      to: { dependencyTypesNot: ['type-only'] },
     },
     ...layerRules,
     ...apiRoomRules,

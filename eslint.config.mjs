@@ -100,6 +100,28 @@ export default tseslint.config(
     },
   },
   {
+    // The pages' browser scripts: typed by the tsconfig.json beside them (the DOM, no Node types),
+    // which the project service finds for these files. Built one file at a time to a classic script
+    // (scripts/build-browser.mjs): types may be imported, nothing else; and the pages' CSP refuses
+    // code made from strings, so lint refuses it first.
+    files: ['apps/*/src/browser/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportDeclaration[importKind!='type'], ImportExpression",
+          message: 'a browser script imports types only (import type): the page has no module loader',
+        },
+        {
+          selector: 'ExportNamedDeclaration, ExportDefaultDeclaration, ExportAllDeclaration',
+          message: 'a browser script exports nothing: it runs as a classic script',
+        },
+      ],
+      'no-eval': 'error',
+      'no-new-func': 'error',
+    },
+  },
+  {
     files: ['**/*.spec.ts', '**/*.e2e-spec.ts', 'test/**/*.ts', 'bench/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-assignment': 'off',

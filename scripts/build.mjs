@@ -2,7 +2,8 @@
 /**
  * `npm run build`: compile the shipped TypeScript (tsconfig.build.json's include/exclude) to dist/
  * with SWC, one file at a time, and only the files whose source changed since the last build; JSON
- * files beside the sources (data they import) are copied.
+ * files beside the sources (data they import) are copied. The pages' browser scripts
+ * (tsconfig.browser.json's include) go to dist/ beside them as classic scripts (./build-browser.mjs).
  *
  * Why SWC and not tsc: tsc type-checks the whole program on every build (11 s cold, 3.5 s with
  * nothing changed, most of it reading ccxt's typings); SWC transpiles a file in about a millisecond,
@@ -31,6 +32,7 @@ import {
 import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { browserSwcOptions, classicScript } from './build-browser.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Exit status when a rebuild is due but SWC is not installed (dev dependencies omitted). */
@@ -46,14 +48,19 @@ export function plan({ clean = false } = {}) {
   const co = { ...base.compilerOptions, ...build.compilerOptions };
   const out = resolve(ROOT, co.outDir ?? 'dist');
   const options = swcOptions(co);
-  // A change of options, of this script or of SWC's version invalidates every output.
-  const rules = readFileSync(fileURLToPath(import.meta.url), 'utf8');
-  const fingerprint = sha1(JSON.stringify(options) + rules + swcVersion());
+  const browser = readJson('tsconfig.browser.json');
+  const browserOptions = browserSwcOptions(browser.compilerOptions);
+  // A change of options, of these scripts or of SWC's version invalidates every output.
+  const rules = [import.meta.url, new URL('./build-browser.mjs', import.meta.url)]
+    .map((u) => readFileSync(fileURLToPath(u), 'utf8'))
+    .join('');
+  const fingerprint = sha1(JSON.stringify([options, browserOptions]) + rules + swcVersion());
   const manifestPath = join(out, '.build-manifest.json');
   const outPath = (rel) =>
     join(out, relative(resolve(ROOT, co.rootDir ?? '.'), join(ROOT, rel))).replace(/\.ts$/, '.js');
 
-  const sources = listSources(build.include, build.exclude ?? []);
+  const browserSources = new Set(listSources(browser.include, browser.exclude ?? [], false));
+  const sources = [...listSources(build.include, build.exclude ?? []), ...browserSources].sort();
   const manifest = clean ? null : readManifest(manifestPath);
   const files = manifest?.fingerprint === fingerprint ? manifest.files : {};
   const next = {};
@@ -69,13 +76,25 @@ export function plan({ clean = false } = {}) {
     const code = readFileSync(join(ROOT, rel), 'utf8');
     const hash = sha1(code);
     next[rel] = { mtimeMs: st.mtimeMs, size: st.size, hash };
-    if (prev?.hash !== hash || !existsSync(js)) todo.push({ rel, code, out: js });
+    if (prev?.hash !== hash || !existsSync(js))
+      todo.push({ rel, code, out: js, browser: browserSources.has(rel) });
   }
   const gone = Object.keys(files)
     .filter((rel) => next[rel] === undefined)
     .map(outPath);
   const manifestChanged = JSON.stringify(files) !== JSON.stringify(next);
-  return { sources, todo, gone, options, out, manifestPath, manifestChanged, fingerprint, files: next };
+  return {
+    sources,
+    todo,
+    gone,
+    options,
+    browserOptions,
+    out,
+    manifestPath,
+    manifestChanged,
+    fingerprint,
+    files: next,
+  };
 }
 
 /** True when dist/ matches the sources (a stat per file; SWC is not loaded). */
@@ -91,7 +110,7 @@ export async function build({ clean = false, quiet = false, prepare = false } = 
   if (clean) rmSync(p.out, { recursive: true, force: true });
   // Outputs whose source is gone would still be required by a stale import or a test: remove them.
   for (const js of p.gone) for (const f of [js, `${js}.map`]) rmSync(f, { force: true });
-  if (p.todo.length > 0) await compile(p.todo, p.options, prepare);
+  if (p.todo.length > 0) await compile(p.todo, p.options, p.browserOptions, prepare);
   if (p.todo.length > 0 || p.gone.length > 0 || p.manifestChanged) {
     mkdirSync(p.out, { recursive: true });
     writeAtomic(p.manifestPath, JSON.stringify({ fingerprint: p.fingerprint, files: p.files }));
@@ -104,10 +123,14 @@ export async function build({ clean = false, quiet = false, prepare = false } = 
   }
 }
 
-async function compile(todo, options, prepare) {
+async function compile(todo, nodeOptions, browserOptions, prepare) {
   const swc = loadSwc(prepare);
+  const fail = (rel, e) => {
+    process.stderr.write(`build: ${rel}: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(1);
+  };
   await Promise.all(
-    todo.map(async ({ rel, code, out }) => {
+    todo.map(async ({ rel, code, out, browser }) => {
       if (rel.endsWith('.json')) {
         mkdirSync(dirname(out), { recursive: true });
         writeAtomic(out, code);
@@ -115,14 +138,20 @@ async function compile(todo, options, prepare) {
       }
       const src = join(ROOT, rel);
       const sourceFileName = relative(dirname(out), src).split(sep).join('/');
+      const options = browser ? browserOptions : nodeOptions;
       let result;
       try {
         result = await swc.transform(code, { ...options, filename: src, sourceFileName });
       } catch (e) {
-        process.stderr.write(`build: ${rel}: ${e instanceof Error ? e.message : String(e)}\n`);
-        process.exit(1);
+        fail(rel, e);
       }
       mkdirSync(dirname(out), { recursive: true });
+      if (browser) {
+        const script = await classicScript(swc, result.code, options.jsc.target);
+        if (script instanceof Error) fail(rel, script);
+        writeAtomic(out, script);
+        return;
+      }
       const map = options.sourceMaps ? `\n//# sourceMappingURL=${basename(out)}.map\n` : '';
       writeAtomic(out, result.code.trimEnd() + map);
       if (options.sourceMaps) writeAtomic(`${out}.map`, result.map);
@@ -155,9 +184,9 @@ function swcOptions(co) {
 }
 
 /** Relative paths (with /) of the .ts files matched by include and not by exclude, sorted. */
-function listSources(include, exclude) {
+function listSources(include, exclude, json = true) {
   // JSON data sits where the sources are: the include globs with .json for .ts.
-  const inc = [...include, ...include.map((g) => g.replace(/\.ts$/, '.json'))].map(globRegex);
+  const inc = [...include, ...(json ? include.map((g) => g.replace(/\.ts$/, '.json')) : [])].map(globRegex);
   const exc = exclude.map(globRegex);
   const tops = [...new Set(include.map((p) => p.split('/')[0]))];
   const found = [];

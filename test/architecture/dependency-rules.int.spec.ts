@@ -87,4 +87,28 @@ describe('dependency rules (npm run check)', () => {
     // Downward imports pass: the route reading the edge is not reported.
     expect(r.out).not.toMatch(/api-rooms-route/);
   });
+
+  it('a page script importing a value, or imported by other code, fails the check; a type import passes', async () => {
+    const tree = join(dir.path, 'browser');
+    writeTree(
+      tree,
+      {},
+      {
+        'apps/api/src/shape.ts': 'export interface Shape { n: number }\nexport const shape = 1;\n',
+        'apps/api/src/browser/typed.ts':
+          "import type { Shape } from '../shape';\nconst s: Shape = { n: 1 };\n",
+        'apps/api/src/browser/page.ts': "import { shape } from '../shape';\nconsole.log(shape);\n",
+        'apps/api/src/page-html.ts': "import './browser/typed';\nexport const html = '';\n",
+      },
+    );
+    const r = await cruise(tree, ['apps']);
+    expect(r.code).not.toBe(0);
+    expect(r.out).toMatch(
+      /browser-scripts-types-only: apps\/api\/src\/browser\/page\.ts → apps\/api\/src\/shape\.ts/,
+    );
+    expect(r.out).toMatch(
+      /browser-scripts-apart: apps\/api\/src\/page-html\.ts → apps\/api\/src\/browser\/typed\.ts/,
+    );
+    expect(r.out).not.toMatch(/typed\.ts → apps\/api\/src\/shape\.ts/);
+  });
 });

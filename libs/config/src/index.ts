@@ -20,6 +20,7 @@ export type { HttpLimits } from './http-limits';
 export { LOG_LEVELS } from './observability';
 export type { ConsoleConfig, LogFormat, LogLevelName, MetricsConfig } from './observability';
 export { packageVersion } from './package-version';
+export { readBuiltFile } from './built-file';
 export { ENV_HELP, FLAG_HELP, FLAGS_OF } from './options';
 export type { EnvHelp, FlagHelp } from './options';
 export { DEFAULT_RETENTION } from './log-retention';

@@ -2,13 +2,16 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { JsonObject } from './json-schema';
 import { STREAM_CLOSES } from './asyncapi';
+import { browserScript, scriptText } from '../explorer/page-script';
 
 /**
  * The /docs page: Swagger UI (swagger-ui-dist, inlined) over the OpenAPI document, with its try-it
  * console aimed at this server, and the stream described from the AsyncAPI document beside it,
  * with a small live console. One self-contained response: every endpoint shares the per-IP rate
  * limit, so the page makes no request of its own besides the ones its reader sends; nothing is
- * fetched from anywhere else (no CDN, no fonts, no validator badge).
+ * fetched from anywhere else (no CDN, no fonts, no validator badge). The page's own script (Swagger
+ * UI's start-up and the stream console) is apps/api/src/browser/docs.ts, as built; it reads the
+ * OpenAPI document from a JSON block of the page.
  */
 export function renderDocsPage(openapi: JsonObject, asyncapi: JsonObject): string {
   const dist = dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -28,21 +31,9 @@ export function renderDocsPage(openapi: JsonObject, asyncapi: JsonObject): strin
 <section id="http"><div id="swagger-ui"></div></section>
 ${streamSection(asyncapi)}
 </main>
-<script>${bundle}</script>
-<script>
-window.ui = SwaggerUIBundle({
-  spec: ${scriptJson(openapi)},
-  dom_id: '#swagger-ui',
-  deepLinking: true,
-  validatorUrl: null,
-  displayRequestDuration: true,
-  defaultModelsExpandDepth: 0,
-  docExpansion: 'list',
-  tryItOutEnabled: false,
-  supportedSubmitMethods: ['get', 'post'],
-});
-${STREAM_CONSOLE_JS}
-</script>
+<script>${scriptText(bundle)}</script>
+<script type="application/json" id="openapi-document">${scriptJson(openapi)}</script>
+<script>${browserScript('docs')}</script>
 </body></html>`;
 }
 
@@ -88,23 +79,7 @@ const PAGE_CSS = `body{margin:0;background:#fafafa;font-family:system-ui,sans-se
 .stream table{border-collapse:collapse;margin:.5rem 0}.stream td,.stream th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}
 #stream-log{background:#222;color:#eee;padding:.6rem;max-height:20rem;overflow:auto;white-space:pre-wrap}`;
 
-// The live stream console: a plain WebSocket to this server; it prints a summary of each frame.
-const STREAM_CONSOLE_JS = `(function(){
-  var ws=null, log=document.getElementById('stream-log'), host=location.host;
-  document.getElementById('stream-host').textContent=host;
-  function line(t){log.textContent+=t+'\\n';log.scrollTop=log.scrollHeight;}
-  document.getElementById('stream-form').addEventListener('submit',function(e){
-    e.preventDefault(); if(ws) ws.close();
-    var url=(location.protocol==='https:'?'wss://':'ws://')+host+'/stream/route?'+document.getElementById('stream-query').value;
-    line('connecting '+url); ws=new WebSocket(url);
-    ws.onmessage=function(m){var f=JSON.parse(m.data); line(f.error!==undefined?'error frame '+m.data:
-      new Date().toISOString().slice(11,23)+' '+f.from+'->'+f.to+' in '+f.amountIn+' out '+f.amountOut+(f.unroutableReason?' ('+f.unroutableReason+')':'')+' requestId '+f.requestId);};
-    ws.onclose=function(c){line('closed '+c.code+' '+c.reason); ws=null;};
-  });
-  document.getElementById('stream-close').addEventListener('click',function(){ if(ws) ws.close(1000,'bye'); });
-})();`;
-
-/** JSON inside a <script>: '<' escaped so no string in it can end the element. */
+/** JSON inside a <script> block: '<' escaped so no string in it can end the element. */
 function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c');
 }

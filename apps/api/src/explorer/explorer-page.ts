@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { EXPLORER_SCRIPT } from './explorer-script';
+import { browserScript, scriptText } from './page-script';
 
 /**
  * The /explorer page (an extension beyond the spec): a form, the route as a diagram, the
  * consolidated depth chart of the first hop with the consumed levels shaded, live updates from
  * /stream/route, and the proof and constraint costs beside them. One self-contained response:
  * Chart.js (already the backtest report's charting library, well kept, MIT) is inlined from
- * node_modules, so the page works offline and fetches nothing but this server's own endpoints.
+ * node_modules, so the page works offline and fetches nothing but this server's own endpoints. The
+ * page's own script is apps/api/src/browser/explorer.ts, as built.
  */
 export function renderExplorerPage(): string {
   const chart = readFileSync(join(dirname(require.resolve('chart.js')), 'chart.umd.min.js'), 'utf8');
@@ -40,8 +41,8 @@ export function renderExplorerPage(): string {
 <table id="costs"></table>
 </section>
 </main>
-<script>${chart.replace(/<\/script/gi, '<\\/script')}</script>
-<script>${EXPLORER_SCRIPT}</script>
+<script>${scriptText(chart)}</script>
+<script>${browserScript('explorer')}</script>
 </body></html>`;
 }
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { readBuiltFile } from '@app/config';
 import type { CellSummary, StrategyCounts } from './cells';
 import { requestCharts, sizeUnit, type ChartSpec } from './report-charts';
 import type { Schedule } from './schedule';
@@ -24,6 +25,9 @@ export function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
+/** Inside <script>, only "</script" could end the element early. */
+const scriptText = (source: string): string => source.replace(/<\/script/gi, '<\\/script');
+
 /** Chart.js's browser build, inlined so the report works offline and from a mail attachment. */
 function chartJs(): { source: string; version: string } {
   // The package exports neither its package.json nor the UMD file: find them next to its main.
@@ -31,10 +35,11 @@ function chartJs(): { source: string; version: string } {
   const { version } = JSON.parse(readFileSync(join(dist, '..', 'package.json'), 'utf8')) as {
     version: string;
   };
-  const source = readFileSync(join(dist, 'chart.umd.min.js'), 'utf8');
-  // Inside <script>, only "</script" could end the element early.
-  return { source: source.replace(/<\/script/gi, '<\\/script'), version };
+  return { source: scriptText(readFileSync(join(dist, 'chart.umd.min.js'), 'utf8')), version };
 }
+
+/** The report's own script (apps/replay/src/browser/report.ts, type-checked and linted there), as built. */
+const reportScript = (): string => scriptText(readBuiltFile('apps/replay/src/browser/report.js'));
 
 /** JSON safe inside a <script> element (no "<" at all). */
 const scriptJson = (v: unknown): string => JSON.stringify(v).replace(/</g, '\\u003c');
@@ -148,16 +153,7 @@ ${decaySection(r.decay)}
 <section><h2>Run</h2><table>${figures}</table><p class="note">Charts: Chart.js ${escapeHtml(lib.version)} (MIT licence), inlined. Data: quotes.parquet, quotes.csv, quotes.jsonl, summary.json, summary.parquet next to this file.</p></section>
 <script>${lib.source}</script>
 <script type="application/json" id="chart-specs">${scriptJson(charts)}</script>
-<script>
-(function () {
-  Chart.defaults.font.size = 14;
-  Chart.defaults.color = '#111';
-  Chart.defaults.animation = false;
-  Chart.defaults.maintainAspectRatio = false;
-  var specs = JSON.parse(document.getElementById('chart-specs').textContent);
-  specs.forEach(function (s) { new Chart(document.getElementById(s.id), s.config); });
-})();
-</script>
+<script>${reportScript()}</script>
 </body></html>
 `;
 }
