@@ -1,0 +1,23 @@
+export {
+  fromBase64,
+  fromBase64url,
+  keyIdHex,
+  parseDecimal,
+  parseKeyIdHex,
+  toBase64,
+  toBase64url,
+} from './encoding';
+export { EMPTY_ROOT, HASH_BYTES, leafHash, nodeHash, sameHash } from './hash';
+export type { Hash } from './hash';
+export { MAX_TREE_SIZE, nodeKey, nodeRange, rangeNodes } from './tree-math';
+export type { NodeId } from './tree-math';
+export { assemble, consistencyPlan, inclusionPlan, mergeNodes, planNodes, rootNodes } from './proof-plan';
+export type { ProofPlan } from './proof-plan';
+export { chainInclusion, verifyConsistency, verifyInclusion } from './verify';
+export type { ProofCheck, ProofFailure } from './verify';
+export { CompactRange } from './compact-range';
+export type { OnNode } from './compact-range';
+export { MemoryHashColumn } from './hash-column';
+export type { HashColumn } from './hash-column';
+export { HashTree } from './hash-tree';
+export type { HashTreeOptions, NodeSource, Proved } from './hash-tree';
