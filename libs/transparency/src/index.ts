@@ -21,3 +21,20 @@ export { MemoryHashColumn } from './hash-column';
 export type { HashColumn } from './hash-column';
 export { HashTree } from './hash-tree';
 export type { HashTreeOptions, NodeSource, Proved } from './hash-tree';
+export {
+  ED25519_TYPE,
+  formatVerifierKey,
+  isKeyName,
+  noteKeyId,
+  parseVerifierKey,
+  pemFromSeed,
+  signingKey,
+  signingKeyFromPem,
+  signingKeyFromSeed,
+  verifierKey,
+} from './note-key';
+export type { SigningKey, VerifierKey } from './note-key';
+export { NOTE_LIMITS, openNote, signNote } from './note';
+export type { NoteFailure, NoteLimits, NoteSignature, OpenedNote } from './note';
+export { checkpointText, openCheckpoint, parseCheckpointText, signCheckpoint } from './checkpoint';
+export type { Checkpoint, CheckpointFailure, OpenedCheckpoint } from './checkpoint';
