@@ -38,3 +38,32 @@ export { NOTE_LIMITS, openNote, signNote } from './note';
 export type { NoteFailure, NoteLimits, NoteSignature, OpenedNote } from './note';
 export { checkpointText, openCheckpoint, parseCheckpointText, signCheckpoint } from './checkpoint';
 export type { Checkpoint, CheckpointFailure, OpenedCheckpoint } from './checkpoint';
+export {
+  encodeReceipt,
+  logText,
+  quoteText,
+  RECEIPT_KEYS,
+  receiptJson,
+  responseDigest,
+  signReceipt,
+} from './receipt';
+export type { Receipt, ReceiptInput } from './receipt';
+export { decodeReceipt, MAX_RECEIPT_CHARS, parseReceipt } from './receipt-decode';
+export { checkRecord, checkReplay, verifyReceiptInclusion, verifyReceiptSignatures } from './receipt-verify';
+export type { ReceiptCheck, ReceiptFailure } from './receipt-verify';
+export { findKey, MAX_KEYS, parseKeysDocument, publishKey } from './keys';
+export type { KeysDocument, PublishedKey, TrustedKey } from './keys';
+export {
+  consistencyProofJson,
+  inclusionProofJson,
+  MAX_PATH,
+  parseConsistencyProof,
+  parseInclusionProof,
+} from './proof-json';
+export type {
+  ConsistencyProof,
+  ConsistencyProofJson,
+  InclusionProof,
+  InclusionProofJson,
+} from './proof-json';
+export type { FormatError, FormatErrorCode, Parsed } from './strict-json';

@@ -27,7 +27,7 @@ const PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 // Go's unicode.IsSpace set (Unicode White_Space): the note spec forbids these in key names.
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\x00-\x1f\x7f]/;
+const CONTROL = /[\x00-\x1f]/;
 const SPACE = /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/u;
 
 /** A C2SP key name: non-empty, no Unicode space, no '+', no control character. */
