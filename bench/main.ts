@@ -26,6 +26,7 @@ import { benchSolve } from './solve';
 import { API_FLOOD, benchStreamFlood, HOSTILE_FLOOD } from './stream-flood';
 import { benchTools } from './tools';
 import { benchStore } from './log-store';
+import { benchTlog } from './tlog';
 
 type Options = { readonly flags: readonly string[]; readonly baseline: string | null };
 type Scenario = { name: string; run: (o: Options) => BenchRow[] | Promise<BenchRow[]> };
@@ -61,6 +62,7 @@ const SCENARIOS: Scenario[] = [
   { name: 'soak', run: () => benchSoak() },
   { name: 'fleet', run: () => benchFleet() },
   { name: 'audit', run: (o) => benchAudit(o.baseline) },
+  { name: 'tlog', run: () => benchTlog() },
 ];
 
 async function main(): Promise<void> {
