@@ -30,7 +30,7 @@ export interface ConsistencyProof extends Omit<ConsistencyProofJson, 'consistenc
   readonly consistencyPath: readonly Hash[];
 }
 
-/** An RFC 9162 path over sizes below 2^53 has at most 2 * 53 hashes; more is refused unread. */
+/** Below 2^53 leaves an inclusion path has at most 53 hashes, a consistency path 54; more is refused unread. */
 export const MAX_PATH = 128;
 export const MAX_CHECKPOINT_CHARS = 64 * 1024;
 
