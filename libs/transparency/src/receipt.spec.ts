@@ -83,6 +83,16 @@ describe('receipts', () => {
     });
   });
 
+  it('refuses to sign what no verifier would decode', () => {
+    expect(() => signReceipt({ ...input, requestId: 'a\nb' }, key)).toThrow(RangeError);
+    expect(() => signReceipt({ ...input, mergeBy: input.calculatedAt - 1 }, key)).toThrow(RangeError);
+    expect(() => signReceipt({ ...input, leafIndex: -1 }, key)).toThrow(RangeError);
+    expect(() => signReceipt({ ...input, calculatedAt: 1.5 }, key)).toThrow(RangeError);
+    expect(() => signReceipt(input, signingKeyFromSeed('route service', Buffer.alloc(32)))).toThrow(
+      RangeError,
+    );
+  });
+
   it('a rotated-out key vouches only for quotes of its time', () => {
     const r = signReceipt(input, key);
     const rotated = parseKeysDocument({ keys: [publishKey(key, 0, input.calculatedAt)] });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { keyIdHex, toBase64url } from './encoding';
 import { HASH_BYTES, type Hash } from './hash';
 import type { SigningKey } from './note-key';
+import { ORIGIN, REQUEST_ID } from './strict-json';
 
 /**
  * The quote receipt, version 1, as it travels (base64url of this JSON, keys in this order, no
@@ -83,6 +84,17 @@ export interface ReceiptInput {
 /** Build and sign a receipt with the origin's key (whose name is the origin). */
 export function signReceipt(input: ReceiptInput, key: SigningKey): Receipt {
   const { sha256, bytes } = responseDigest(input.response);
+  // What decodeReceipt would refuse is a caller's bug: say so here, not at the auditor's.
+  const count = (n: number | null) => n === null || (Number.isSafeInteger(n) && n >= 0);
+  if (!ORIGIN.test(key.name) || !REQUEST_ID.test(input.requestId))
+    throw new RangeError('bad origin or requestId');
+  if (
+    ![bytes, input.calculatedAt, input.mergeBy, input.leafIndex].every(count) ||
+    input.mergeBy < input.calculatedAt
+  )
+    throw new RangeError(
+      'bytes, times and leaf index are integers in [0, 2^53 - 1], mergeBy not before calculatedAt',
+    );
   if (input.recordHash.length !== HASH_BYTES) throw new RangeError('recordHash is 32 bytes');
   const fields = {
     origin: key.name,
