@@ -79,6 +79,11 @@ export const SCENARIOS: readonly Scenario[] = [
     long: 'several minutes: a journal grown to 1M records on its jar broker (or KAFKA_BROKERS)',
   },
   {
+    name: 'tlog',
+    run: async () => (await import('./tlog')).benchTlog(),
+    long: 'about 1 min: a 1M-leaf tree',
+  },
+  {
     name: 'flood',
     run: async (o) => (await import('./flood')).benchFlood(o.baseline),
     long: 'about 2 min: npm start under a one-book flood, paced and in bursts (4 with --baseline)',

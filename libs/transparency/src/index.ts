@@ -1,0 +1,69 @@
+export {
+  fromBase64,
+  fromBase64url,
+  keyIdHex,
+  parseDecimal,
+  parseKeyIdHex,
+  toBase64,
+  toBase64url,
+} from './encoding';
+export { EMPTY_ROOT, HASH_BYTES, leafHash, nodeHash, sameHash } from './hash';
+export type { Hash } from './hash';
+export { MAX_TREE_SIZE, nodeKey, nodeRange, rangeNodes } from './tree-math';
+export type { NodeId } from './tree-math';
+export { assemble, consistencyPlan, inclusionPlan, mergeNodes, planNodes, rootNodes } from './proof-plan';
+export type { ProofPlan } from './proof-plan';
+export { chainInclusion, verifyConsistency, verifyInclusion } from './verify';
+export type { ProofCheck, ProofFailure } from './verify';
+export { CompactRange } from './compact-range';
+export type { OnNode } from './compact-range';
+export { MemoryHashColumn } from './hash-column';
+export type { HashColumn } from './hash-column';
+export { HashTree } from './hash-tree';
+export type { HashTreeOptions, NodeSource, Proved } from './hash-tree';
+export {
+  ED25519_TYPE,
+  formatVerifierKey,
+  isKeyName,
+  noteKeyId,
+  parseVerifierKey,
+  pemFromSeed,
+  signingKey,
+  signingKeyFromPem,
+  signingKeyFromSeed,
+  verifierKey,
+} from './note-key';
+export type { SigningKey, VerifierKey } from './note-key';
+export { NOTE_LIMITS, openNote, signNote } from './note';
+export type { NoteFailure, NoteLimits, NoteSignature, OpenedNote } from './note';
+export { checkpointText, openCheckpoint, parseCheckpointText, signCheckpoint } from './checkpoint';
+export type { Checkpoint, CheckpointFailure, OpenedCheckpoint } from './checkpoint';
+export {
+  encodeReceipt,
+  logText,
+  quoteText,
+  RECEIPT_KEYS,
+  receiptJson,
+  responseDigest,
+  signReceipt,
+} from './receipt';
+export type { Receipt, ReceiptInput } from './receipt';
+export { decodeReceipt, MAX_RECEIPT_CHARS, parseReceipt } from './receipt-decode';
+export { checkRecord, checkReplay, verifyReceiptInclusion, verifyReceiptSignatures } from './receipt-verify';
+export type { ReceiptCheck, ReceiptFailure } from './receipt-verify';
+export { findKey, MAX_KEYS, parseKeysDocument, publishKey } from './keys';
+export type { KeysDocument, PublishedKey, TrustedKey } from './keys';
+export {
+  consistencyProofJson,
+  inclusionProofJson,
+  MAX_PATH,
+  parseConsistencyProof,
+  parseInclusionProof,
+} from './proof-json';
+export type {
+  ConsistencyProof,
+  ConsistencyProofJson,
+  InclusionProof,
+  InclusionProofJson,
+} from './proof-json';
+export type { FormatError, FormatErrorCode, Parsed } from './strict-json';
