@@ -6,6 +6,7 @@ import { registerCompare } from '../compare/compare-command';
 import { registerDecay } from '../explain/decay-command';
 import { registerExplain } from '../explain/explain-command';
 import { registerGenerate } from '../generate/generate-command';
+import { registerImport } from '../import/import-command';
 import { registerQuote } from '../quote/quote-command';
 import { registerRecord } from '../record/record-command';
 import { UsageError } from './args';
@@ -27,6 +28,7 @@ const COMMANDS: readonly RegisterCommand[] = [
   registerRecord,
   registerBacktest,
   registerGenerate,
+  registerImport,
 ];
 
 const LOG_HELP = `

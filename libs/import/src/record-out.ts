@@ -1,0 +1,103 @@
+/** Bytes of a growing piece of output (one side's levels of a change, or a whole record). */
+export class ByteList {
+  buf: Buffer;
+  n = 0;
+
+  constructor(capacity = 4096) {
+    this.buf = Buffer.allocUnsafe(capacity);
+  }
+
+  ensure(k: number): void {
+    if (this.n + k <= this.buf.length) return;
+    const next = Buffer.allocUnsafe(Math.max(2 * this.buf.length, this.n + k));
+    this.buf.copy(next, 0, 0, this.n);
+    this.buf = next;
+  }
+
+  /** Appends `src[a..b)`: a plain loop, since most copies are a dozen bytes (Buffer.copy costs more). */
+  bytes(src: Uint8Array, a: number, b: number): void {
+    this.ensure(b - a);
+    const t = this.buf;
+    let n = this.n;
+    for (let i = a; i < b; i++) t[n++] = src[i]!;
+    this.n = n;
+  }
+
+  byte(c: number): void {
+    this.ensure(1);
+    this.buf[this.n++] = c;
+  }
+
+  /** ASCII text (JSON punctuation, names already escaped, numbers). */
+  ascii(s: string): void {
+    this.ensure(s.length);
+    this.n += this.buf.write(s, this.n, 'latin1');
+  }
+
+  /** A non-negative safe integer in decimal, digit by digit (String() and a copy cost more). */
+  int(v: number): void {
+    this.ensure(16);
+    let digits = 1;
+    for (let p = 10; p <= v && digits < 16; p *= 10) digits++;
+    const t = this.buf;
+    let x = v;
+    for (let i = this.n + digits - 1; i >= this.n; i--) {
+      const q = Math.floor(x / 10);
+      t[i] = 48 + (x - 10 * q);
+      x = q;
+    }
+    this.n += digits;
+  }
+
+  /** A fixed piece of output, prepared once (Buffer.from). */
+  piece(b: Buffer): void {
+    this.bytes(b, 0, b.length);
+  }
+
+  /** A finite number as JSON writes it (String round-trips every double). */
+  num(v: number): void {
+    this.ascii(String(v));
+  }
+
+  /** Appends everything `other` holds. */
+  append(other: ByteList): void {
+    this.bytes(other.buf, 0, other.n);
+  }
+}
+
+/**
+ * The import's output: records as JSON Lines, buffered and handed to `sink` about a megabyte at a
+ * time (the caller writes them to the temporary file). Counts what it wrote.
+ */
+export class RecordOut extends ByteList {
+  records = 0;
+  written = 0;
+
+  constructor(
+    private readonly sink: (chunk: Buffer) => void,
+    private readonly flushAt = 1 << 20,
+  ) {
+    super(2 * (1 << 20));
+  }
+
+  /** One complete record line (`text` has no newline) from a JSON text. */
+  line(text: string): void {
+    this.ensure(Buffer.byteLength(text) + 1);
+    this.n += this.buf.write(text, this.n, 'utf8');
+    this.endRecord();
+  }
+
+  /** Ends the record being written with its newline, and passes full buffers on. */
+  endRecord(): void {
+    this.byte(10);
+    this.records++;
+    if (this.n >= this.flushAt) this.flush();
+  }
+
+  flush(): void {
+    if (this.n === 0) return;
+    this.sink(this.buf.subarray(0, this.n));
+    this.written += this.n;
+    this.n = 0;
+  }
+}
