@@ -93,8 +93,9 @@ export class SymbolMapper {
       };
     const split = splitSymbol(entry.shape, native);
     if (!split.ok) return { ok: false, why: `${exchange} ${native}: ${split.why} (map it under "symbols")` };
-    const base = this.catalog.currency(venue, split.base);
-    const quote = this.catalog.currency(venue, split.quote);
+    const own = entry.shape.kind === 'separator' ? entry.shape.codes : undefined;
+    const base = own?.[split.base] ?? this.catalog.currency(venue, split.base);
+    const quote = own?.[split.quote] ?? this.catalog.currency(venue, split.quote);
     return { ok: true, venue, symbol: `${base}/${quote}`, base, quote };
   }
 }

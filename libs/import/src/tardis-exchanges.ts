@@ -14,6 +14,8 @@ export type SymbolShape =
       readonly sep: string;
       readonly reversed?: boolean;
       readonly prefix?: string;
+      /** Codes of the venue's feed whose ccxt code is not what ccxt's renames of the bare code give. */
+      readonly codes?: Readonly<Record<string, string>>;
     }
   | { readonly kind: 'concatenated'; readonly quotes: readonly string[] }
   | { readonly kind: 'bitfinex' }
@@ -72,7 +74,9 @@ export const TARDIS_EXCHANGES: readonly TardisExchange[] = [
   { tardis: 'gate-io-futures', ccxt: 'gate', shape: DERIVATIVES },
   { tardis: 'bitfinex', ccxt: 'bitfinex', shape: { kind: 'bitfinex' } },
   { tardis: 'bitfinex-derivatives', ccxt: 'bitfinex', shape: DERIVATIVES },
-  { tardis: 'kraken', ccxt: 'kraken', shape: { kind: 'separator', sep: '/' } },
+  // Kraken's WebSocket pairs use altnames (XBT/USD): its altname REP is the asset XREP, which ccxt
+  // calls REP (ccxt's rename REP -> REPV1 is of the asset whose id is REP).
+  { tardis: 'kraken', ccxt: 'kraken', shape: { kind: 'separator', sep: '/', codes: { REP: 'REP' } } },
   { tardis: 'cryptofacilities', ccxt: 'krakenfutures', shape: DERIVATIVES },
   { tardis: 'coinbase', ccxt: 'coinbase', shape: { kind: 'separator', sep: '-' } },
   { tardis: 'coinbase-international', ccxt: 'coinbaseinternational', shape: DERIVATIVES },
