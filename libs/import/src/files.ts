@@ -3,41 +3,43 @@ import {
   createReadStream,
   fdatasyncSync,
   openSync,
-  readSync,
   renameSync,
   rmSync,
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable, pipeline } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 
-/** Whether the file starts with gzip's magic bytes (the name is not trusted: .csv.gz or not). */
-export function isGzip(path: string): boolean {
-  const fd = openSync(path, 'r');
-  try {
-    const head = Buffer.alloc(2);
-    return readSync(fd, head, 0, 2, 0) === 2 && head[0] === 0x1f && head[1] === 0x8b;
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /**
- * The bytes of a plain or gzip file, decompressed, in chunks of about 256 KB; `onRead` is told,
- * with each chunk, how many bytes of the file itself have been read (for progress). zlib inflates
- * on libuv's thread pool, so the parser on the main thread and the decompression run side by side.
+ * The bytes of a plain or gzip file (told apart by gzip's magic bytes, not by the name),
+ * decompressed, in chunks of about 256 KB; `onRead` is told, with each chunk, how many bytes of
+ * the file itself have been read (for progress). zlib inflates on libuv's thread pool, so the
+ * parser on the main thread and the decompression run side by side. The file is read once, as a
+ * stream: a named pipe works too.
  */
 export async function* fileChunks(path: string, onRead: (bytesRead: number) => void): AsyncGenerator<Buffer> {
   const raw = createReadStream(path, { highWaterMark: 1 << 20 });
-  let source: AsyncIterable<Buffer> = raw;
-  if (isGzip(path)) {
-    const gunzip = createGunzip({ chunkSize: 1 << 18 });
-    // A read error reaches the reader through the gunzip stream, as a damaged gzip stream does.
-    raw.on('error', (e) => gunzip.destroy(e));
-    source = raw.pipe(gunzip) as Readable as AsyncIterable<Buffer>;
-  }
+  const chunks = raw[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   try {
+    let head = Buffer.alloc(0);
+    while (head.length < 2) {
+      const next = await chunks.next();
+      if (next.done === true) break;
+      head = Buffer.concat([head, next.value]);
+    }
+    if (head.length === 0) return;
+    const rest = async function* (): AsyncGenerator<Buffer> {
+      yield head;
+      for (let next = await chunks.next(); next.done !== true; next = await chunks.next()) yield next.value;
+    };
+    let source: AsyncIterable<Buffer> = rest();
+    if (head[0] === 0x1f && head[1] === 0x8b) {
+      const gunzip = createGunzip({ chunkSize: 1 << 18 });
+      // pipeline() passes a read error on to the gunzip stream, as a damaged gzip stream fails it.
+      pipeline(Readable.from(rest()), gunzip, () => undefined);
+      source = gunzip;
+    }
     for await (const chunk of source) {
       onRead(raw.bytesRead);
       yield chunk;

@@ -1,6 +1,7 @@
 import { BookCache } from '@app/books';
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { RowFold } from '../../../test/import/support/row-fold';
 import { importTexts, l2File } from '../test/in-memory';
 
 const T = 1_650_000_000_000_000;
@@ -12,40 +13,18 @@ const BOOKS = [
 
 type Row = { book: number; local: number; snapshot: boolean; bid: boolean; price: number; amount: number };
 
-/**
- * tardis.dev's reconstruction, row by row as its FAQ states it, written apart from the import:
- * a snapshot row after a non-snapshot row (or the book's first row of a file) resets the book, a
- * change before the first snapshot is ignored, amount 0 removes the level. The state at ms t is
- * after every row whose local time is in or before that millisecond.
- */
+/** The state at ms t: after every row whose local time is in or before that millisecond. */
 function rowFold(rows: readonly (Row & { file: number })[], t: number): Map<string, [number, number][][]> {
-  const state = new Map<
-    number,
-    { bids: Map<number, number>; asks: Map<number, number>; last: string; seen: boolean }
-  >();
+  const fold = new RowFold();
   for (const r of rows) {
     if (Math.floor(r.local / 1000) > t) break;
-    let s = state.get(r.book);
-    if (s === undefined) state.set(r.book, (s = { bids: new Map(), asks: new Map(), last: '', seen: false }));
-    const kind = `${r.snapshot}${r.file}`;
-    if (r.snapshot && s.last !== kind) {
-      s.bids.clear();
-      s.asks.clear();
-      s.seen = true;
-    }
-    s.last = kind;
-    if (!s.seen) continue;
-    const side = r.bid ? s.bids : s.asks;
-    if (r.amount === 0) side.delete(r.price);
-    else side.set(r.price, r.amount);
+    fold.apply({ ...r, key: String(r.book) });
   }
   const out = new Map<string, [number, number][][]>();
-  for (const [i, s] of state) {
-    if (!s.seen) continue;
-    const sorted = (m: Map<number, number>, dir: number): [number, number][] =>
-      [...m].sort((a, b) => (a[0] - b[0]) * dir);
-    out.set(`${BOOKS[i]![2]} ${BOOKS[i]![3]}`, [sorted(s.bids, -1), sorted(s.asks, 1)]);
-  }
+  BOOKS.forEach(([, , venue, symbol], i) => {
+    const levels = fold.levels(String(i));
+    if (levels !== undefined) out.set(`${venue} ${symbol}`, levels);
+  });
   return out;
 }
 

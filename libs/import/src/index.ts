@@ -14,7 +14,7 @@ export { splitSymbol } from './symbol-rule';
 export { ccxtCatalog } from './ccxt-catalog';
 export { CCXT_VENUES, COMMON } from './ccxt-venues';
 export type { CcxtVenue } from './ccxt-venues';
-export { fileChunks, isGzip, OutputFile } from './files';
+export { fileChunks, OutputFile } from './files';
 export { L2_HEADER } from './l2-input';
 export { isoMicros } from './normalized-input';
 export type { Unmapped } from './book-directory';

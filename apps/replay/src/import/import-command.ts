@@ -84,7 +84,9 @@ async function importData(files: readonly string[], o: ImportOptions, ctx: CliCo
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(o.name))
     throw new UsageError(`--name must be a plain file name (letters, digits, . _ -), got '${o.name}'`);
   const paths = files.map((f) => resolve(ctx.cwd, f));
-  const missing = files.filter((_, i) => !existsSync(paths[i]!) || !statSync(paths[i]!).isFile());
+  // A named pipe is read like a file (a download piped straight in).
+  const readable = (p: string): boolean => existsSync(p) && (statSync(p).isFile() || statSync(p).isFIFO());
+  const missing = files.filter((_, i) => !readable(paths[i]!));
   if (missing.length > 0) throw new UsageError(`no such file: ${missing.join(', ')}`);
   const symbols = o.symbols === undefined ? null : readJson(o.symbols, ctx, '--symbols', parseSymbolsFile);
   const markets = o.markets === undefined ? null : readJson(o.markets, ctx, '--markets', parseMarketsFile);
@@ -101,9 +103,12 @@ async function importData(files: readonly string[], o: ImportOptions, ctx: CliCo
   const totalBytes = paths.reduce((a, p) => a + statSync(p).size, 0);
   const bar = ctx.progress('import', Math.max(1, Math.ceil(totalBytes / 1e6)), 'MB read');
   const read = new Array<number>(paths.length).fill(0);
-  let interrupted = false;
+  // Stopped (Ctrl-C, a kill): nothing of the import stays, even while it waits for a slow input.
   const onSignal = (): void => {
-    interrupted = true;
+    output.discard();
+    (problemsFile as OutputFile | null)?.discard();
+    ctx.err('import interrupted: nothing written');
+    process.exit(130);
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
@@ -123,19 +128,12 @@ async function importData(files: readonly string[], o: ImportOptions, ctx: CliCo
       catalog: ccxtCatalog,
       write: (chunk) => output.write(chunk),
       report,
-      onChunk: () => {
-        if (interrupted) throw new Interrupted();
-        bar.update(Math.floor(read.reduce((a, b) => a + b, 0) / 1e6));
-      },
+      onChunk: () => bar.update(Math.floor(read.reduce((a, b) => a + b, 0) / 1e6)),
     });
   } catch (e) {
     output.discard();
     (problemsFile as OutputFile | null)?.discard();
     bar.finish();
-    if (e instanceof Interrupted) {
-      ctx.err('import interrupted: nothing written');
-      return 130;
-    }
     if (e instanceof StrictStop) {
       ctx.err(problemText(e.problem));
       ctx.err('import stopped at the first bad row (--strict): nothing written');
@@ -165,8 +163,6 @@ async function importData(files: readonly string[], o: ImportOptions, ctx: CliCo
     ctx.err(line);
   return 0;
 }
-
-class Interrupted extends Error {}
 
 function readJson<T>(file: string, ctx: CliContext, flag: string, parse: (v: unknown, name: string) => T): T {
   let text: string;

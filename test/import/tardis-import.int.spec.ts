@@ -1,0 +1,195 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BookCache, type BookSideView, type BookView } from '@app/books';
+import { FoldAt, importCli, readRecording } from './support/cli';
+import { RowFold } from './support/row-fold';
+import {
+  COMPUTED,
+  l2Csv,
+  micros,
+  readMessages,
+  snapshotCsv,
+  SYMBOLS,
+  TWO_VENUES,
+  type Message,
+} from './support/tardis-data';
+
+const tmp = mkdtempSync(join(tmpdir(), 'tardis-import-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const symbolsFile = join(tmp, 'symbols.json');
+writeFileSync(symbolsFile, JSON.stringify(SYMBOLS));
+const messages = readMessages(TWO_VENUES);
+const BOOKS = [
+  ['bitmex', 'XBTUSD', 'bitmex', 'BTC/USD'],
+  ['deribit', 'BTC-PERPETUAL', 'deribit', 'BTC/USD'],
+] as const;
+
+/** Instants every `step` ms over the minute, plus the ms of every 37th message (inside busy ms). */
+function instants(msgs: readonly Message[], step: number): number[] {
+  const first = Math.floor(micros(msgs[0]!.localTimestamp) / 1000);
+  const last = Math.floor(micros(msgs[msgs.length - 1]!.localTimestamp) / 1000);
+  const out = new Set<number>();
+  for (let t = Math.floor(first / 1000) * 1000; t <= last + step; t += step) out.add(t);
+  msgs.forEach((m, i) => i % 37 === 0 && out.add(Math.floor(micros(m.localTimestamp) / 1000)));
+  return [...out].sort((a, b) => a - b);
+}
+
+/**
+ * The independent fold of the messages at each instant against the project's fold of the output:
+ * the whole book every second, the top 25 levels a side at the other instants.
+ */
+function expectSameBooks(records: ReturnType<typeof readRecording>, times: readonly number[]): number {
+  const fold = new RowFold();
+  const mine = new FoldAt(records);
+  let next = 0;
+  let compared = 0;
+  for (const t of times) {
+    for (; next < messages.length && Math.floor(micros(messages[next]!.localTimestamp) / 1000) <= t; next++) {
+      const m = messages[next]!;
+      if (m.type === 'book_change')
+        fold.message(`${m.exchange} ${m.symbol}`, m.isSnapshot === true, m.bids, m.asks);
+    }
+    const depth = t % 1000 === 0 ? Infinity : 25;
+    for (const [exchange, symbol, venue, unified] of BOOKS) {
+      const want = fold.levels(`${exchange} ${symbol}`, depth);
+      const got = mine.at(t, venue, unified, depth);
+      // Compared as text first: a deep comparison of 3,000 levels a side is slow.
+      if (JSON.stringify(got) !== JSON.stringify(want)) expect(got, `${venue} at ${t}`).toEqual(want);
+      if (want !== undefined) compared++;
+    }
+  }
+  return compared;
+}
+
+describe('replay import on real tardis.dev data (the built CLI)', () => {
+  it('normalized messages of two venues: unmapped ones stop it naming each; mapped, its books equal an independent fold', () => {
+    const refused = importCli(['--format', 'tardis-normalized', '--out', 'norm', TWO_VENUES], tmp);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toEqual([
+      'import stopped: 2 exchange/symbol pair(s) cannot be mapped (map them in a --symbols file, or pass --skip-unmapped to leave their rows out); nothing written:',
+      '  deribit BTC-PERPETUAL: BTC-PERPETUAL is not a spot pair of this venue\'s form (map it under "symbols")',
+      '  exchange bitmex has no class in the pinned ccxt (name a venue id under "exchanges" in --symbols): XBTUSD',
+    ]);
+    const r = importCli(
+      ['--format', 'tardis-normalized', '--out', 'norm', '--symbols', symbolsFile, TWO_VENUES],
+      tmp,
+    );
+    expect(r.code, r.err.join('\n')).toBe(0);
+    expect(r.err[0]).toBe(
+      'markets: no --markets file: the 2 markets carry takerFeeRate null (the router applies its default taker fee) and no order rules',
+    );
+    expect(r.err.at(-1)).toBe('bad rows: none; left out: 765 messages of other types');
+    const records = readRecording(join(tmp, 'norm', 'tardis.jsonl'));
+    // One record per book_change message, and a venue and a market record per venue.
+    expect(records).toHaveLength(7489 + 4);
+    expect(expectSameBooks(records, instants(messages, 100))).toBeGreaterThan(1000);
+  });
+
+  it('the same changes as incremental_book_L2 CSV files (gzip), merged by local time: the same books at every instant', () => {
+    const files = BOOKS.map(([exchange, symbol]) => {
+      const file = join(tmp, `${exchange}_incremental_book_L2_2019-04-01_${symbol}.csv.gz`);
+      writeFileSync(file, gzipSync(l2Csv(messages, exchange)));
+      return file;
+    });
+    const r = importCli(['--format', 'tardis-csv', '--out', 'csv', '--symbols', symbolsFile, ...files], tmp);
+    expect(r.code, r.err.join('\n')).toBe(0);
+    expect(r.err.at(-1)).toBe('bad rows: none');
+    const csv = readRecording(join(tmp, 'csv', 'tardis.jsonl'));
+    expect(expectSameBooks(csv, instants(messages, 50))).toBeGreaterThan(2000);
+    // A message's rows are one record: as many records as the normalized import wrote.
+    expect(csv).toHaveLength(7489 + 4);
+  });
+
+  it("the imported book's top 5 at each book_snapshot_5 row's local time equals the row (tardis-node computed them)", () => {
+    const computed = readMessages(COMPUTED);
+    const l2 = join(tmp, 'bitmex_l2.csv');
+    writeFileSync(l2, l2Csv(computed, 'bitmex'));
+    const r = importCli(['--format', 'tardis-csv', '--out', 'top', '--symbols', symbolsFile, l2], tmp);
+    expect(r.code, r.err.join('\n')).toBe(0);
+    const records = readRecording(join(tmp, 'top', 'tardis.jsonl'));
+    const books = records.filter((x) => x.type === 'book');
+    const byInstant = new FoldAt(records);
+    const byMessage = new BookCache();
+    let changes = 0;
+    let applied = 0;
+    let atInstant = 0;
+    let snapshots = 0;
+    const top5 = (b: BookView): number[][][] => [b.bids, b.asks].map((s) => toLevels(s, 5));
+    computed.forEach((m, i) => {
+      if (m.type === 'book_change') changes++;
+      if (m.type !== 'book_snapshot' || m.name !== 'book_snapshot_5_0ms') return;
+      snapshots++;
+      const row = [m.bids.map((l) => [l.price, l.amount]), m.asks.map((l) => [l.price, l.amount])];
+      // Exactly: one record per message, so the book after the changes before this snapshot.
+      while (applied < changes) byMessage.apply(books[applied++]!);
+      expect(top5(byMessage.book('bitmex', 'BTC/USD')!), m.localTimestamp).toEqual(row);
+      // And at its instant as a reader of the recording sees it (records carry milliseconds: unless a
+      // later change falls in the same millisecond).
+      const ms = Math.floor(micros(m.localTimestamp) / 1000);
+      const later = computed.slice(i + 1).find((n) => n.type === 'book_change');
+      if (later !== undefined && Math.floor(micros(later.localTimestamp) / 1000) === ms) return;
+      expect(byInstant.at(ms, 'bitmex', 'BTC/USD', 5), m.localTimestamp).toEqual(row);
+      atInstant++;
+    });
+    expect(snapshots).toBe(1732);
+    expect(atInstant).toBeGreaterThan(1200);
+  });
+
+  it('book_snapshot_25 rows are whole snapshots, their top 5 equal to the book_snapshot_5 rows of the same instants; an L2 file of another venue beside them (nautilus extracts)', () => {
+    const dir = join(__dirname, 'fixtures', 'nautilus');
+    const r = importCli(
+      [
+        '--format',
+        'tardis-csv',
+        '--out',
+        'n25',
+        '--symbols',
+        symbolsFile,
+        join(dir, 'binance-futures_book_snapshot_25_BTCUSDT.csv'),
+        join(dir, 'deribit_incremental_book_L2_BTC-PERPETUAL.csv'),
+      ],
+      tmp,
+    );
+    expect(r.code, r.err.join('\n')).toBe(0);
+    expect(r.err).toContain('mapped binance-futures BTCUSDT -> binanceusdm BTC/USDT');
+    const records = readRecording(join(tmp, 'n25', 'tardis.jsonl'));
+    // deribit's extract is the first 15 rows of its day: the asks of its opening snapshot.
+    const deribit = records.filter((x) => x.type === 'book' && x.exchangeId === 'deribit');
+    expect(deribit.map((b) => b.type === 'book' && [b.snapshot, b.bids.length, b.asks.length])).toEqual([
+      [true, 0, 15],
+    ]);
+    const books = records.filter((x) => x.type === 'book' && x.exchangeId === 'binanceusdm');
+    expect(
+      books.map((b) => b.type === 'book' && [b.snapshot, b.bids.length, b.asks.length, b.sequence]),
+    ).toEqual(Array.from({ length: 10 }, (_, i) => [true, 25, 25, i + 1]));
+    const top5 = snapshotRows(join(dir, 'binance-futures_book_snapshot_5_BTCUSDT.csv'));
+    const fold = new FoldAt(records);
+    const shared = top5.filter((row) => books.some((b) => b.receivedAt === row.ms));
+    expect(shared).toHaveLength(4);
+    for (const row of shared) expect(fold.at(row.ms, 'binanceusdm', 'BTC/USDT', 5)).toEqual(row.levels);
+  });
+});
+
+function toLevels(s: BookSideView, depth: number): number[][] {
+  const out: number[][] = [];
+  for (let i = 0; i < Math.min(depth, s.count); i++) out.push([s.price(i), s.amount(i)]);
+  return out;
+}
+
+/** A book_snapshot_N file's rows as [bids, asks] best first, read apart from the import. */
+function snapshotRows(file: string): { ms: number; levels: number[][][] }[] {
+  const lines = readFileSync(file, 'utf8').trim().split('\n');
+  return lines.slice(1).map((line) => {
+    const f = line.split(',');
+    const bids: number[][] = [];
+    const asks: number[][] = [];
+    for (let i = 4; i + 3 < f.length; i += 4) {
+      if (f[i] !== '') asks.push([Number(f[i]), Number(f[i + 1])]);
+      if (f[i + 2] !== '') bids.push([Number(f[i + 2]), Number(f[i + 3])]);
+    }
+    return { ms: Math.floor(Number(f[3]) / 1000), levels: [bids, asks] };
+  });
+}
