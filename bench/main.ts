@@ -15,6 +15,7 @@ import { benchExplain } from './explain';
 import { benchFleet } from './fleet';
 import { benchFold } from './fold';
 import { benchHostile } from './hostile';
+import { benchImport } from './import';
 import { benchIngestor } from './ingestor';
 import { benchLog } from './log';
 import { benchLongevity } from './longevity';
@@ -61,6 +62,7 @@ const SCENARIOS: Scenario[] = [
   { name: 'soak', run: () => benchSoak() },
   { name: 'fleet', run: () => benchFleet() },
   { name: 'audit', run: (o) => benchAudit(o.baseline) },
+  { name: 'import', run: () => benchImport() },
 ];
 
 async function main(): Promise<void> {

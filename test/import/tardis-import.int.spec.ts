@@ -107,6 +107,9 @@ describe('replay import on real tardis.dev data (the built CLI)', () => {
     const computed = readMessages(COMPUTED);
     const l2 = join(tmp, 'bitmex_l2.csv');
     writeFileSync(l2, l2Csv(computed, 'bitmex'));
+    const top5File = join(tmp, 'bitmex_book_snapshot_5.csv');
+    writeFileSync(top5File, snapshotCsv(computed, 'book_snapshot_5_0ms', 5));
+    const top5Rows = snapshotRows(top5File);
     const r = importCli(['--format', 'tardis-csv', '--out', 'top', '--symbols', symbolsFile, l2], tmp);
     expect(r.code, r.err.join('\n')).toBe(0);
     const records = readRecording(join(tmp, 'top', 'tardis.jsonl'));
@@ -121,8 +124,9 @@ describe('replay import on real tardis.dev data (the built CLI)', () => {
     computed.forEach((m, i) => {
       if (m.type === 'book_change') changes++;
       if (m.type !== 'book_snapshot' || m.name !== 'book_snapshot_5_0ms') return;
-      snapshots++;
-      const row = [m.bids.map((l) => [l.price, l.amount]), m.asks.map((l) => [l.price, l.amount])];
+      // The book_snapshot_5 CSV row written from this message (its local time in ms, its levels).
+      const { ms: rowMs, levels: row } = top5Rows[snapshots++]!;
+      expect(rowMs).toBe(Math.floor(micros(m.localTimestamp) / 1000));
       // Exactly: one record per message, so the book after the changes before this snapshot.
       while (applied < changes) byMessage.apply(books[applied++]!);
       expect(top5(byMessage.book('bitmex', 'BTC/USD')!), m.localTimestamp).toEqual(row);
