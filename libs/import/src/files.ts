@@ -1,19 +1,11 @@
-import {
-  closeSync,
-  createReadStream,
-  fdatasyncSync,
-  openSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, createReadStream, fdatasyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Readable, pipeline } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 
 /**
  * The bytes of a plain or gzip file (told apart by gzip's magic bytes, not by the name),
- * decompressed, in chunks of about 256 KB; `onRead` is told, with each chunk, how many bytes of
+ * decompressed, in chunks of about 1 MB; `onRead` is told, with each chunk, how many bytes of
  * the file itself have been read (for progress). zlib inflates on libuv's thread pool, so the
  * parser on the main thread and the decompression run side by side. The file is read once, as a
  * stream: a named pipe works too.
@@ -35,7 +27,7 @@ export async function* fileChunks(path: string, onRead: (bytesRead: number) => v
     };
     let source: AsyncIterable<Buffer> = rest();
     if (head[0] === 0x1f && head[1] === 0x8b) {
-      const gunzip = createGunzip({ chunkSize: 1 << 18 });
+      const gunzip = createGunzip({ chunkSize: 1 << 20 });
       // pipeline() passes a read error on to the gunzip stream, as a damaged gzip stream fails it.
       pipeline(Readable.from(rest()), gunzip, () => undefined);
       source = gunzip;

@@ -11,6 +11,8 @@ export class LineReader {
   /** Number (from 1) of the line that starts at `pos`. */
   line = 1;
   private rest: Buffer | null = null;
+  /** The rest of a chunk whose first line completed a cut one. */
+  private next: Buffer | null = null;
   private done = false;
   private readonly chunks: AsyncIterator<Uint8Array>;
 
@@ -18,33 +20,54 @@ export class LineReader {
     this.chunks = chunks[Symbol.asyncIterator]();
   }
 
-  /** Loads the next chunk of complete lines; false at the end of the input (nothing left). */
+  /**
+   * Loads the next chunk of complete lines; false at the end of the input (nothing left). A line
+   * cut by a chunk's end is completed on its own (the piece before, the piece after, joined): the
+   * chunks themselves are never copied.
+   */
   async fill(): Promise<boolean> {
     for (;;) {
       if (this.done) return false;
-      const next = await this.chunks.next();
-      let buf: Buffer;
-      if (next.done === true) {
-        this.done = true;
-        // A last line without a newline is still a line.
-        if (this.rest === null || this.rest.length === 0) return false;
-        buf = Buffer.concat([this.rest, NEWLINE]);
-        this.rest = null;
+      let chunk: Buffer;
+      if (this.next !== null) {
+        chunk = this.next;
+        this.next = null;
       } else {
-        const chunk = Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength);
-        buf = this.rest === null ? chunk : Buffer.concat([this.rest, chunk]);
+        const got = await this.chunks.next();
+        if (got.done === true) {
+          this.done = true;
+          // A last line without a newline is still a line.
+          if (this.rest === null || this.rest.length === 0) return false;
+          return this.load(Buffer.concat([this.rest, NEWLINE]), null);
+        }
+        chunk = Buffer.from(got.value.buffer, got.value.byteOffset, got.value.byteLength);
       }
-      const cut = buf.lastIndexOf(10);
+      if (this.rest !== null) {
+        const nl = chunk.indexOf(10);
+        if (nl < 0) {
+          this.rest = Buffer.concat([this.rest, chunk]);
+          continue;
+        }
+        const joined = Buffer.concat([this.rest, chunk.subarray(0, nl + 1)]);
+        this.rest = null;
+        return this.load(joined, nl + 1 < chunk.length ? chunk.subarray(nl + 1) : null);
+      }
+      const cut = chunk.lastIndexOf(10);
       if (cut < 0) {
-        this.rest = buf;
+        this.rest = Buffer.from(chunk);
         continue;
       }
-      this.rest = cut + 1 < buf.length ? Buffer.from(buf.subarray(cut + 1)) : null;
-      this.buf = buf;
-      this.pos = 0;
-      this.end = cut + 1;
-      return true;
+      this.rest = cut + 1 < chunk.length ? Buffer.from(chunk.subarray(cut + 1)) : null;
+      return this.load(chunk.subarray(0, cut + 1), null);
     }
+  }
+
+  private load(buf: Buffer, next: Buffer | null): boolean {
+    this.buf = buf;
+    this.pos = 0;
+    this.end = buf.length;
+    this.next = next;
+    return true;
   }
 
   /** Stops reading (the source's streams are closed). */

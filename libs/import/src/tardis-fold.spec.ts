@@ -210,3 +210,48 @@ describe('incremental_book_L2 as tardis.dev defines it', () => {
     expect(whole.records.length).toBeGreaterThan(60);
   });
 });
+
+describe('symbols that cannot be mapped', () => {
+  const rows = b(
+    ['binance', 'BTCUSDT', T, T, true, 'bid', 100, 1],
+    ['binance-futures', 'BTCUSDT', T, T, true, 'bid', 100, 1],
+    ['binance', 'ADAEUR', T + 1, T + 1, true, 'bid', 1, 1],
+    ['binance', 'BTCUSDT', T + 2, T + 2, false, 'bid', 100, 2],
+  );
+
+  it('fail the import, every one named, and nothing is folded after the first', async () => {
+    const { result, records } = await importTexts([{ name: 'a.csv', text: rows }]);
+    expect(result.ok).toBe(false);
+    expect(result.unmapped.map((u) => `${u.exchange} ${u.symbol}`)).toEqual([
+      'binance-futures BTCUSDT',
+      'binance ADAEUR',
+    ]);
+    expect(records.filter((r) => r.type === 'book').length).toBeLessThanOrEqual(1);
+  });
+
+  it('with --skip-unmapped, their rows are left out and counted', async () => {
+    const { result, records } = await importTexts([{ name: 'a.csv', text: rows }], { skipUnmapped: true });
+    expect(result.ok).toBe(true);
+    expect(result.leftOut).toBe(2);
+    expect(
+      records.filter((r) => r.type === 'book').map((r) => `${r.exchangeId} ${'symbol' in r ? r.symbol : ''}`),
+    ).toEqual(['binance BTC/USDT', 'binance BTC/USDT']);
+  });
+
+  it('two native symbols of one book stop it too, whatever --skip-unmapped says', async () => {
+    const { result } = await importTexts(
+      [
+        {
+          name: 'a.csv',
+          text: b(
+            ['bitfinex', 'BTCUSD', T, T, true, 'bid', 100, 1],
+            ['bitfinex', 'tBTCUSD', T, T, true, 'bid', 100, 1],
+          ),
+        },
+      ],
+      { skipUnmapped: true },
+    );
+    expect(result.ok).toBe(false);
+    expect(result.collisions).toEqual(['bitfinex BTCUSD and bitfinex tBTCUSD both map to bitfinex BTC/USD']);
+  });
+});

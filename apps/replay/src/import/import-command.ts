@@ -26,8 +26,8 @@ interface ImportOptions {
   readonly name: string;
   readonly symbols?: string;
   readonly markets?: string;
-  readonly skipUnmapped: boolean;
-  readonly strict: boolean;
+  readonly skipUnmapped?: boolean;
+  readonly strict?: boolean;
 }
 
 /** Problems printed on stderr; all of them go to <name>.problems.txt. */
@@ -69,12 +69,8 @@ export function registerImport(program: Command, ctx: CliContext, done: (code: n
       '--markets <file>',
       'JSON: {venue id: {"BASE/QUOTE" or "*": {takerFeeRate, amountStep, minAmount, minCost, maxAmount}}}',
     )
-    .option(
-      '--skip-unmapped',
-      'leave out rows whose exchange or symbol cannot be mapped (default: stop)',
-      false,
-    )
-    .option('--strict', 'stop at the first bad row (default: report, count and go on)', false)
+    .option('--skip-unmapped', 'leave out rows whose exchange or symbol cannot be mapped (default: stop)')
+    .option('--strict', 'stop at the first bad row (default: report, count and go on)')
     .argument('<files...>', 'input files')
     .addHelpText('after', HELP)
     .action(async (files: string[], o: ImportOptions) => done(await importData(files, o, ctx)));
@@ -92,12 +88,10 @@ async function importData(files: readonly string[], o: ImportOptions, ctx: CliCo
   const markets = o.markets === undefined ? null : readJson(o.markets, ctx, '--markets', parseMarketsFile);
   const dir = resolve(ctx.cwd, o.out);
   mkdirSync(dir, { recursive: true });
-  const output = new OutputFile(join(dir, `${o.name}.jsonl`));
-  let problemsFile: OutputFile | null = null;
+  const output = new ImportFiles(dir, o.name);
   let shown = 0;
   const report = (p: Problem): void => {
-    problemsFile ??= new OutputFile(join(dir, `${o.name}.problems.txt`));
-    problemsFile.write(Buffer.from(`${problemText(p)}\n`));
+    output.problem(problemText(p));
     if (++shown <= SHOWN_PROBLEMS) ctx.err(problemText(p));
   };
   const totalBytes = paths.reduce((a, p) => a + statSync(p).size, 0);
@@ -106,7 +100,6 @@ async function importData(files: readonly string[], o: ImportOptions, ctx: CliCo
   // Stopped (Ctrl-C, a kill): nothing of the import stays, even while it waits for a slow input.
   const onSignal = (): void => {
     output.discard();
-    (problemsFile as OutputFile | null)?.discard();
     ctx.err('import interrupted: nothing written');
     process.exit(130);
   };
@@ -123,16 +116,15 @@ async function importData(files: readonly string[], o: ImportOptions, ctx: CliCo
       })),
       symbols,
       markets,
-      skipUnmapped: o.skipUnmapped,
-      strict: o.strict,
+      skipUnmapped: o.skipUnmapped === true,
+      strict: o.strict === true,
       catalog: ccxtCatalog,
-      write: (chunk) => output.write(chunk),
+      write: (chunk) => output.recording.write(chunk),
       report,
       onChunk: () => bar.update(Math.floor(read.reduce((a, b) => a + b, 0) / 1e6)),
     });
   } catch (e) {
     output.discard();
-    (problemsFile as OutputFile | null)?.discard();
     bar.finish();
     if (e instanceof StrictStop) {
       ctx.err(problemText(e.problem));
@@ -148,7 +140,6 @@ async function importData(files: readonly string[], o: ImportOptions, ctx: CliCo
   bar.finish();
   if (!result.ok || result.records === 0) {
     output.discard();
-    (problemsFile as OutputFile | null)?.discard();
     if (!result.ok) {
       for (const line of unmappedLines(result)) ctx.err(line);
       return 2;
@@ -157,11 +148,43 @@ async function importData(files: readonly string[], o: ImportOptions, ctx: CliCo
     return 3;
   }
   output.commit();
-  (problemsFile as OutputFile | null)?.commit();
   ctx.err(marketsLine(result, markets !== null));
-  for (const line of summaryLines(result, output.path, performance.now() - t0, shown > SHOWN_PROBLEMS))
+  for (const line of summaryLines(
+    result,
+    output.recording.path,
+    performance.now() - t0,
+    shown > SHOWN_PROBLEMS,
+  ))
     ctx.err(line);
   return 0;
+}
+
+/** The import's files: the recording, and the list of problems once there is one; kept or dropped together. */
+class ImportFiles {
+  readonly recording: OutputFile;
+  private problems: OutputFile | null = null;
+
+  constructor(
+    private readonly dir: string,
+    private readonly name: string,
+  ) {
+    this.recording = new OutputFile(join(dir, `${name}.jsonl`));
+  }
+
+  problem(line: string): void {
+    this.problems ??= new OutputFile(join(this.dir, `${this.name}.problems.txt`));
+    this.problems.write(Buffer.from(`${line}\n`));
+  }
+
+  commit(): void {
+    this.recording.commit();
+    this.problems?.commit();
+  }
+
+  discard(): void {
+    this.recording.discard();
+    this.problems?.discard();
+  }
 }
 
 function readJson<T>(file: string, ctx: CliContext, flag: string, parse: (v: unknown, name: string) => T): T {
