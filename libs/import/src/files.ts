@@ -1,6 +1,7 @@
-import { closeSync, createReadStream, fdatasyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, fdatasyncSync, openSync, renameSync, rmSync, write } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Readable, pipeline } from 'node:stream';
+import { promisify } from 'node:util';
 import { createGunzip } from 'node:zlib';
 
 /**
@@ -44,24 +45,46 @@ export async function* fileChunks(path: string, onRead: (bytesRead: number) => v
 /**
  * An output file written under a temporary name in its directory (`.name.<pid>.partial`, which
  * `--replay` does not read: it takes *.jsonl) and renamed into place only when complete, so an
- * interrupted import leaves no half-written recording.
+ * interrupted import leaves no half-written recording. Writes go to libuv's thread pool in order
+ * (the main thread goes on producing); `drained()` is the backpressure: it waits while more than
+ * 8 MB are queued.
  */
 export class OutputFile {
   readonly temp: string;
   private fd: number;
+  private queued = 0;
+  private tail: Promise<void> = Promise.resolve();
+  private failed: Error | null = null;
 
   constructor(readonly path: string) {
     this.temp = join(dirname(path), `.${basename(path)}.${process.pid}.partial`);
     this.fd = openSync(this.temp, 'w');
   }
 
+  /** Queues `chunk` (kept as it is until written). */
   write(chunk: Uint8Array): void {
-    let off = 0;
-    while (off < chunk.length) off += writeSync(this.fd, chunk, off, chunk.length - off);
+    this.queued += chunk.length;
+    const fd = this.fd;
+    this.tail = this.tail.then(async () => {
+      try {
+        for (let off = 0; off < chunk.length;) off += (await writeAt(fd, chunk, off)).bytesWritten;
+      } catch (e) {
+        this.failed ??= e as Error;
+      }
+      this.queued -= chunk.length;
+    });
   }
 
-  /** Syncs and renames the file into place. */
-  commit(): void {
+  /** Resolves once at most 8 MB are queued; rejects if a write failed. */
+  async drained(): Promise<void> {
+    while (this.queued > 8 << 20) await this.tail;
+    if (this.failed !== null) throw this.failed;
+  }
+
+  /** Waits for every write, syncs and renames the file into place. */
+  async commit(): Promise<void> {
+    await this.tail;
+    if (this.failed !== null) throw this.failed;
     fdatasyncSync(this.fd);
     closeSync(this.fd);
     this.fd = -1;
@@ -75,3 +98,8 @@ export class OutputFile {
     rmSync(this.temp, { force: true });
   }
 }
+
+const writeAt = promisify(
+  (fd: number, chunk: Uint8Array, off: number, cb: (e: Error | null, r: { bytesWritten: number }) => void) =>
+    write(fd, chunk, off, chunk.length - off, null, (e, bytesWritten) => cb(e, { bytesWritten })),
+);

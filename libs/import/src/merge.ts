@@ -1,5 +1,8 @@
 import type { Input, RowSink } from './input';
 
+/** Told after each chunk of input; a promise returned is waited for (the writer's backpressure). */
+export type OnChunk = () => Promise<void> | undefined;
+
 /** Whether input a's current row goes before b's: earlier local time, then the earlier file. */
 function before(a: Input, b: Input): boolean {
   return a.localUs < b.localUs || (a.localUs === b.localUs && a.index < b.index);
@@ -28,7 +31,7 @@ function siftDown(heap: Input[], i: number): void {
 export async function mergeInputs(
   inputs: readonly Input[],
   sink: RowSink,
-  onChunk: () => void,
+  onChunk: OnChunk,
 ): Promise<void> {
   const heap: Input[] = [];
   for (const input of inputs) if (await input.advance()) heap.push(input);
@@ -41,7 +44,8 @@ export async function mergeInputs(
     for (;;) {
       top.deliver(sink);
       if (!top.next()) {
-        onChunk();
+        const waiting = onChunk();
+        if (waiting !== undefined) await waiting;
         if (!(await top.advance())) {
           const last = heap.pop()!;
           if (heap.length > 0 && last !== top) {

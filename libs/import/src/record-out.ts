@@ -85,7 +85,7 @@ function digits(t: Buffer, n: number, x: number): number {
 
 /**
  * The import's output: records as JSON Lines, buffered and handed to `sink` about a megabyte at a
- * time (the caller writes them to the temporary file). Counts what it wrote.
+ * time (the caller writes them to the temporary file, in the background). Counts what it wrote.
  */
 export class RecordOut extends ByteList {
   records = 0;
@@ -112,10 +112,12 @@ export class RecordOut extends ByteList {
     if (this.n >= this.flushAt) this.flush();
   }
 
+  /** Hands the bytes so far to the sink, which may keep them (a fresh buffer takes their place). */
   flush(): void {
     if (this.n === 0) return;
     this.sink(this.buf.subarray(0, this.n));
     this.written += this.n;
+    this.buf = Buffer.allocUnsafe(this.buf.length);
     this.n = 0;
   }
 }

@@ -1,7 +1,7 @@
 import { BookDirectory, type Unmapped } from './book-directory';
 import type { Input } from './input';
 import type { MarketsFile } from './markets-file';
-import { mergeInputs } from './merge';
+import { mergeInputs, type OnChunk } from './merge';
 import { NormalizedInput } from './normalized-input';
 import { openInput, type ImportFormat } from './open-input';
 import { Problems, type Problem, type ProblemKind } from './problems';
@@ -23,12 +23,12 @@ export interface ImportOptions {
   readonly skipUnmapped: boolean;
   readonly strict: boolean;
   readonly catalog: VenueCatalog;
-  /** Receives the output bytes in order; must use them before returning (the buffer is reused). */
+  /** Receives the output bytes in order (the buffer is the receiver's: it may write it later). */
   readonly write: (chunk: Buffer) => void;
   /** Told of each problem as it is found (with --strict the import throws StrictStop instead). */
   readonly report: (p: Problem) => void;
-  /** Told after each chunk of input is used up. */
-  readonly onChunk?: () => void;
+  /** Told after each chunk of input is used up; the import waits for what it returns (backpressure). */
+  readonly onChunk?: OnChunk;
 }
 
 export interface ImportResult {

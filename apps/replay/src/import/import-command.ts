@@ -121,7 +121,10 @@ async function importData(files: readonly string[], o: ImportOptions, ctx: CliCo
       catalog: ccxtCatalog,
       write: (chunk) => output.recording.write(chunk),
       report,
-      onChunk: () => bar.update(Math.floor(read.reduce((a, b) => a + b, 0) / 1e6)),
+      onChunk: () => {
+        bar.update(Math.floor(read.reduce((a, b) => a + b, 0) / 1e6));
+        return output.recording.drained();
+      },
     });
   } catch (e) {
     output.discard();
@@ -147,7 +150,7 @@ async function importData(files: readonly string[], o: ImportOptions, ctx: CliCo
     ctx.err(`import: no book data in ${files.length} file(s): nothing written`);
     return 3;
   }
-  output.commit();
+  await output.commit();
   ctx.err(marketsLine(result, markets !== null));
   for (const line of summaryLines(
     result,
@@ -176,9 +179,9 @@ class ImportFiles {
     this.problems.write(Buffer.from(`${line}\n`));
   }
 
-  commit(): void {
-    this.recording.commit();
-    this.problems?.commit();
+  async commit(): Promise<void> {
+    await this.recording.commit();
+    await this.problems?.commit();
   }
 
   discard(): void {
