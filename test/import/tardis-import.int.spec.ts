@@ -142,6 +142,42 @@ describe('replay import on real tardis.dev data (the built CLI)', () => {
     expect(atInstant).toBeGreaterThan(1200);
   });
 
+  it('normalized book_snapshot messages are snapshots; a book fed by book_change refuses the snapshot streams beside it', () => {
+    const computed = readMessages(COMPUTED);
+    const top5 = computed.filter((m) => m.type === 'book_snapshot' && m.name === 'book_snapshot_5_0ms');
+    const only = join(tmp, 'bitmex_top5.jsonl');
+    writeFileSync(only, top5.map((m) => JSON.stringify(m)).join('\n'));
+    const r = importCli(
+      ['--format', 'tardis-normalized', '--out', 'snap', '--symbols', symbolsFile, only],
+      tmp,
+    );
+    expect(r.code, r.err.join('\n')).toBe(0);
+    const books = readRecording(join(tmp, 'snap', 'tardis.jsonl')).filter((x) => x.type === 'book');
+    expect(books.map((b) => b.type === 'book' && [b.snapshot, b.bids, b.asks])).toEqual(
+      top5.map((m) => [true, m.bids.map((l) => [l.price, l.amount]), m.asks.map((l) => [l.price, l.amount])]),
+    );
+    // The whole computed stream: the book_change messages feed the book, the three snapshot
+    // streams (10 levels each second, 5 at every change, 3 each 100 ms) are refused, named once.
+    const mixed = importCli(
+      ['--format', 'tardis-normalized', '--out', 'mixed', '--symbols', symbolsFile, COMPUTED],
+      tmp,
+    );
+    expect(mixed.code, mixed.err.join('\n')).toBe(0);
+    expect(
+      mixed.err
+        .filter((l) => l.includes(': second source: '))
+        .map((l) => l.replace(/^.*: second source: /, '')),
+    ).toEqual([
+      "bitmex XBTUSD is already fed by book_change; this file's book_snapshot book_snapshot_10_1000ms rows for it are left out",
+      "bitmex XBTUSD is already fed by book_change; this file's book_snapshot book_snapshot_5_0ms rows for it are left out",
+      "bitmex XBTUSD is already fed by book_change; this file's book_snapshot book_snapshot_3_100ms rows for it are left out",
+    ]);
+    const snapshots = computed.filter((m) => m.type === 'book_snapshot').length;
+    expect(mixed.err.at(-1)).toBe(
+      `bad rows: second source 3; left out: ${snapshots} rows of unmapped or doubly fed books, ${computed.length - snapshots - 3719} messages of other types`,
+    );
+  });
+
   it('book_snapshot_25 rows are whole snapshots, their top 5 equal to the book_snapshot_5 rows of the same instants; an L2 file of another venue beside them (nautilus extracts)', () => {
     const dir = join(__dirname, 'fixtures', 'nautilus');
     const r = importCli(

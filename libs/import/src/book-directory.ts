@@ -49,7 +49,7 @@ export class BookDirectory implements BookLookup {
       this.books.set(key, book);
     }
     if (book === null || book.source === source) return book;
-    const once = `${key}\u0000${input.index}`;
+    const once = `${key}\u0000${input.index}\u0000${source}`;
     if (!this.refused.has(once)) {
       this.refused.add(once);
       this.problems.add(
