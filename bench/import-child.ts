@@ -1,7 +1,7 @@
 /**
  * Child of bench/import.ts: `replay import <args>` run exactly as the CLI runs it (the same
- * program, progress off), then one JSON line on stdout with its exit code and the process's peak
- * resident memory, which only the process itself can read.
+ * program, progress off), then one JSON line on stdout with its exit code, the process's peak
+ * resident memory and its CPU time (all threads), which only the process itself can read.
  */
 import { runReplay } from '../apps/replay/src/cli/program';
 import { NO_PROGRESS } from '../apps/replay/src/cli/progress';
@@ -16,7 +16,9 @@ async function main(): Promise<void> {
     progress: () => NO_PROGRESS,
     stdin: () => Promise.resolve(null),
   });
-  process.stdout.write(`${JSON.stringify({ code, maxRssKb: process.resourceUsage().maxRSS, err })}\n`);
+  const u = process.resourceUsage();
+  const cpuS = (u.userCPUTime + u.systemCPUTime) / 1e6;
+  process.stdout.write(`${JSON.stringify({ code, maxRssKb: u.maxRSS, cpuS, err })}\n`);
 }
 
 void main();

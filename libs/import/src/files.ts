@@ -61,8 +61,8 @@ export class OutputFile {
     this.fd = openSync(this.temp, 'w');
   }
 
-  /** Queues `chunk` (kept as it is until written). */
-  write(chunk: Uint8Array): void {
+  /** Queues `chunk` (kept as it is until written; then `written` is called). */
+  write(chunk: Uint8Array, written?: () => void): void {
     this.queued += chunk.length;
     const fd = this.fd;
     this.tail = this.tail.then(async () => {
@@ -72,6 +72,7 @@ export class OutputFile {
         this.failed ??= e as Error;
       }
       this.queued -= chunk.length;
+      written?.();
     });
   }
 

@@ -28,11 +28,7 @@ function siftDown(heap: Input[], i: number): void {
  * inputs' length. The file on top keeps delivering without heap work while its rows stay ahead of
  * the runner-up's (with one file, every row). `onChunk` is told after each chunk of input.
  */
-export async function mergeInputs(
-  inputs: readonly Input[],
-  sink: RowSink,
-  onChunk: OnChunk,
-): Promise<void> {
+export async function mergeInputs(inputs: readonly Input[], sink: RowSink, onChunk: OnChunk): Promise<void> {
   const heap: Input[] = [];
   for (const input of inputs) if (await input.advance()) heap.push(input);
   for (let i = (heap.length >> 1) - 1; i >= 0; i--) siftDown(heap, i);

@@ -14,10 +14,18 @@ export class ByteList {
     this.buf = next;
   }
 
-  /** Appends `src[a..b)`: a plain loop, since most copies are a dozen bytes (Buffer.copy costs more). */
+  /**
+   * Appends `src[a..b)`: a plain loop for the dozen bytes of a level (a native copy costs more to
+   * call than it saves), a native copy for longer runs.
+   */
   bytes(src: Uint8Array, a: number, b: number): void {
     this.ensure(b - a);
     const t = this.buf;
+    if (b - a > 64) {
+      t.set(src.subarray(a, b), this.n);
+      this.n += b - a;
+      return;
+    }
     let n = this.n;
     for (let i = a; i < b; i++) t[n++] = src[i]!;
     this.n = n;
@@ -91,8 +99,12 @@ export class RecordOut extends ByteList {
   records = 0;
   written = 0;
 
+  /** Buffers the sink has given back, to fill again (no new 2 MB buffer per flush for the GC). */
+  private readonly free: Buffer[] = [];
+
   constructor(
-    private readonly sink: (chunk: Buffer) => void,
+    /** Takes the bytes; calls `release` once it no longer needs them. */
+    private readonly sink: (chunk: Buffer, release: () => void) => void,
     private readonly flushAt = 1 << 20,
   ) {
     super(2 * (1 << 20));
@@ -112,12 +124,13 @@ export class RecordOut extends ByteList {
     if (this.n >= this.flushAt) this.flush();
   }
 
-  /** Hands the bytes so far to the sink, which may keep them (a fresh buffer takes their place). */
+  /** Hands the bytes so far to the sink, which may keep them until it releases them. */
   flush(): void {
     if (this.n === 0) return;
-    this.sink(this.buf.subarray(0, this.n));
+    const full = this.buf;
+    this.sink(full.subarray(0, this.n), () => this.free.push(full));
     this.written += this.n;
-    this.buf = Buffer.allocUnsafe(this.buf.length);
+    this.buf = this.free.pop() ?? Buffer.allocUnsafe(full.length);
     this.n = 0;
   }
 }

@@ -23,8 +23,8 @@ export interface ImportOptions {
   readonly skipUnmapped: boolean;
   readonly strict: boolean;
   readonly catalog: VenueCatalog;
-  /** Receives the output bytes in order (the buffer is the receiver's: it may write it later). */
-  readonly write: (chunk: Buffer) => void;
+  /** Receives the output bytes in order; they stay untouched until it calls `release`. */
+  readonly write: (chunk: Buffer, release: () => void) => void;
   /** Told of each problem as it is found (with --strict the import throws StrictStop instead). */
   readonly report: (p: Problem) => void;
   /** Told after each chunk of input is used up; the import waits for what it returns (backpressure). */

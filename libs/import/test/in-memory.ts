@@ -45,7 +45,10 @@ export async function importTexts(
     skipUnmapped: o.skipUnmapped ?? false,
     strict: o.strict ?? false,
     catalog: ccxtCatalog,
-    write: (c) => out.push(Buffer.from(c)),
+    write: (c, release) => {
+      out.push(Buffer.from(c));
+      release();
+    },
     report: (p) => problems.push(p),
   });
   const text = Buffer.concat(out).toString('utf8');

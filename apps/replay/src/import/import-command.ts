@@ -119,7 +119,7 @@ async function importData(files: readonly string[], o: ImportOptions, ctx: CliCo
       skipUnmapped: o.skipUnmapped === true,
       strict: o.strict === true,
       catalog: ccxtCatalog,
-      write: (chunk) => output.recording.write(chunk),
+      write: (chunk, release) => output.recording.write(chunk, release),
       report,
       onChunk: () => {
         bar.update(Math.floor(read.reduce((a, b) => a + b, 0) / 1e6));
