@@ -101,6 +101,41 @@ describe('what replay import writes, every reader of recordings takes as it is',
     expect(existsSync(join(tmp, 'm2', 'tardis.jsonl'))).toBe(false);
   });
 
+  it('bad rows: named on stderr and in <name>.problems.txt, counted; --strict stops at the first (exit 1, nothing written)', () => {
+    const header = 'exchange,symbol,timestamp,local_timestamp,is_snapshot,side,price,amount';
+    const file = join(tmp, 'bad.csv');
+    writeFileSync(
+      file,
+      [
+        header,
+        'binance,BTCUSDT,1709251200000000,1709251200000000,true,bid,100,1',
+        'binance,BTCUSDT,1709251200000000,1709251200000000,true,ask,101,1',
+        'binance,BTCUSDT,1709251200100000,1709251200100000,false,bid,99,-1',
+        'binance,BTCUSDT,1709251200200000,1709251200200000,false,bid,99,2',
+      ].join('\n'),
+    );
+    const ok = importCli(['--format', 'tardis-csv', '--out', 'bad', file], tmp);
+    expect(ok.code, ok.err.join('\n')).toBe(0);
+    const problem = `${file}:4: negative: amount '-1' must be a finite number >= 0`;
+    expect(ok.err[0]).toBe(problem);
+    expect(ok.err.at(-1)).toBe('bad rows: negative 1');
+    expect(readdirSync(join(tmp, 'bad')).sort()).toEqual(['tardis.jsonl', 'tardis.problems.txt']);
+    expect(readRecording(join(tmp, 'bad', 'tardis.jsonl')).filter((x) => x.type === 'book')).toHaveLength(2);
+    const strict = importCli(['--format', 'tardis-csv', '--out', 'strict', '--strict', file], tmp);
+    expect(strict).toEqual({
+      code: 1,
+      err: [problem, 'import stopped at the first bad row (--strict): nothing written'],
+    });
+    expect(readdirSync(join(tmp, 'strict'))).toEqual([]);
+    // A day without data: tardis.dev serves an empty file.
+    const empty = join(tmp, 'empty.csv.gz');
+    writeFileSync(empty, '');
+    expect(importCli(['--format', 'tardis-csv', '--out', 'none', empty], tmp)).toEqual({
+      code: 3,
+      err: ['import: no book data in 1 file(s): nothing written'],
+    });
+  });
+
   it('an import interrupted (SIGINT) leaves nothing behind: no recording, no partial file', async () => {
     // A named pipe as input: the import waits for the rest of it, and is stopped while it waits.
     const fifo = join(tmp, 'slow.csv');

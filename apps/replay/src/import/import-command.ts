@@ -97,6 +97,7 @@ async function importData(files: readonly string[], o: ImportOptions, ctx: CliCo
   const totalBytes = paths.reduce((a, p) => a + statSync(p).size, 0);
   const bar = ctx.progress('import', Math.max(1, Math.ceil(totalBytes / 1e6)), 'MB read');
   const read = new Array<number>(paths.length).fill(0);
+  let shownMb = 0;
   // Stopped (Ctrl-C, a kill): nothing of the import stays, even while it waits for a slow input.
   const onSignal = (): void => {
     output.discard();
@@ -122,7 +123,9 @@ async function importData(files: readonly string[], o: ImportOptions, ctx: CliCo
       write: (chunk, release) => output.recording.write(chunk, release),
       report,
       onChunk: () => {
-        bar.update(Math.floor(read.reduce((a, b) => a + b, 0) / 1e6));
+        // Whole MB, told only when it grows (cli-progress cannot estimate from repeated values).
+        const mb = Math.floor(read.reduce((a, b) => a + b, 0) / 1e6);
+        if (mb > shownMb) bar.update((shownMb = mb));
         return output.recording.drained();
       },
     });
