@@ -108,12 +108,17 @@ function side(out: RecordOut, s: BookSide): void {
   }
 }
 
-/** Appends one `[price,amount]` level to a change's side: the row's own text when JSON allows it. */
+/** Appends one `[price,amount]` level to a change's side: the row's own text (a JSON number pair). */
 export function addLevel(list: ByteList, src: Uint8Array, a: number, b: number): void {
-  if (list.n > 0) list.byte(44);
-  list.byte(91);
-  list.bytes(src, a, b);
-  list.byte(93);
+  // One bounds check for the whole level: this runs for every row of a change.
+  list.ensure(b - a + 3);
+  const t = list.buf;
+  let n = list.n;
+  if (n > 0) t[n++] = 44;
+  t[n++] = 91;
+  for (let i = a; i < b; i++) t[n++] = src[i]!;
+  t[n++] = 93;
+  list.n = n;
 }
 
 /** Appends one `[price,amount]` level written from the numbers. */
