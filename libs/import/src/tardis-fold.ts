@@ -35,14 +35,20 @@ export class TardisFold implements RowSink {
 
   l2Row(r: Input & L2Fields): void {
     const book = r.book;
-    if (book === null || this.stopped()) return void this.leftOut++;
+    if (book === null || this.stopped()) {
+      this.leftOut++;
+      return;
+    }
     this.closeBefore(r.localUs);
     if (!book.listed) this.list(book, r.localUs);
     if (book.open && (book.openSnapshot !== r.snapshot || book.openFile !== r.index)) this.flush(book);
     if (!book.open) {
       // A snapshot message continues a run when the book's last message was one of the same file.
       const asSnapshot = r.snapshot && !(book.started && book.lastSnapshot && book.lastFile === r.index);
-      if (!r.snapshot && !book.started) return void this.beforeSnapshot++;
+      if (!r.snapshot && !book.started) {
+        this.beforeSnapshot++;
+        return;
+      }
       if (asSnapshot) {
         book.bids.clear();
         book.asks.clear();
@@ -69,7 +75,10 @@ export class TardisFold implements RowSink {
 
   snapshotRow(r: Input & SnapshotFields): void {
     const book = r.book;
-    if (book === null || this.stopped()) return void this.leftOut++;
+    if (book === null || this.stopped()) {
+      this.leftOut++;
+      return;
+    }
     this.closeBefore(r.localUs);
     if (!book.listed) this.list(book, r.localUs);
     book.bids.clear();
@@ -84,10 +93,16 @@ export class TardisFold implements RowSink {
 
   message(r: Input & MessageFields): void {
     const book = r.book;
-    if (book === null || this.stopped()) return void this.leftOut++;
+    if (book === null || this.stopped()) {
+      this.leftOut++;
+      return;
+    }
     this.closeBefore(r.localUs);
     if (!book.listed) this.list(book, r.localUs);
-    if (!r.snapshot && !book.started) return void this.beforeSnapshot++;
+    if (!r.snapshot && !book.started) {
+      this.beforeSnapshot++;
+      return;
+    }
     if (r.snapshot) {
       book.bids.clear();
       book.asks.clear();
