@@ -105,6 +105,10 @@ describe('replay import on real tardis.dev data (the built CLI)', () => {
 
   it("the imported book's top 5 at each book_snapshot_5 row's local time equals the row (tardis-node computed them)", () => {
     const computed = readMessages(COMPUTED);
+    // The same bitmex changes as the two-venue file's (fixtures/README.md).
+    const bitmexChanges = (ms: readonly Message[]): string[] =>
+      ms.filter((m) => m.type === 'book_change' && m.exchange === 'bitmex').map((m) => JSON.stringify(m));
+    expect(bitmexChanges(computed)).toEqual(bitmexChanges(messages));
     const l2 = join(tmp, 'bitmex_l2.csv');
     writeFileSync(l2, l2Csv(computed, 'bitmex'));
     const top5File = join(tmp, 'bitmex_book_snapshot_5.csv');
