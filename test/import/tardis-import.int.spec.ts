@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BookCache, type BookSideView, type BookView } from '@app/books';
 import { FoldAt, importCli, readRecording } from './support/cli';
-import { RowFold } from './support/row-fold';
+import { RowFold, type L2Row } from './support/row-fold';
 import {
   COMPUTED,
   l2Csv,
@@ -37,21 +37,65 @@ function instants(msgs: readonly Message[], step: number): number[] {
   return [...out].sort((a, b) => a - b);
 }
 
-/**
- * The independent fold of the messages at each instant against the project's fold of the output:
- * the whole book every second, the top 25 levels a side at the other instants.
- */
-function expectSameBooks(records: ReturnType<typeof readRecording>, times: readonly number[]): number {
+/** An independent fold, moved forward to ms `t` (all input with a local time in or before it). */
+type Independent = (t: number) => RowFold;
+
+/** The fold of the normalized messages (a book_change snapshot resets, a change sets levels). */
+function messagesFold(msgs: readonly Message[]): Independent {
   const fold = new RowFold();
-  const mine = new FoldAt(records);
   let next = 0;
-  let compared = 0;
-  for (const t of times) {
-    for (; next < messages.length && Math.floor(micros(messages[next]!.localTimestamp) / 1000) <= t; next++) {
-      const m = messages[next]!;
+  return (t) => {
+    for (; next < msgs.length && Math.floor(micros(msgs[next]!.localTimestamp) / 1000) <= t; next++) {
+      const m = msgs[next]!;
       if (m.type === 'book_change')
         fold.message(`${m.exchange} ${m.symbol}`, m.isSnapshot === true, m.bids, m.asks);
     }
+    return fold;
+  };
+}
+
+/** The fold of incremental_book_L2 CSV texts, row by row, merged by local time (then file). */
+function csvFold(texts: readonly string[]): Independent {
+  const rows: L2Row[] = texts.flatMap((text, file) =>
+    text
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => {
+        const [exchange, symbol, , local, snapshot, side, price, amount] = line.split(',');
+        return {
+          key: `${exchange!} ${symbol!}`,
+          file,
+          local: Number(local),
+          snapshot: snapshot === 'true',
+          bid: side === 'bid',
+          price: Number(price),
+          amount: Number(amount),
+        };
+      }),
+  );
+  rows.sort((a, b) => a.local - b.local || a.file - b.file);
+  const fold = new RowFold();
+  let next = 0;
+  return (t) => {
+    for (; next < rows.length && Math.floor(rows[next]!.local / 1000) <= t; next++) fold.apply(rows[next]!);
+    return fold;
+  };
+}
+
+/**
+ * An independent fold of the input at each instant against the project's fold of the output: the
+ * whole book every second, the top 25 levels a side at the other instants.
+ */
+function expectSameBooks(
+  records: ReturnType<typeof readRecording>,
+  times: readonly number[],
+  at: Independent,
+): number {
+  const mine = new FoldAt(records);
+  let compared = 0;
+  for (const t of times) {
+    const fold = at(t);
     const depth = t % 1000 === 0 ? Infinity : 25;
     for (const [exchange, symbol, venue, unified] of BOOKS) {
       const want = fold.levels(`${exchange} ${symbol}`, depth);
@@ -85,25 +129,26 @@ describe('replay import on real tardis.dev data (the built CLI)', () => {
     const records = readRecording(join(tmp, 'norm', 'tardis.jsonl'));
     // One record per book_change message, and a venue and a market record per venue.
     expect(records).toHaveLength(7489 + 4);
-    expect(expectSameBooks(records, instants(messages, 100))).toBeGreaterThan(1000);
+    expect(expectSameBooks(records, instants(messages, 100), messagesFold(messages))).toBeGreaterThan(1000);
   });
 
   it('the same changes as incremental_book_L2 CSV files (gzip), merged by local time: the same books at every instant', () => {
-    const files = BOOKS.map(([exchange, symbol]) => {
+    const texts = BOOKS.map(([exchange]) => l2Csv(messages, exchange));
+    const files = BOOKS.map(([exchange, symbol], i) => {
       const file = join(tmp, `${exchange}_incremental_book_L2_2019-04-01_${symbol}.csv.gz`);
-      writeFileSync(file, gzipSync(l2Csv(messages, exchange)));
+      writeFileSync(file, gzipSync(texts[i]!));
       return file;
     });
     const r = importCli(['--format', 'tardis-csv', '--out', 'csv', '--symbols', symbolsFile, ...files], tmp);
     expect(r.code, r.err.join('\n')).toBe(0);
     expect(r.err.at(-1)).toBe('bad rows: none');
     const csv = readRecording(join(tmp, 'csv', 'tardis.jsonl'));
-    expect(expectSameBooks(csv, instants(messages, 50))).toBeGreaterThan(2000);
+    expect(expectSameBooks(csv, instants(messages, 50), csvFold(texts))).toBeGreaterThan(2000);
     // A message's rows are one record: as many records as the normalized import wrote.
     expect(csv).toHaveLength(7489 + 4);
   });
 
-  it("the imported book's top 5 at each book_snapshot_5 row's local time equals the row (tardis-node computed them)", () => {
+  it("the imported book's top N at each book_snapshot_N row's local time equals the row (N = 3, 5, 10; tardis-node computed them)", () => {
     const computed = readMessages(COMPUTED);
     // The same bitmex changes as the two-venue file's (fixtures/README.md).
     const bitmexChanges = (ms: readonly Message[]): string[] =>
@@ -111,39 +156,52 @@ describe('replay import on real tardis.dev data (the built CLI)', () => {
     expect(bitmexChanges(computed)).toEqual(bitmexChanges(messages));
     const l2 = join(tmp, 'bitmex_l2.csv');
     writeFileSync(l2, l2Csv(computed, 'bitmex'));
-    const top5File = join(tmp, 'bitmex_book_snapshot_5.csv');
-    writeFileSync(top5File, snapshotCsv(computed, 'book_snapshot_5_0ms', 5));
-    const top5Rows = snapshotRows(top5File);
     const r = importCli(['--format', 'tardis-csv', '--out', 'top', '--symbols', symbolsFile, l2], tmp);
     expect(r.code, r.err.join('\n')).toBe(0);
     const records = readRecording(join(tmp, 'top', 'tardis.jsonl'));
     const books = records.filter((x) => x.type === 'book');
-    const byInstant = new FoldAt(records);
-    const byMessage = new BookCache();
-    let changes = 0;
-    let applied = 0;
-    let atInstant = 0;
-    let snapshots = 0;
-    const top5 = (b: BookView): number[][][] => [b.bids, b.asks].map((s) => toLevels(s, 5));
-    computed.forEach((m, i) => {
-      if (m.type === 'book_change') changes++;
-      if (m.type !== 'book_snapshot' || m.name !== 'book_snapshot_5_0ms') return;
-      // The book_snapshot_5 CSV row written from this message (its local time in ms, its levels).
-      const { ms: rowMs, levels: row } = top5Rows[snapshots++]!;
-      expect(rowMs).toBe(Math.floor(micros(m.localTimestamp) / 1000));
-      // Exactly: one record per message, so the book after the changes before this snapshot.
-      while (applied < changes) byMessage.apply(books[applied++]!);
-      expect(top5(byMessage.book('bitmex', 'BTC/USD')!), m.localTimestamp).toEqual(row);
-      // And at its instant as a reader of the recording sees it (records carry milliseconds: unless a
-      // later change falls in the same millisecond).
-      const ms = Math.floor(micros(m.localTimestamp) / 1000);
-      const later = computed.slice(i + 1).find((n) => n.type === 'book_change');
-      if (later !== undefined && Math.floor(micros(later.localTimestamp) / 1000) === ms) return;
-      expect(byInstant.at(ms, 'bitmex', 'BTC/USD', 5), m.localTimestamp).toEqual(row);
-      atInstant++;
-    });
-    expect(snapshots).toBe(1732);
-    expect(atInstant).toBeGreaterThan(1200);
+    // Each snapshot stream tardis-node computed, as a book_snapshot_N CSV file, row by row.
+    const streams = [
+      ['book_snapshot_5_0ms', 5, 1732],
+      ['book_snapshot_10_1000ms', 10, 49],
+      ['book_snapshot_3_100ms', 3, 304],
+    ] as const;
+    for (const [name, depth, count] of streams) {
+      const file = join(tmp, `bitmex_${name}.csv`);
+      writeFileSync(file, snapshotCsv(computed, name, depth));
+      const rows = snapshotRows(file);
+      expect(rows, name).toHaveLength(count);
+      const byInstant = new FoldAt(records);
+      const byMessage = new BookCache();
+      const top = (b: BookView): number[][][] => [b.bids, b.asks].map((s) => toLevels(s, depth));
+      const changeTimes = computed
+        .filter((m) => m.type === 'book_change')
+        .map((m) => micros(m.localTimestamp));
+      const interval = !name.endsWith('_0ms');
+      let changes = 0;
+      let applied = 0;
+      let atInstant = 0;
+      let row = 0;
+      computed.forEach((m, i) => {
+        if (m.type === 'book_change') changes++;
+        if (m.type !== 'book_snapshot' || m.name !== name) return;
+        const { ms, levels } = rows[row++]!;
+        expect(ms).toBe(Math.floor(micros(m.localTimestamp) / 1000));
+        // Exactly, one record per message: the book after the changes before this snapshot, or for
+        // a snapshot at the end of an interval (its timestamp), the changes up to that end.
+        const upTo = interval ? changeTimes.filter((t) => t <= micros(m.timestamp)).length : changes;
+        while (applied < upTo) byMessage.apply(books[applied++]!);
+        expect(top(byMessage.book('bitmex', 'BTC/USD')!), `${name} ${m.localTimestamp}`).toEqual(levels);
+        // At its instant, as a reader of the recording sees it: for the snapshots taken after each
+        // change, unless a later change falls in the same millisecond (records carry milliseconds).
+        if (interval) return;
+        const later = computed.slice(i + 1).find((n) => n.type === 'book_change');
+        if (later !== undefined && Math.floor(micros(later.localTimestamp) / 1000) === ms) return;
+        expect(byInstant.at(ms, 'bitmex', 'BTC/USD', depth), m.localTimestamp).toEqual(levels);
+        atInstant++;
+      });
+      if (!interval) expect(atInstant).toBeGreaterThan(1200);
+    }
   });
 
   it('normalized book_snapshot messages are snapshots; a book fed by book_change refuses the snapshot streams beside it', () => {
