@@ -1,5 +1,5 @@
 /**
- * A large incremental_book_L2 file in tardis.dev's format for `npm run bench -- import`, shaped
+ * Large incremental_book_L2 files in tardis.dev's format for `npm run bench -- import`, each shaped
  * like a busy spot book's day (binance BTCUSDT): a 1,000-level snapshot per side, then messages of
  * 1 to 20 rows sharing a local timestamp 1-40 ms apart, three rows in ten removing a level, the
  * mid moving a tick now and then (levels it passes are removed, so the book never crosses), and a
@@ -27,9 +27,17 @@ function rng(seed: number): () => number {
 
 const price = (cents: number): string => (cents / 100).toFixed(2);
 
+/** One generated book: its tardis.dev exchange and symbol, and its seed. */
+export interface GeneratedBook {
+  readonly exchange: string;
+  readonly symbol: string;
+  readonly seed: number;
+}
+
 /** Writes about `bytes` of uncompressed CSV, gzipped (level 6, gzip's default), to `path`; returns its rows. */
-export async function generateTardisL2(path: string, bytes: number): Promise<number> {
-  const random = rng(42);
+export async function generateTardisL2(path: string, bytes: number, book: GeneratedBook): Promise<number> {
+  const random = rng(book.seed);
+  const key = `${book.exchange},${book.symbol}`;
   const gzip = createGzip({ level: 6 });
   const file = createWriteStream(path);
   gzip.pipe(file);
@@ -46,7 +54,7 @@ export async function generateTardisL2(path: string, bytes: number): Promise<num
     if (!gzip.write(text)) await once(gzip, 'drain');
   };
   const snapshot = async (): Promise<void> => {
-    const head = `binance,BTCUSDT,${local - 1500},${local},true`;
+    const head = `${key},${local - 1500},${local},true`;
     for (let i = 0; i < 1000; i++)
       chunk.push(`${head},ask,${price(mid + TICK_CENTS * (i + 1))},${(random() * 5 + 0.001).toFixed(6)}`);
     for (let i = 0; i < 1000; i++)
@@ -62,7 +70,7 @@ export async function generateTardisL2(path: string, bytes: number): Promise<num
       await snapshot();
       continue;
     }
-    const head = `binance,BTCUSDT,${local - 2000 - Math.floor(random() * 40_000)},${local},false`;
+    const head = `${key},${local - 2000 - Math.floor(random() * 40_000)},${local},false`;
     if (random() < 0.02) {
       // The mid moves a tick: the level it passes over leaves its side.
       const up = random() < 0.5;
