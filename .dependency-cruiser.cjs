@@ -18,6 +18,8 @@ const LAYERS = {
   feed: ['events', 'books', 'log', 'journal', 'config'],
   audit: ['events', 'routing', 'journal', 'log', 'feed'],
   venues: ['events', 'books', 'log', 'logging'],
+  // Recordings of other tools (tardis.dev) read into this project's records.
+  import: ['events', 'books'],
   // The generated API client stands alone: it is what a consumer of the API would import.
   client: [],
   // Merkle tree, signed notes, checkpoints and receipts: node:crypto only, no other lib, so an

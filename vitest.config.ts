@@ -17,6 +17,7 @@ const alias = {
   '@app/client': resolve(__dirname, 'libs/client/src/index.ts'),
   '@app/logging': resolve(__dirname, 'libs/logging/src/index.ts'),
   '@app/transparency': resolve(__dirname, 'libs/transparency/src/index.ts'),
+  '@app/import': resolve(__dirname, 'libs/import/src/index.ts'),
 };
 
 /**

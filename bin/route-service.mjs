@@ -26,7 +26,7 @@ const COMMANDS = {
   ],
   replay: [
     'dist/apps/replay/src/main.js',
-    'quote, audit, record, backtest, generate: replay and audit journalled quotes (npm run replay)',
+    'quote, audit, record, backtest, generate, import: replay and audit journalled quotes, backtest recordings (npm run replay)',
   ],
 };
 

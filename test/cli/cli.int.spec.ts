@@ -22,7 +22,17 @@ function cli(args: readonly string[], input?: string): { code: number | null; ou
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-const REPLAY_COMMANDS = ['quote', 'explain', 'audit', 'compare', 'decay', 'record', 'backtest', 'generate'];
+const REPLAY_COMMANDS = [
+  'quote',
+  'explain',
+  'audit',
+  'compare',
+  'decay',
+  'record',
+  'backtest',
+  'generate',
+  'import',
+];
 
 describe('route-service: one command line with help everywhere', () => {
   it('lists its commands with --help and help, and names an unknown or missing command', () => {

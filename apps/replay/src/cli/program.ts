@@ -6,6 +6,7 @@ import { registerCompare } from '../compare/compare-command';
 import { registerDecay } from '../explain/decay-command';
 import { registerExplain } from '../explain/explain-command';
 import { registerGenerate } from '../generate/generate-command';
+import { registerImport } from '../import/import-command';
 import { registerQuote } from '../quote/quote-command';
 import { registerRecord } from '../record/record-command';
 import { UsageError } from './args';
@@ -27,6 +28,7 @@ const COMMANDS: readonly RegisterCommand[] = [
   registerRecord,
   registerBacktest,
   registerGenerate,
+  registerImport,
 ];
 
 const LOG_HELP = `
@@ -40,7 +42,9 @@ bad value, missing path); 3 nothing journalled for a requestId or in a range.`;
 /** The `replay` command line (commander): subcommands, --help on each, --version. */
 export function replayProgram(ctx: CliContext, done: (code: number) => void): Command {
   const program = new Command('route-service replay')
-    .description('Reproduce journalled quotes, audit a range, export the log, backtest, generate data.')
+    .description(
+      'Reproduce journalled quotes, audit a range, export the log, backtest, generate data, import tardis.dev data.',
+    )
     .version(`route-service ${packageVersion()} (solver ${SOLVER_VERSION})`, '-V, --version')
     .exitOverride()
     .configureOutput({

@@ -1,0 +1,106 @@
+import { closeSync, createReadStream, fdatasyncSync, openSync, renameSync, rmSync, write } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { Readable, pipeline } from 'node:stream';
+import { promisify } from 'node:util';
+import { createGunzip } from 'node:zlib';
+
+/**
+ * The bytes of a plain or gzip file (told apart by gzip's magic bytes, not by the name),
+ * decompressed, in chunks of about 1 MB; `onRead` is told, with each chunk, how many bytes of
+ * the file itself have been read (for progress). zlib inflates on libuv's thread pool, so the
+ * parser on the main thread and the decompression run side by side. The file is read once, as a
+ * stream: a named pipe works too.
+ */
+export async function* fileChunks(path: string, onRead: (bytesRead: number) => void): AsyncGenerator<Buffer> {
+  const raw = createReadStream(path, { highWaterMark: 1 << 20 });
+  const chunks = raw[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  try {
+    let head = Buffer.alloc(0);
+    while (head.length < 2) {
+      const next = await chunks.next();
+      if (next.done === true) break;
+      head = Buffer.concat([head, next.value]);
+    }
+    if (head.length === 0) return;
+    const rest = async function* (): AsyncGenerator<Buffer> {
+      yield head;
+      for (let next = await chunks.next(); next.done !== true; next = await chunks.next()) yield next.value;
+    };
+    let source: AsyncIterable<Buffer> = rest();
+    if (head[0] === 0x1f && head[1] === 0x8b) {
+      const gunzip = createGunzip({ chunkSize: 1 << 20 });
+      // pipeline() passes a read error on to the gunzip stream, as a damaged gzip stream fails it.
+      pipeline(Readable.from(rest()), gunzip, () => undefined);
+      source = gunzip;
+    }
+    for await (const chunk of source) {
+      onRead(raw.bytesRead);
+      yield chunk;
+    }
+  } finally {
+    raw.destroy();
+  }
+}
+
+/**
+ * An output file written under a temporary name in its directory (`.name.<pid>.partial`, which
+ * `--replay` does not read: it takes *.jsonl) and renamed into place only when complete, so an
+ * interrupted import leaves no half-written recording. Writes go to libuv's thread pool in order
+ * (the main thread goes on producing); `drained()` is the backpressure: it waits while more than
+ * 8 MB are queued.
+ */
+export class OutputFile {
+  readonly temp: string;
+  private fd: number;
+  private queued = 0;
+  private tail: Promise<void> = Promise.resolve();
+  private failed: Error | null = null;
+
+  constructor(readonly path: string) {
+    this.temp = join(dirname(path), `.${basename(path)}.${process.pid}.partial`);
+    this.fd = openSync(this.temp, 'w');
+  }
+
+  /** Queues `chunk` (kept as it is until written; then `written` is called). */
+  write(chunk: Uint8Array, written?: () => void): void {
+    this.queued += chunk.length;
+    const fd = this.fd;
+    this.tail = this.tail.then(async () => {
+      try {
+        for (let off = 0; off < chunk.length;) off += (await writeAt(fd, chunk, off)).bytesWritten;
+      } catch (e) {
+        this.failed ??= e as Error;
+      }
+      this.queued -= chunk.length;
+      written?.();
+    });
+  }
+
+  /** Resolves once at most 8 MB are queued; rejects if a write failed. */
+  async drained(): Promise<void> {
+    while (this.queued > 8 << 20) await this.tail;
+    if (this.failed !== null) throw this.failed;
+  }
+
+  /** Waits for every write, syncs and renames the file into place. */
+  async commit(): Promise<void> {
+    await this.tail;
+    if (this.failed !== null) throw this.failed;
+    fdatasyncSync(this.fd);
+    closeSync(this.fd);
+    this.fd = -1;
+    renameSync(this.temp, this.path);
+  }
+
+  /** Removes the temporary file (an import that failed or was interrupted). */
+  discard(): void {
+    if (this.fd >= 0) closeSync(this.fd);
+    this.fd = -1;
+    rmSync(this.temp, { force: true });
+  }
+}
+
+const writeAt = promisify(
+  (fd: number, chunk: Uint8Array, off: number, cb: (e: Error | null, r: { bytesWritten: number }) => void) =>
+    write(fd, chunk, off, chunk.length - off, null, (e, bytesWritten) => cb(e, { bytesWritten })),
+);
