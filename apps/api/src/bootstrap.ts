@@ -6,7 +6,6 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { EmbeddedLog, type EventLog } from '@app/log';
 import { ApiModule, type ApiDeps } from './api.module';
 import { serveDocs } from './docs/serve';
-import { HTTP_LIMIT_DEFAULTS } from '@app/config';
 import { gatedHttp } from './http/gated-http';
 import {
   JournalIndexer,
@@ -75,7 +74,7 @@ export interface ApiServerOptions extends Omit<ApiDeps, 'journal' | 'limits'> {
 /** Create the Nest application on Fastify, install the gate, the stream and the docs, and listen. */
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
   // Every answer passes one gate: requests, Node's and Fastify's failures, upgrades (http/).
-  const http = gatedHttp(options.config.http ?? HTTP_LIMIT_DEFAULTS, BODY_LIMIT_BYTES);
+  const http = gatedHttp(options.config.http, BODY_LIMIT_BYTES);
   const journalLogger = new Logger('QuoteJournal');
   // JOURNAL_STRICT: responses wait for their record; otherwise records are appended in batches.
   const journal = new QuoteJournal({
@@ -85,9 +84,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     // JOURNAL_RESPONSES: whole responses in the journal (about 15 KB a quote) instead of hash and length.
     storeResponses: options.config.journalResponses,
     // JOURNAL_QUEUE_BYTES: what waits in memory per journal topic while the log lags or refuses.
-    ...(options.config.journalQueueBytes === undefined
-      ? {}
-      : { maxQueuedBytes: options.config.journalQueueBytes }),
+    maxQueuedBytes: options.config.journalQueueBytes,
     // The embedded log appends with a local write: small appends right after each turn's responses
     // keep the event loop free of multi-millisecond bursts (p99). Kafka favours 20 ms batches.
     flushMs: options.log instanceof EmbeddedLog ? 0 : 20,
