@@ -2,13 +2,15 @@
 /**
  * Counts the places a configuration default is written: for each key, the source files (apps,
  * libs, bench, bin, scripts; specs, test/ and generated files left out) holding a spelling of its
- * default within two lines of the key's name (env or flag) or its config field name. The key list
+ * default within eight lines (WINDOW) of the key's name (env or flag) or its config field name. The key list
  * is written out here, not read from libs/config, so one script measures any checkout.
  * `node scripts/config-default-places.mjs [--list]`; --list names the files per key.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
+/** How near (lines either side) a default must be written to the key's name to count. */
+const WINDOW = Number(process.env.WINDOW ?? 8);
 const MIB = 1024 * 1024;
 const DAY = 86_400_000;
 /** [env or flag name, config field names, default]. Keys whose default is "unset" or false are left out. */
@@ -72,9 +74,13 @@ function spellings(v) {
   return [...out].map((s) => new RegExp(`(?<![\\w.])${s.replace(/\./g, '\\.')}(?![\\w.])`));
 }
 
-const files = execFileSync('git', ['ls-files', 'apps', 'libs', 'bench', 'bin', 'scripts'], {
-  encoding: 'utf8',
-})
+const files = execFileSync(
+  'git',
+  ['ls-files', '--cached', '--others', '--exclude-standard', 'apps', 'libs', 'bench', 'bin', 'scripts'],
+  {
+    encoding: 'utf8',
+  },
+)
   .split('\n')
   .filter((f) => /\.(ts|mjs|js)$/.test(f))
   // Left out: specs and test code (their inputs are theirs), the generated API client, this
@@ -99,7 +105,7 @@ for (const [key, fields, value] of KEYS) {
   for (const [file, lines] of text) {
     const found = lines.some((line, i) => {
       if (!values.some((v) => v.test(line))) return false;
-      const near = lines.slice(Math.max(0, i - 2), i + 3).join('\n');
+      const near = lines.slice(Math.max(0, i - WINDOW), i + WINDOW + 1).join('\n');
       return names.some((n) => n.test(near));
     });
     if (found) hits.push(file);
