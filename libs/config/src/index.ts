@@ -8,7 +8,7 @@ export type {
   StartConfig,
   VenuesCheckConfig,
 } from './app-config';
-export type { AppName, ConfigKey, KeyEnv, KeyFlag, KeyValue } from './keys/config-key';
+export type { AppName, ConfigKey } from './keys/config-key';
 export { defaultText, keyName } from './keys/config-key';
 export { CONFIG_KEYS, defaultOf } from './keys/keys';
 export type { LogConfig } from './log-config';
@@ -26,5 +26,5 @@ export type { EnvHelp, FlagHelp } from './help';
 export { DEFAULT_RETENTION } from './log-retention';
 export type { LogRetention } from './log-retention';
 export { parseNumber } from './parse-number';
-export type { NumberBounds, NumberRead } from './parse-number';
+export type { NumberBounds } from './parse-number';
 export { configOption, numberArg } from './tool-options';
