@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { HTTP_LIMIT_DEFAULTS, type HttpLimits } from '@app/config';
+import { HTTP_LIMIT_DEFAULTS, SERVER_DEFAULTS, type HttpLimits } from '@app/config';
 import type { EventRecord } from '@app/events';
 import { logSink } from '@app/log';
 import { startApiServer } from '../apps/api/src/bootstrap';
@@ -51,16 +51,12 @@ export async function startBenchServer(port = 0, http: HttpLimits = API_BENCH_LI
   const server = await startApiServer({
     // Books are not refreshed during the REST run, so the freshness cutoff is widened for the bench.
     config: {
+      ...SERVER_DEFAULTS,
       port,
-      host: '::',
       rateLimitRps: 1e9,
       streamMaxPerIp: 1e6,
-      heartbeatMs: 15_000,
-      trustedProxies: [],
-      routing: { staleBookMs: 3_600_000, stalenessPenaltyBps: 1, defaultTakerFeeRate: 0.001 },
-      journalStrict: false,
+      routing: { ...SERVER_DEFAULTS.routing, staleBookMs: 3_600_000 },
       http,
-      journalResponses: false,
     },
     feed: host.feed,
     log: host.log,

@@ -2,9 +2,9 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { BookCache } from '@app/books';
 import { routeRequest } from '@app/request';
+import { SERVER_DEFAULTS } from '@app/config';
 import {
   constraintCosts,
-  DEFAULT_ROUTING_CONFIG,
   solve,
   solveWithProof,
   type RouteRequest,
@@ -78,7 +78,7 @@ export function benchExplain(iterations = 1500, baseline: string | null = null):
     request,
     books: cache,
     now: NOW,
-    config: DEFAULT_ROUTING_CONFIG,
+    config: SERVER_DEFAULTS.routing,
   });
   const plain = input(BENCH_REQUEST);
   const constrained = input(CONSTRAINED_REQUEST);

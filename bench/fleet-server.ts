@@ -8,7 +8,7 @@ import { createLogger } from '@app/logging';
 import { startApiServer } from '../apps/api/src/bootstrap';
 import { WallClock } from '../apps/api/src/clock';
 import { closeHost, onShutdown, openFeed } from '../apps/api/src/compose';
-import { HTTP_LIMIT_DEFAULTS } from '@app/config';
+import { SERVER_DEFAULTS } from '@app/config';
 
 const QUIET = { log: () => undefined, warn: () => undefined, error: (m: string) => console.error(m) };
 
@@ -26,17 +26,16 @@ async function main(): Promise<void> {
   );
   host.server = await startApiServer({
     config: {
+      ...SERVER_DEFAULTS,
       port: 0,
       host: '127.0.0.1',
       // The limit is on (every request pays for it) but never reached: one bench client address.
       rateLimitRps: 1e9,
       streamMaxPerIp: 1e6,
-      heartbeatMs: 15_000,
       trustedProxies: ['127.0.0.1'],
-      routing: { staleBookMs: 3_600_000, stalenessPenaltyBps: 1, defaultTakerFeeRate: 0.001 },
+      routing: { ...SERVER_DEFAULTS.routing, staleBookMs: 3_600_000 },
       journalStrict: true,
-      http: { ...HTTP_LIMIT_DEFAULTS, connectionsPerIp: 1e6, connectionsMax: 1e6 },
-      journalResponses: false,
+      http: { ...SERVER_DEFAULTS.http, connectionsPerIp: 1e6, connectionsMax: 1e6 },
       redisUrl: redisUrl ?? null,
     },
     feed: host.feed,

@@ -11,6 +11,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { SERVER_DEFAULTS } from '@app/config';
 import { KafkaLog, logSink } from '@app/log';
 import { FixedWindowLimiter } from '../apps/api/src/limits/rate-limiter';
 import { RedisLimits } from '../apps/api/src/limits/redis-limits';
@@ -96,7 +97,7 @@ async function limiterCost(url: string): Promise<BenchRow[]> {
   const shared = new RedisLimits({
     url,
     rateLimitRps: 1e9,
-    streamMaxPerIp: 10,
+    streamMaxPerIp: SERVER_DEFAULTS.streamMaxPerIp,
     logger: { warn: console.error, log: () => undefined },
   });
   await shared.start();

@@ -10,6 +10,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import WebSocket from 'ws';
+import { SERVER_DEFAULTS } from '@app/config';
 
 const [port, stalled, addresses, streamClients] = process.argv.slice(2).map(Number) as [
   number,
@@ -56,8 +57,8 @@ function streamLoop(i: number): void {
     ws.send(MESSAGE);
     messages++;
   });
-  // Each client reopens at 5 per second: what the default RATE_LIMIT_RPS lets one address do.
-  ws.on('close', () => setTimeout(() => streamLoop(i), 200));
+  // Each client reopens as often as the default RATE_LIMIT_RPS lets one address do.
+  ws.on('close', () => setTimeout(() => streamLoop(i), 1000 / SERVER_DEFAULTS.rateLimitRps));
 }
 
 for (let i = 0; i < stalled; i++) stall(i);

@@ -6,7 +6,8 @@ import { BookPublisher } from '@app/venues';
 import type { CcxtBook } from '@app/venues';
 import { ingestorOptions, type IngestorLogger } from '@app/venues';
 import { touchedBand, trackBook } from '@app/venues';
-import { DEFAULT_BUFFER_BYTES, RecordWriter, VenueRunner } from '@app/venues';
+import { RecordWriter, VenueRunner } from '@app/venues';
+import { defaultOf } from '@app/config';
 import { DEFAULT_CHECKSUM_EVERY_MS, krakenCheck, okxCheck, type IntegrityView } from '@app/venues';
 import type { BenchRow } from './bench-row';
 import { forkHeld } from './processes';
@@ -144,7 +145,7 @@ export async function benchCpu(
     const writer = new RecordWriter({
       sink,
       logger: quiet,
-      budgetBytes: DEFAULT_BUFFER_BYTES,
+      budgetBytes: defaultOf('WRITE_BUFFER_BYTES'),
       backoff: { initialMs: 200, maxMs: 5_000 },
       onLost: () => undefined,
       onRecovered: () => undefined,
@@ -156,6 +157,8 @@ export async function benchCpu(
           : { api: { ws: { public: { spot: `ws://127.0.0.1:${port}/v5/public/spot?venue=${v}` } } } };
       const opts = ingestorOptions({
         sink,
+        bufferBytes: defaultOf('WRITE_BUFFER_BYTES'),
+        listingRepublishMs: defaultOf('LISTING_REPUBLISH_MS'),
         logger: quiet,
         venuesConfig: {
           venues: new Map([

@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SERVER_DEFAULTS } from '@app/config';
 import type { BookRecord } from '@app/events';
 import { journalIndexDir } from '@app/audit';
 import { logSink, type EventLog } from '@app/log';
@@ -48,15 +49,13 @@ export async function startLongevityHost(options: LongevityHostOptions): Promise
   await waitCaughtUp(host);
   const server = await startApiServer({
     config: {
+      // The service defaults (routing as a record leaves it out), with the clock pinned so books
+      // stay fresh.
+      ...SERVER_DEFAULTS,
       port: 0,
       host: '127.0.0.1',
       rateLimitRps: 1e9,
       streamMaxPerIp: 1e6,
-      heartbeatMs: 15_000,
-      trustedProxies: [],
-      // The service defaults (what a record leaves out), with the clock pinned so books stay fresh.
-      routing: { staleBookMs: 10_000, stalenessPenaltyBps: 1, defaultTakerFeeRate: 0.001 },
-      journalStrict: false,
       journalResponses: options.journalResponses,
     },
     feed: host.feed,

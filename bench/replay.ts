@@ -5,7 +5,8 @@ import { BookCache } from '@app/books';
 import type { EventRecord } from '@app/events';
 import { EmbeddedLog, logSink } from '@app/log';
 import { ROUTE_DEFAULTS } from '@app/request';
-import { DEFAULT_ROUTING_CONFIG, solve, type RouteRequest } from '@app/routing';
+import { SERVER_DEFAULTS } from '@app/config';
+import { solve, type RouteRequest } from '@app/routing';
 import { QuoteJournal } from '@app/audit';
 import { InstantFold, fileSource } from '@app/feed';
 import { runBacktest } from '../apps/replay/src/backtest/run-backtest';
@@ -38,7 +39,12 @@ async function buildLog(minutes: number, quoteAt: readonly number[], keep?: Even
   const dir = mkdtempSync(join(tmpdir(), `bench-replay-${minutes}m-`));
   const log = new EmbeddedLog({ dataDir: dir, fsync: 'never' });
   const sink = logSink(log);
-  const journal = new QuoteJournal({ log, routing: DEFAULT_ROUTING_CONFIG, mode: 'strict' });
+  const journal = new QuoteJournal({
+    log,
+    routing: SERVER_DEFAULTS.routing,
+    mode: 'strict',
+    maxQueuedBytes: SERVER_DEFAULTS.journalQueueBytes,
+  });
   const cache = new BookCache();
   const positions = { books: [] as number[], venues: [] as number[] };
   let batch: EventRecord[] = [];
@@ -57,7 +63,7 @@ async function buildLog(minutes: number, quoteAt: readonly number[], keep?: Even
       await flush();
       const at = marks.shift()!;
       const request = { ...REQUEST, requestId: `bench-${minutes}m-${at}` };
-      const result = solve({ request, books: cache, now: at, config: DEFAULT_ROUTING_CONFIG });
+      const result = solve({ request, books: cache, now: at, config: SERVER_DEFAULTS.routing });
       await journal.record({
         kind: 'rest',
         request,
@@ -146,7 +152,7 @@ export async function benchReplay(): Promise<BenchRow[]> {
       schedule: SCHEDULE,
       from: START,
       to,
-      config: DEFAULT_ROUTING_CONFIG,
+      config: SERVER_DEFAULTS.routing,
       onRow: () => undefined,
       clock: () => performance.now(),
     });

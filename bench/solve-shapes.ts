@@ -4,7 +4,8 @@ import { join, resolve } from 'node:path';
 import { BookCache } from '@app/books';
 import { parseRecord, type EventRecord } from '@app/events';
 import { routeRequest } from '@app/request';
-import { DEFAULT_ROUTING_CONFIG, solve, STRATEGIES, type SolveInput, type Strategy } from '@app/routing';
+import { SERVER_DEFAULTS } from '@app/config';
+import { solve, STRATEGIES, type SolveInput, type Strategy } from '@app/routing';
 import { SYNTH_EPOCH } from '@app/synth';
 import { quantile, type BenchRow } from './bench-row';
 import { BENCH_RULES, benchSnapshots } from './market-gen';
@@ -108,7 +109,7 @@ function shapes(set: BookSet): Shape[] {
             request,
             books: set.ruled,
             now: set.now,
-            config: DEFAULT_ROUTING_CONFIG,
+            config: SERVER_DEFAULTS.routing,
           };
           out.push({
             label: `${set.name} ${from}->${to} ${usdt} USDT ${strategy} maxVenues=${maxVenues}`,

@@ -1,13 +1,8 @@
 import { BookCache } from '@app/books';
 import type { EventRecord } from '@app/events';
 import { routeRequest } from '@app/request';
-import {
-  DEFAULT_ROUTING_CONFIG,
-  solve,
-  type RouteRequest,
-  type RouteResult,
-  type SolveInput,
-} from '@app/routing';
+import { SERVER_DEFAULTS } from '@app/config';
+import { solve, type RouteRequest, type RouteResult, type SolveInput } from '@app/routing';
 import { bytesPerCall, quantile, type BenchRow } from './bench-row';
 import { BENCH_RULES, benchSnapshots } from './market-gen';
 import { benchSolveShapes } from './solve-shapes';
@@ -32,7 +27,7 @@ export const BENCH_REQUEST: RouteRequest = routeRequest({
 export function benchSolve(iterations = 3000, baseline: string | null = null): BenchRow[] {
   const cache = new BookCache();
   for (const r of benchSnapshots(60, 1000, NOW)) cache.apply(r);
-  const input = { request: BENCH_REQUEST, books: cache, now: NOW, config: DEFAULT_ROUTING_CONFIG };
+  const input = { request: BENCH_REQUEST, books: cache, now: NOW, config: SERVER_DEFAULTS.routing };
   const first = solve(input);
   if (first.unroutableReason !== null || first.pathsConsidered.length !== 3)
     throw new Error('bench request is not the bridged shape it should be');
@@ -74,7 +69,7 @@ function benchRulesAB(iterations: number): BenchRow[] {
   const records = benchSnapshots(60, 1000, NOW);
   for (const r of records) plain.apply(r);
   for (const r of withRules(records)) ruled.apply(r);
-  const a = { request: BENCH_REQUEST, books: plain, now: NOW, config: DEFAULT_ROUTING_CONFIG };
+  const a = { request: BENCH_REQUEST, books: plain, now: NOW, config: SERVER_DEFAULTS.routing };
   const b = { ...a, books: ruled };
   const ruledFirst = solve(b);
   if (ruledFirst.unroutableReason !== null || ruledFirst.hops.some((h) => h.legs.length === 0))

@@ -9,6 +9,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import WebSocket from 'ws';
+import { SERVER_DEFAULTS } from '@app/config';
 import type { ClientFigures } from './api-client';
 import { ask, clientProcess, lineFrom, nextMessage } from './child-io';
 import { ROUTE } from './api-rest';
@@ -24,17 +25,17 @@ const NEW_STREAMS = 5;
 export interface FloodOptions {
   readonly scenario: 'api' | 'hostile';
   readonly levels: readonly number[];
-  /** Client addresses for `streams` streams (hostile: 10 a address, the default per-IP cap). */
+  /** Client addresses for `streams` streams (hostile: the default per-IP cap a address). */
   readonly addresses: (streams: number) => number;
 }
 
 /** `api`: every stream from one address, the connection limits raised. */
 export const API_FLOOD: FloodOptions = { scenario: 'api', levels: [1000, 5000], addresses: () => 1 };
-/** `hostile`: the default limits; 10 streams an address (STREAM_MAX_PER_IP), 500 addresses for 5,000. */
+/** `hostile`: the default limits; STREAM_MAX_PER_IP streams an address (5,000 streams from 500 addresses). */
 export const HOSTILE_FLOOD: FloodOptions = {
   scenario: 'hostile',
   levels: [1000, 5000],
-  addresses: (streams) => Math.ceil(streams / 10),
+  addresses: (streams) => Math.ceil(streams / SERVER_DEFAULTS.streamMaxPerIp),
 };
 
 export async function benchStreamFlood(o: FloodOptions): Promise<BenchRow[]> {

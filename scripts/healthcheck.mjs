@@ -2,7 +2,7 @@
 // The container's health checks (Dockerfile HEALTHCHECK, docker-compose.yml; docs/deploy.md):
 //
 //   node scripts/healthcheck.mjs api [port]   exit 0 when GET http://127.0.0.1:<port>/ready
-//                                             answers 200 (port 3000 by default)
+//                                             answers 200 (libs/config's --port default)
 //   node scripts/healthcheck.mjs ingestor     exit 0 once the event log the ingestor writes
 //                                             (KAFKA_BROKERS, else DATA_DIR) holds book records
 //
@@ -25,6 +25,12 @@ async function api(port) {
   const body = await res.text();
   if (res.status !== 200) fail(`GET /ready answered ${res.status} ${body}`);
   process.stdout.write(`${body}\n`);
+}
+
+/** The API's port when none is given: the default of libs/config's table (dist/). */
+function defaultPort() {
+  const require = createRequire(import.meta.url);
+  return require(resolve(ROOT, 'dist/libs/config/src/index.js')).defaultOf('--port');
 }
 
 /** The ingestor's own configuration and log adapter (dist/), so the check reads what it writes. */
@@ -52,7 +58,7 @@ async function ingestor() {
 }
 
 try {
-  if (what === 'api') await api(Number(arg ?? 3000));
+  if (what === 'api') await api(Number(arg ?? defaultPort()));
   else if (what === 'ingestor') await ingestor();
   else fail(`usage: healthcheck.mjs api [port] | ingestor (got '${what}')`);
 } catch (e) {

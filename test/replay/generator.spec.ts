@@ -2,10 +2,14 @@ import { createHash } from 'node:crypto';
 import { BookCache, type OrderBook } from '@app/books';
 import { parseRecord, type EventRecord, type MarketRecord } from '@app/events';
 import { routeRequest } from '@app/request';
-import { DEFAULT_ROUTING_CONFIG, solveWithProof } from '@app/routing';
+import { SERVER_DEFAULTS } from '@app/config';
+import { solveWithProof } from '@app/routing';
 import { isWholeMultiple } from '@test/support';
 import { describe, expect, it } from 'vitest';
 import { ALT_MARKETS, generateMarket, orderRules, type MarketGenSpec } from '@app/synth';
+
+// The service's routing settings (libs/config's table).
+const DEFAULT_ROUTING_CONFIG = SERVER_DEFAULTS.routing;
 
 const SPEC: MarketGenSpec = {
   seed: 7,

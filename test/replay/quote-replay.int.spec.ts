@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SERVER_DEFAULTS } from '@app/config';
 import type { EventRecord } from '@app/events';
 import { encodeQuoteRecord, parseQuoteRecordLine, type QuoteRecord } from '@app/journal';
 import { EmbeddedLog, logSink } from '@app/log';
@@ -71,7 +72,12 @@ describe('replay quote <requestId> against an embedded log', () => {
     const sink = logSink(log);
     feed = createBookFeed({ log, logger: QUIET });
     await feed.start();
-    const journal = new QuoteJournal({ log, routing: ROUTING, mode: 'strict' });
+    const journal = new QuoteJournal({
+      log,
+      routing: ROUTING,
+      mode: 'strict',
+      maxQueuedBytes: SERVER_DEFAULTS.journalQueueBytes,
+    });
     const records: EventRecord[] = [
       ...generateMarket({
         seed: 3,

@@ -12,9 +12,11 @@ const ROOT = resolve(__dirname, '../..');
 function runWithRejection(reason: string) {
   const script = `
     const { Ingestor, ingestorOptions, parseVenuesConfig, watchOrderBookIds } = require('./dist/libs/venues/src/index.js');
+    const { defaultOf } = require('./dist/libs/config/src/index.js');
     const venuesConfig = parseVenuesConfig({ venues: { bitfinex: { ccxt: { urls: { api: { ws: { public: 'ws://127.0.0.1:9/ws/2' } } } } } } }, 'test', watchOrderBookIds());
     const logger = { info() {}, warn(m, f) { if (m.includes('escaped')) console.log('CONTAINED ' + f.exchangeId); }, error() {}, debug() {} };
-    const ingestor = new Ingestor(ingestorOptions({ sink: { write: async () => {} }, venuesConfig, logger }));
+    const writer = { bufferBytes: defaultOf('WRITE_BUFFER_BYTES'), listingRepublishMs: defaultOf('LISTING_REPUBLISH_MS') };
+    const ingestor = new Ingestor(ingestorOptions({ sink: { write: async () => {} }, venuesConfig, logger, ...writer }));
     ingestor.start();
     setTimeout(() => { Promise.reject(${reason}); }, 300);
     setTimeout(() => { console.log('ALIVE'); process.exit(0); }, 1500);

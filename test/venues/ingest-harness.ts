@@ -6,6 +6,7 @@ import {
   type IngestorLogger,
   type IngestorOptionsInput,
 } from '@app/venues';
+import { defaultOf } from '@app/config';
 import type { RecordSink } from '@app/log';
 import { MemorySink } from './memory-sink';
 import { T0 } from '@test/support';
@@ -44,6 +45,8 @@ export function startIngestorInto<S extends RecordSink>(
   const ingestor = new Ingestor(
     ingestorOptions({
       sink,
+      bufferBytes: defaultOf('WRITE_BUFFER_BYTES'),
+      listingRepublishMs: defaultOf('LISTING_REPUBLISH_MS'),
       logger,
       venuesConfig,
       now: () => clock++,

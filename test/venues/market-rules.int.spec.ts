@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MarketRecord } from '@app/events';
 import { routeRequest } from '@app/request';
-import { DEFAULT_ROUTING_CONFIG, solve, type RouteRequest, type RouteResult } from '@app/routing';
+import { SERVER_DEFAULTS } from '@app/config';
+import { solve, type RouteRequest, type RouteResult } from '@app/routing';
 import { isWholeMultiple } from '@test/support';
 import { readV1 } from './captures';
 import { CAPTURES_PRESENT } from './captures';
@@ -9,6 +10,9 @@ import { FAST_REDIAL, startIngestor } from './ingest-harness';
 import { readKrakenBooks, startKrakenMock } from './kraken-mock';
 import { waitFor, type MemorySink } from './memory-sink';
 import { BINANCE_SYMBOLS, binanceReplay } from './venue-setups';
+
+// The service's routing settings (libs/config's table).
+const DEFAULT_ROUTING_CONFIG = SERVER_DEFAULTS.routing;
 
 // Venue order rules through the real ingestor (docs/venues.md "Order rules"): ccxt loads each
 // venue's real market data from a mock serving the 2021 captures (binance exchangeInfo with its

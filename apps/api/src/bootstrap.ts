@@ -6,7 +6,6 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { EmbeddedLog, type EventLog } from '@app/log';
 import { ApiModule, type ApiDeps } from './api.module';
 import { serveDocs } from './docs/serve';
-import { HTTP_LIMIT_DEFAULTS } from '@app/config';
 import { createEdge } from './edge/edge';
 import {
   JournalIndexer,
@@ -84,9 +83,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     // JOURNAL_RESPONSES: whole responses in the journal (about 15 KB a quote) instead of hash and length.
     storeResponses: options.config.journalResponses,
     // JOURNAL_QUEUE_BYTES: what waits in memory per journal topic while the log lags or refuses.
-    ...(options.config.journalQueueBytes === undefined
-      ? {}
-      : { maxQueuedBytes: options.config.journalQueueBytes }),
+    maxQueuedBytes: options.config.journalQueueBytes,
     // The embedded log appends with a local write: small appends right after each turn's responses
     // keep the event loop free of multi-millisecond bursts (p99). Kafka favours 20 ms batches.
     flushMs: options.log instanceof EmbeddedLog ? 0 : 20,
@@ -101,7 +98,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   // Every answer passes one gate: requests, Node's and Fastify's failures, upgrades (edge/). The
   // edge is made before Nest and handed to it as values; Nest hands nothing back.
   const edge = createEdge({
-    http: options.config.http ?? HTTP_LIMIT_DEFAULTS,
+    http: options.config.http,
     trustedProxies: options.config.trustedProxies,
     rate: limits.rate,
     bodyLimit: BODY_LIMIT_BYTES,

@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   let live = config.replay === null && config.venuesConfig !== null ? await liveVenues(config, logger) : null;
   // A recording's receivedAt are the recording's, not today's: only the size bound applies to it.
   const logConfig =
-    config.replay === null || config.log.retention === undefined
+    config.replay === null
       ? config.log
       : { ...config.log, retention: { ...config.log.retention, maxAgeMs: null } };
   const host = await openFeed(logConfig, logger.child({ component: 'BookFeed' }));

@@ -38,10 +38,7 @@ async function main(): Promise<void> {
     replication: config.log.replication,
     clientId: 'route-ingestor',
     // A recording's receivedAt are the recording's, not today's: only the size bound applies to it.
-    retention:
-      config.replay === null || config.log.retention === undefined
-        ? config.log.retention
-        : { ...config.log.retention, maxAgeMs: null },
+    retention: config.replay === null ? config.log.retention : { ...config.log.retention, maxAgeMs: null },
     onRetention: (results) => logger.info(retentionLine(results)),
   });
   const sink = logSink(log);
@@ -239,8 +236,8 @@ function shardedIngestor(
     tap,
     shards: config.shards!,
     brokers: config.log.kafkaBrokers ?? [],
-    topicPrefix: config.log.topicPrefix ?? '',
-    replicationFactor: config.log.replication?.factor ?? 1,
+    topicPrefix: config.log.topicPrefix,
+    replicationFactor: config.log.replication.factor,
     options,
     logger: logger.child({ component: 'IngestorGroup' }),
     ingestor: (o) => new Ingestor(o),

@@ -1,4 +1,4 @@
-export { JOURNAL_QUEUE_BYTES, QuoteJournal } from './quote-journal';
+export { QuoteJournal } from './quote-journal';
 export type { FrameEntry, JournalEntry, JournalMode, QuoteJournalOptions } from './quote-journal';
 export { sha256Hex } from './sha256';
 export { findQuote } from './find-quote';

@@ -3,10 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseQuoteRecordLine } from '@app/journal';
 import { EmbeddedLog, type AppendEntry, type EventLog } from '@app/log';
-import { DEFAULT_ROUTING_CONFIG, SOLVER_VERSION, type RouteRequest } from '@app/routing';
+import { SERVER_DEFAULTS } from '@app/config';
+import { SOLVER_VERSION, type RouteRequest } from '@app/routing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { QuoteJournal, type JournalEntry } from './quote-journal';
 import { sha256Hex } from './sha256';
+
+// The service's routing settings and journal queue bound (libs/config's table).
+const DEFAULT_ROUTING_CONFIG = SERVER_DEFAULTS.routing;
+const QUEUE_BYTES = SERVER_DEFAULTS.journalQueueBytes;
 
 const request: RouteRequest = {
   requestId: 'r-1',
@@ -56,7 +61,12 @@ async function journalled(l: EventLog): Promise<string[]> {
 describe('QuoteJournal', () => {
   it('strict: record() resolves only once the record is in the log, and the record validates', async () => {
     const l = log();
-    const j = new QuoteJournal({ log: l, routing: DEFAULT_ROUTING_CONFIG, mode: 'strict' });
+    const j = new QuoteJournal({
+      log: l,
+      routing: DEFAULT_ROUTING_CONFIG,
+      mode: 'strict',
+      maxQueuedBytes: QUEUE_BYTES,
+    });
     await j.record(entry());
     const [value] = await journalled(l);
     const parsed = parseQuoteRecordLine(value!);
@@ -86,6 +96,7 @@ describe('QuoteJournal', () => {
       routing: DEFAULT_ROUTING_CONFIG,
       mode: 'strict',
       storeResponses: true,
+      maxQueuedBytes: QUEUE_BYTES,
     });
     await j.record(entry());
     const [value] = await journalled(l);
@@ -99,7 +110,12 @@ describe('QuoteJournal', () => {
 
   it('batched: record() returns at once; entries land together after flushMs or on close', async () => {
     const l = log();
-    const j = new QuoteJournal({ log: l, routing: DEFAULT_ROUTING_CONFIG, flushMs: 50 });
+    const j = new QuoteJournal({
+      log: l,
+      routing: DEFAULT_ROUTING_CONFIG,
+      flushMs: 50,
+      maxQueuedBytes: QUEUE_BYTES,
+    });
     for (let i = 0; i < 5; i++) await j.record(entry(`b-${i}`));
     expect(await journalled(l)).toHaveLength(0);
     expect(j.queued).toBe(5);
@@ -126,6 +142,7 @@ describe('QuoteJournal', () => {
       routing: DEFAULT_ROUTING_CONFIG,
       flushMs: 0,
       storeResponses: true,
+      maxQueuedBytes: QUEUE_BYTES,
     });
     for (let i = 0; i < 3; i++) void j.record(entry(`t-${i}`));
     // Still the serving turn: nothing written yet.
@@ -162,7 +179,12 @@ describe('QuoteJournal', () => {
         return down ? Promise.reject(new Error('disk full')) : inner.append(topic, entries);
       },
     });
-    const j = new QuoteJournal({ log: flaky, routing: DEFAULT_ROUTING_CONFIG, flushMs: 0 });
+    const j = new QuoteJournal({
+      log: flaky,
+      routing: DEFAULT_ROUTING_CONFIG,
+      flushMs: 0,
+      maxQueuedBytes: QUEUE_BYTES,
+    });
     for (let i = 0; i < 10; i++) {
       await j.record(entry(`f-${i}`));
       await new Promise((r) => setImmediate(r));
@@ -191,12 +213,18 @@ describe('QuoteJournal', () => {
       routing: DEFAULT_ROUTING_CONFIG,
       flushMs: 10,
       onError: (e) => errors.push(e.message),
+      maxQueuedBytes: QUEUE_BYTES,
     });
     await j.record(entry('kept'));
     await new Promise((r) => setTimeout(r, 60));
     expect(errors[0]).toBe('broker down');
     expect(j.queued).toBe(1);
-    const strict = new QuoteJournal({ log: flaky, routing: DEFAULT_ROUTING_CONFIG, mode: 'strict' });
+    const strict = new QuoteJournal({
+      log: flaky,
+      routing: DEFAULT_ROUTING_CONFIG,
+      mode: 'strict',
+      maxQueuedBytes: QUEUE_BYTES,
+    });
     await expect(strict.record(entry('s'))).rejects.toThrow('broker down');
     down = false;
     await new Promise((r) => setTimeout(r, 250));

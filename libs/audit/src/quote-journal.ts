@@ -38,9 +38,9 @@ export interface QuoteJournalOptions {
    * Above this many bytes of queued entries in one topic (their estimated memory: the record text,
    * or the response and request it is built from) record() waits for the queue to drain
    * (backpressure, never loss); while appends are failing (a full disk, a broker outage) it refuses
-   * instead, so the caller answers 503 rather than hang. Default 64 MiB (JOURNAL_QUEUE_BYTES).
+   * instead, so the caller answers 503 rather than hang (JOURNAL_QUEUE_BYTES).
    */
-  readonly maxQueuedBytes?: number;
+  readonly maxQueuedBytes: number;
   /**
    * Keep each response body in its record (JOURNAL_RESPONSES=true), or only its hash and length
    * (default: a few hundred bytes per quote instead of the whole response; docs/replay.md).
@@ -75,8 +75,6 @@ export interface FrameEntry {
   readonly body: string;
 }
 
-/** The default of maxQueuedBytes, per journal topic. */
-export const JOURNAL_QUEUE_BYTES = 64 * 1024 * 1024;
 /** What an entry holds besides its texts (the request, positions, closures): a generous estimate. */
 const ENTRY_OVERHEAD = 1024;
 
@@ -154,7 +152,7 @@ export class QuoteJournal {
   }
 
   private get maxBytes(): number {
-    return this.options.maxQueuedBytes ?? JOURNAL_QUEUE_BYTES;
+    return this.options.maxQueuedBytes;
   }
 
   private recordText(entry: JournalEntry, storeResponse: boolean): string {

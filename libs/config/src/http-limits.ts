@@ -1,3 +1,4 @@
+import { configKey } from './keys/keys';
 import type { Reader } from './read-values';
 
 /**
@@ -19,35 +20,28 @@ export interface HttpLimits {
   readonly connectionsMax: number;
 }
 
-/** The defaults, also what a ServerConfig without `http` gets. */
-export const HTTP_LIMIT_DEFAULTS: HttpLimits = Object.freeze({
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 30_000,
-  keepAliveTimeoutMs: 5_000,
-  sendTimeoutMs: 30_000,
-  connectionsPerIp: 64,
-  connectionsMax: 10_000,
-});
+/** Each field's key in the table. */
+const KEYS: Readonly<Record<keyof HttpLimits, string>> = {
+  headersTimeoutMs: 'HEADERS_TIMEOUT_MS',
+  requestTimeoutMs: 'REQUEST_TIMEOUT_MS',
+  keepAliveTimeoutMs: 'KEEP_ALIVE_TIMEOUT_MS',
+  sendTimeoutMs: 'SEND_TIMEOUT_MS',
+  connectionsPerIp: 'CONNECTIONS_MAX_PER_IP',
+  connectionsMax: 'CONNECTIONS_MAX',
+};
+
+const each = <T>(f: (key: string) => T): Record<keyof HttpLimits, T> =>
+  Object.fromEntries(Object.entries(KEYS).map(([field, key]) => [field, f(key)])) as Record<
+    keyof HttpLimits,
+    T
+  >;
+
+/** The table's defaults, for servers built without loadConfig (benches, tests). */
+export const HTTP_LIMIT_DEFAULTS: HttpLimits = Object.freeze(each((key) => configKey(key).default as number));
 
 /** Read the HTTP limits from the environment; every bad key is reported through `r`. */
 export function readHttpLimits(r: Reader): HttpLimits {
-  const d = HTTP_LIMIT_DEFAULTS;
-  const ms = (key: string, fallback: number, min: number): number =>
-    r.int(key, r.envValue(key), fallback, min, 3_600_000);
-  const limits: HttpLimits = {
-    headersTimeoutMs: ms('HEADERS_TIMEOUT_MS', d.headersTimeoutMs, 100),
-    requestTimeoutMs: ms('REQUEST_TIMEOUT_MS', d.requestTimeoutMs, 100),
-    keepAliveTimeoutMs: ms('KEEP_ALIVE_TIMEOUT_MS', d.keepAliveTimeoutMs, 100),
-    sendTimeoutMs: ms('SEND_TIMEOUT_MS', d.sendTimeoutMs, 100),
-    connectionsPerIp: r.int(
-      'CONNECTIONS_MAX_PER_IP',
-      r.envValue('CONNECTIONS_MAX_PER_IP'),
-      d.connectionsPerIp,
-      1,
-      1_000_000,
-    ),
-    connectionsMax: r.int('CONNECTIONS_MAX', r.envValue('CONNECTIONS_MAX'), d.connectionsMax, 1, 1_000_000),
-  };
+  const limits: HttpLimits = each((key) => r.int(key));
   // Node refuses a headers timeout longer than the request timeout; so does the config.
   if (limits.headersTimeoutMs > limits.requestTimeoutMs)
     r.bad(

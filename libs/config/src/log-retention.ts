@@ -1,3 +1,4 @@
+import { configKey } from './keys/keys';
 import type { Reader } from './read-values';
 
 /** How much of the event log is kept (docs/operations-log.md "Retention"). */
@@ -10,46 +11,26 @@ export interface LogRetention {
   readonly segmentBytes: number;
 }
 
-const DAY = 86_400_000;
-const MIB = 1024 * 1024;
-
 /**
- * Defaults for a laptop: a week of history, and at most 512 MiB per partition (books 8 x, quotes
- * 4 x: about 6 GiB in all), whichever comes first. Segments of 64 MiB make retention remove an
- * eighth of a full partition at a time, and keep one pass short (it reads what it removes).
+ * The table's defaults (keys.ts): a week of history and at most 512 MiB per partition (books 8 x,
+ * quotes 4 x: about 6 GiB in all), whichever comes first, in segments of 64 MiB, so retention
+ * removes an eighth of a full partition at a time and one pass stays short.
  */
-export const DEFAULT_RETENTION: LogRetention = {
-  maxAgeMs: 7 * DAY,
-  maxBytes: 512 * MIB,
-  segmentBytes: 64 * MIB,
-};
+export const DEFAULT_RETENTION: LogRetention = Object.freeze({
+  maxAgeMs: configKey('LOG_RETENTION_MS').default as number,
+  maxBytes: configKey('LOG_RETENTION_BYTES').default as number,
+  segmentBytes: configKey('LOG_SEGMENT_BYTES').default as number,
+});
 
 /** Retention from --retention-ms / --retention-bytes (or LOG_RETENTION_MS / _BYTES) and LOG_SEGMENT_BYTES; 0 turns a bound off. */
 export function readRetention(r: Reader): LogRetention {
-  const ageKey = r.flag('retention-ms') === undefined ? 'LOG_RETENTION_MS' : '--retention-ms';
-  const bytesKey = r.flag('retention-bytes') === undefined ? 'LOG_RETENTION_BYTES' : '--retention-bytes';
-  const age = r.int(
-    ageKey,
-    r.flag('retention-ms') ?? r.envValue('LOG_RETENTION_MS'),
-    DEFAULT_RETENTION.maxAgeMs!,
-    0,
-    3650 * DAY,
-  );
-  const bytes = r.int(
-    bytesKey,
-    r.flag('retention-bytes') ?? r.envValue('LOG_RETENTION_BYTES'),
-    DEFAULT_RETENTION.maxBytes!,
-    0,
-    2 ** 50,
-  );
-  const segmentBytes = r.int(
-    'LOG_SEGMENT_BYTES',
-    r.envValue('LOG_SEGMENT_BYTES'),
-    DEFAULT_RETENTION.segmentBytes,
-    MIB,
-    2 ** 32 - 1,
-  );
+  const age = r.int('LOG_RETENTION_MS');
+  const bytes = r.int('LOG_RETENTION_BYTES');
+  const segmentBytes = r.int('LOG_SEGMENT_BYTES');
   if (bytes > 0 && bytes < 2 * segmentBytes)
-    r.bad(bytesKey, `must be 0 (off) or at least two segments (2 x LOG_SEGMENT_BYTES = ${2 * segmentBytes})`);
+    r.bad(
+      r.label('LOG_RETENTION_BYTES'),
+      `must be 0 (off) or at least two segments (2 x LOG_SEGMENT_BYTES = ${2 * segmentBytes})`,
+    );
   return { maxAgeMs: age === 0 ? null : age, maxBytes: bytes === 0 ? null : bytes, segmentBytes };
 }

@@ -1,7 +1,7 @@
+import { LOG_LEVELS } from './keys/process-keys';
 import type { Reader } from './read-values';
 
-/** pino's level names, most verbose first; `silent` logs nothing. */
-export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+export { LOG_LEVELS };
 export type LogLevelName = (typeof LOG_LEVELS)[number];
 
 /** `auto`: readable lines on a terminal, JSON lines otherwise. */
@@ -9,11 +9,11 @@ export type LogFormat = 'auto' | 'json' | 'pretty';
 
 /** How a service process writes its console (docs/operations-log.md "Console"). */
 export interface ConsoleConfig {
-  /** LOG_LEVEL (default info). */
+  /** LOG_LEVEL. */
   readonly level: LogLevelName;
-  /** LOG_FORMAT (default auto). */
+  /** LOG_FORMAT. */
   readonly format: LogFormat;
-  /** LOG_SUMMARY_MS: the one-line venue and book summary's period; 0 = none (default 60000). */
+  /** LOG_SUMMARY_MS: the one-line venue and book summary's period; 0 = none. */
   readonly summaryEveryMs: number;
 }
 
@@ -21,38 +21,31 @@ export interface ConsoleConfig {
 export interface MetricsConfig {
   /** METRICS_PORT (0 picks a free port). */
   readonly port: number;
-  /** METRICS_HOST (default 127.0.0.1: metrics are not for the public). */
+  /** METRICS_HOST (loopback by default: metrics are not for the public). */
   readonly host: string;
 }
 
 /** LOG_LEVEL, LOG_FORMAT, LOG_SUMMARY_MS. */
 export function readConsole(r: Reader): ConsoleConfig {
-  const level = r.envValue('LOG_LEVEL') ?? 'info';
-  if (!(LOG_LEVELS as readonly string[]).includes(level))
-    r.bad('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got '${level}'`);
-  const format = r.envValue('LOG_FORMAT') ?? 'auto';
-  if (format !== 'auto' && format !== 'json' && format !== 'pretty')
-    r.bad('LOG_FORMAT', `must be auto, json or pretty, got '${format}'`);
+  // The table's checks name a bad level or format; the config is then refused as a whole.
   return {
-    level: (LOG_LEVELS as readonly string[]).includes(level) ? (level as LogLevelName) : 'info',
-    format: format === 'json' || format === 'pretty' ? format : 'auto',
-    summaryEveryMs: r.int('LOG_SUMMARY_MS', r.envValue('LOG_SUMMARY_MS'), 60_000, 0, 86_400_000),
+    level: r.text('LOG_LEVEL') as LogLevelName,
+    format: r.text('LOG_FORMAT') as LogFormat,
+    summaryEveryMs: r.int('LOG_SUMMARY_MS'),
   };
 }
 
 /**
  * SHUTDOWN_TIMEOUT_MS: how long a stop (SIGTERM, SIGINT) may take before the process exits with
- * what it could not finish counted in its last line (default 8000: inside Docker's 10 s grace).
+ * what it could not finish counted in its last line.
  */
 export function readShutdownTimeout(r: Reader): number {
-  return r.int('SHUTDOWN_TIMEOUT_MS', r.envValue('SHUTDOWN_TIMEOUT_MS'), 8000, 100, 3_600_000);
+  return r.int('SHUTDOWN_TIMEOUT_MS');
 }
 
 /** METRICS_PORT (unset: no metrics endpoint) and METRICS_HOST. */
 export function readMetrics(r: Reader): MetricsConfig | null {
-  const raw = r.envValue('METRICS_PORT');
-  const host = r.envValue('METRICS_HOST') ?? '127.0.0.1';
-  if (/\s/.test(host)) r.bad('METRICS_HOST', `must be an address or host name, got '${host}'`);
-  if (raw === undefined) return null;
-  return { port: r.int('METRICS_PORT', raw, 0, 0, 65535), host };
+  const host = r.text('METRICS_HOST')!;
+  const port = r.intOrNull('METRICS_PORT');
+  return port === null ? null : { port, host };
 }

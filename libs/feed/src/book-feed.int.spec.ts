@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KafkaLog, logSink } from '@app/log';
 import { routeRequest } from '@app/request';
-import { DEFAULT_ROUTING_CONFIG, solve } from '@app/routing';
+import { SERVER_DEFAULTS } from '@app/config';
+import { solve } from '@app/routing';
 import { bookRecords, listingRecords } from '@app/synth';
 import { ownedBroker, testBrokers, type OwnedBroker } from '../../../test/kafka/broker';
 import {
@@ -14,6 +15,9 @@ import {
 } from '../../../test/kafka/book-hashes';
 import { foldAndRebuildScenario, SPEC, waitCaughtUp } from '../../../test/kafka/feed-scenarios';
 import { createBookFeed } from './log-book-feed';
+
+// The service's routing settings (libs/config's table).
+const DEFAULT_ROUTING_CONFIG = SERVER_DEFAULTS.routing;
 
 const prefix = (): string => `t-${randomUUID().slice(0, 8)}`;
 

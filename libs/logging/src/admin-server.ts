@@ -10,9 +10,9 @@ export interface AdminServer {
 }
 
 /**
- * A plain node:http server on its own port (METRICS_PORT, on METRICS_HOST: 127.0.0.1 by
- * default), outside the public API's gate: scrapes are not rate limited and never take the
- * public port's budget. Only GET /metrics answers; anything else is 404.
+ * A plain node:http server on its own port (METRICS_PORT, on METRICS_HOST: loopback unless set),
+ * outside the public API's gate: scrapes are not rate limited and never take the public port's
+ * budget. Only GET /metrics answers; anything else is 404.
  */
 export async function startAdminServer(registry: Registry, port: number, host: string): Promise<AdminServer> {
   const server: Server = createServer((req, res) => {

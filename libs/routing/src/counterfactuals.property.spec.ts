@@ -1,15 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  constraintCosts,
-  DEFAULT_ROUTING_CONFIG,
-  solve,
-  solveWithProof,
-  type RouteRequest,
-  type SolveInput,
-} from '@app/routing';
+import { SERVER_DEFAULTS } from '@app/config';
+import { constraintCosts, solve, solveWithProof, type RouteRequest, type SolveInput } from '@app/routing';
 import { NOW } from '../test/fixtures';
 import { scenarioInput } from '../test/scenarios';
+
+// The service's routing settings (libs/config's table).
+const DEFAULT_ROUTING_CONFIG = SERVER_DEFAULTS.routing;
 
 // Every counterfactual is exactly the result of the corresponding direct request on the same
 // snapshot and clock, over generated books and requests (libs/routing/test/scenarios.ts).

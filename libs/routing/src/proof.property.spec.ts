@@ -1,15 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_ROUTING_CONFIG,
-  solve,
-  solveWithProof,
-  type SolveInput,
-  type SolveProof,
-} from '@app/routing';
+import { SERVER_DEFAULTS } from '@app/config';
+import { solve, solveWithProof, type SolveInput, type SolveProof } from '@app/routing';
 import { NOW } from '../test/fixtures';
 import { scenarioInput } from '../test/scenarios';
 import { FILL_EPS } from './numeric';
+
+// The service's routing settings (libs/config's table).
+const DEFAULT_ROUTING_CONFIG = SERVER_DEFAULTS.routing;
 
 // The proof against the result of the same solve, over generated books and requests
 // (libs/routing/test/scenarios.ts): what it says must be what the result shows.

@@ -4,9 +4,13 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BookCache } from '@app/books';
-import { constraintCosts, DEFAULT_ROUTING_CONFIG, solve, STRATEGIES, type SolveInput } from '@app/routing';
+import { SERVER_DEFAULTS } from '@app/config';
+import { constraintCosts, solve, STRATEGIES, type SolveInput } from '@app/routing';
 import { NOW, recordsFor, type BookSpec } from '../test/fixtures';
 import { scenario } from '../test/scenarios';
+
+// The service's routing settings (libs/config's table).
+const DEFAULT_ROUTING_CONFIG = SERVER_DEFAULTS.routing;
 
 // Markets without order rules route exactly as before rules existed (docs/semantics.md section 13).
 // The hashes below were computed by the solver of the commit before rules (9b74c31, solver 1.1.0),

@@ -6,9 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { BookCache } from '@app/books';
 import { parseRecord } from '@app/events';
 import { routeRequest } from '@app/request';
+import { SERVER_DEFAULTS } from '@app/config';
 import {
   constraintCosts,
-  DEFAULT_ROUTING_CONFIG,
   solve,
   solveWithProof,
   STRATEGIES,
@@ -18,6 +18,9 @@ import {
 import { seeded } from '@app/synth';
 import { NOW, recordsFor, type BookSpec } from '../test/fixtures';
 import { ruledScenario } from '../test/scenarios';
+
+// The service's routing settings (libs/config's table).
+const DEFAULT_ROUTING_CONFIG = SERVER_DEFAULTS.routing;
 
 // Markets with order rules route byte for byte as the solver before the merged walk learnt to
 // rewind and pass by venues that cannot take what is left (merged-ruled.ts): results, proofs and

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { MarketRules } from '@app/books';
+import { SERVER_DEFAULTS } from '@app/config';
 import {
-  DEFAULT_ROUTING_CONFIG,
   solve,
   solveWithProof,
   type Balances,
@@ -13,6 +13,9 @@ import {
 import { isWholeMultiple, sumsExactly } from '@test/support';
 import { cacheOf, CONFIG, NOW, req, type BookSpec } from '../test/fixtures';
 import { ruledScenario } from '../test/scenarios';
+
+// The service's routing settings (libs/config's table).
+const DEFAULT_ROUTING_CONFIG = SERVER_DEFAULTS.routing;
 
 // Executable legs (docs/semantics.md section 13), over generated books whose markets carry order
 // rules: every leg is an order its venue accepts, amounts add up exactly, and a hop meets its

@@ -1,8 +1,12 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ROUTING_CONFIG, SOLVER_VERSION, solve } from '@app/routing';
+import { SERVER_DEFAULTS } from '@app/config';
+import { SOLVER_VERSION, solve } from '@app/routing';
 import { NOW } from '../test/fixtures';
 import { scenarioInput } from '../test/scenarios';
+
+// The service's routing settings (libs/config's table).
+const DEFAULT_ROUTING_CONFIG = SERVER_DEFAULTS.routing;
 
 // The result bytes of 400 generated requests (every request field, stale and out-of-sync books,
 // trims, refusals), hashed. A change to any result byte fails here: it needs a new SOLVER_VERSION

@@ -75,12 +75,6 @@ export interface RoutingConfig {
  */
 export const CLOCK_SKEW_TOLERANCE_MS = 1000;
 
-export const DEFAULT_ROUTING_CONFIG: RoutingConfig = Object.freeze({
-  staleBookMs: 10_000,
-  stalenessPenaltyBps: 1,
-  defaultTakerFeeRate: 0.001,
-});
-
 export interface Leg {
   exchangeId: string;
   amount: number;

@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { defaultOf } from '@app/config';
 import { describe, expect, it } from 'vitest';
 import { watchOrderBookIds } from './ccxt-venue';
 import { DEFAULT_VENUES, EXCLUDED_VENUES } from './default-venues';
@@ -11,6 +12,11 @@ import { loadVenuesConfig, parseVenuesConfig, VenuesConfigError } from './venues
 
 const ids = watchOrderBookIds();
 const sink = { write: () => Promise.resolve() };
+// The write buffer and listing period the service starts with (libs/config's table).
+const writer = {
+  bufferBytes: defaultOf('WRITE_BUFFER_BYTES'),
+  listingRepublishMs: defaultOf('LISTING_REPUBLISH_MS'),
+};
 
 describe('VENUES_CONFIG', () => {
   it('parses venues in the order written, with symbols, ccxt options and watch limits', () => {
@@ -25,7 +31,7 @@ describe('VENUES_CONFIG', () => {
       'f.json',
       ids,
     );
-    const options = ingestorOptions({ sink, venuesConfig: config });
+    const options = ingestorOptions({ sink, ...writer, venuesConfig: config });
     expect(options.venues).toMatchObject([
       {
         exchangeId: 'okx',
@@ -83,16 +89,17 @@ describe('defaults', () => {
   it('covers every ccxt watchOrderBook class: 53 spot venues, the rest excluded with a reason', () => {
     expect([...DEFAULT_VENUES, ...Object.keys(EXCLUDED_VENUES)].sort()).toEqual([...ids].sort());
     expect(DEFAULT_VENUES.length).toBe(53);
-    const options = ingestorOptions({ sink });
+    const options = ingestorOptions({ sink, ...writer });
     expect(options.venues.map((v) => v.exchangeId)).toEqual(DEFAULT_VENUES);
     expect(options.depth).toBe(500);
   });
 
   it("gives gateeu the REST pace of Gate's budget (ccxt's own is faster); VENUES_CONFIG's rateLimit wins", async () => {
-    const gateeu = ingestorOptions({ sink }).venues.find((v) => v.exchangeId === 'gateeu')!;
+    const gateeu = ingestorOptions({ sink, ...writer }).venues.find((v) => v.exchangeId === 'gateeu')!;
     expect(gateeu.ccxt).toEqual({ rateLimit: 50 });
     const own = ingestorOptions({
       sink,
+      ...writer,
       venuesConfig: parseVenuesConfig({ venues: { gateeu: { ccxt: { rateLimit: 100 } } } }, 'f.json', ids),
     });
     expect(own.venues[0]!.ccxt).toEqual({ rateLimit: 100 });
@@ -101,8 +108,8 @@ describe('defaults', () => {
     expect(new ccxt.gateeu().rateLimit).toBe(20);
   });
   it('rejects nonsense knobs', () => {
-    expect(() => ingestorOptions({ sink, depth: 0 })).toThrow(/depth must be a positive integer/);
-    expect(() => ingestorOptions({ sink, assets: [] })).toThrow(/asset universe/);
+    expect(() => ingestorOptions({ sink, ...writer, depth: 0 })).toThrow(/depth must be a positive integer/);
+    expect(() => ingestorOptions({ sink, ...writer, assets: [] })).toThrow(/asset universe/);
   });
 });
 

@@ -1,12 +1,5 @@
 export { Ingestor } from './ingestor';
-export {
-  ingestorOptions,
-  stderrLogger,
-  DEFAULT_BUFFER_BYTES,
-  DEFAULT_DEPTH,
-  DEFAULT_SNAPSHOT_EVERY,
-  DEFAULT_LISTING_REPUBLISH_MS,
-} from './options';
+export { ingestorOptions, stderrLogger, DEFAULT_DEPTH, DEFAULT_SNAPSHOT_EVERY } from './options';
 export { ListingRepublisher } from './listing-republisher';
 export { RecordWriter } from './record-writer';
 export type { RecordWriterOptions } from './record-writer';

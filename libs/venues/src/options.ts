@@ -69,9 +69,15 @@ export interface IngestorOptions {
   readonly listingRepublishMs: number;
 }
 
-/** What a caller may set; everything else takes the documented defaults (docs/venues.md). */
+/**
+ * What a caller may set; everything else takes the documented defaults (docs/venues.md). The
+ * write buffer and the listing period are configuration (WRITE_BUFFER_BYTES, LISTING_REPUBLISH_MS):
+ * the caller passes them, their defaults are libs/config's.
+ */
 export interface IngestorOptionsInput {
   readonly sink: RecordSink;
+  readonly bufferBytes: number;
+  readonly listingRepublishMs: number;
   readonly venuesConfig?: VenuesConfig | null;
   readonly depth?: number;
   readonly snapshotEvery?: number;
@@ -84,8 +90,6 @@ export interface IngestorOptionsInput {
   readonly clock?: () => number;
   readonly now?: () => number;
   readonly logger?: IngestorLogger;
-  readonly bufferBytes?: number;
-  readonly listingRepublishMs?: number;
 }
 
 export const DEFAULT_DEPTH = 500;
@@ -93,10 +97,6 @@ export const DEFAULT_SNAPSHOT_EVERY = 1000;
 export const DEFAULT_SNAPSHOT_EVERY_MS = 30_000;
 export const DEFAULT_SYMBOLS_PER_SUBSCRIPTION = 20;
 export const DEFAULT_BACKOFF = Object.freeze({ initialMs: 500, maxMs: 30_000 });
-/** 64 MiB: about 2 minutes of 60 venues x 20 books at 10 updates/s (~25 KB/s a venue). */
-export const DEFAULT_BUFFER_BYTES = 64 * 1024 * 1024;
-/** 10 minutes: a lost market or venue record is repaired within it (docs/operations-log.md). */
-export const DEFAULT_LISTING_REPUBLISH_MS = 600_000;
 
 /** The same JSON lines as every service process, on stderr (for embedders that pass no logger). */
 export const stderrLogger: IngestorLogger = createLogger({ level: 'info', format: 'json', destination: 2 });
@@ -146,8 +146,8 @@ export function ingestorOptions(input: IngestorOptionsInput): IngestorOptions {
     now: input.now ?? Date.now,
     logger: input.logger ?? stderrLogger,
     sink: input.sink,
-    bufferBytes: positiveInt('bufferBytes', input.bufferBytes ?? DEFAULT_BUFFER_BYTES),
-    listingRepublishMs: republishMs(input.listingRepublishMs ?? DEFAULT_LISTING_REPUBLISH_MS),
+    bufferBytes: positiveInt('bufferBytes', input.bufferBytes),
+    listingRepublishMs: republishMs(input.listingRepublishMs),
   };
 }
 

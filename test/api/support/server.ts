@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ServerConfig } from '@app/config';
+import { SERVER_DEFAULTS, type ServerConfig } from '@app/config';
 import type { EventRecord } from '@app/events';
 import { logSink, type EventLog, type RecordSink } from '@app/log';
 import type { ApiServer } from '../../../apps/api/src/bootstrap';
@@ -29,6 +29,8 @@ export interface TestServer {
 const QUIET = { log: () => undefined, warn: () => undefined, error: (m: string) => console.error(m) };
 
 export const BASE_CONFIG: ServerConfig = {
+  // The limits, budgets and journal queue the service starts with (libs/config's table).
+  ...SERVER_DEFAULTS,
   port: 0,
   host: '::',
   rateLimitRps: 1_000_000,

@@ -1,3 +1,4 @@
+import { SERVER_DEFAULTS } from '@app/config';
 import { JOURNAL_TOPICS } from '@app/events';
 import { parseJournalEntryLine, type JournalEntryRecord } from '@app/journal';
 import { QuoteJournal } from '@app/audit';
@@ -32,7 +33,12 @@ export async function journalSolved(
   now: number,
   routing: RoutingConfig,
 ): Promise<void> {
-  const journal = new QuoteJournal({ log, routing, mode: 'strict' });
+  const journal = new QuoteJournal({
+    log,
+    routing,
+    mode: 'strict',
+    maxQueuedBytes: SERVER_DEFAULTS.journalQueueBytes,
+  });
   for (const request of requests) {
     const result = solve({ request, books: feed.cache, now, config: routing });
     await journal.record({

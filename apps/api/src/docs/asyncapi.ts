@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { defaultOf, SERVER_DEFAULTS } from '@app/config';
 import { ROUTE_RESULT_SCHEMAS, RouteResultSchema } from './result-schema';
 import { routeQueryParameters } from '@app/request';
 import { API_VERSION } from './document-info';
@@ -64,7 +65,7 @@ export const STREAM_CLOSES: readonly { code: number; reason: string; errorFrame:
     code: 1013,
     reason: 'connection limit reached',
     errorFrame: true,
-    when: 'STREAM_MAX_PER_IP (10 by default) streams are already open from this address.',
+    when: `STREAM_MAX_PER_IP (${SERVER_DEFAULTS.streamMaxPerIp} by default) streams are already open from this address.`,
   },
   {
     code: 1011,
@@ -116,7 +117,7 @@ const STREAM_DESCRIPTION = [
   'After the opening frame, frames go out within a global budget (STREAM_FRAMES_PER_SEC, STREAM_BYTES_PER_SEC),',
   'streams served round-robin by client address; over it a stream gets fewer frames, each the newest state.',
   '',
-  'Heartbeat: the server pings every HEARTBEAT_MS (15000 by default) with a random token; only a pong echoing it',
+  `Heartbeat: the server pings every HEARTBEAT_MS (${SERVER_DEFAULTS.heartbeatMs} by default) with a random token; only a pong echoing it`,
   'answers (an unsolicited pong does not). A socket that leaves two consecutive pings unanswered is reset and its',
   'slot freed.',
   '',
@@ -142,7 +143,7 @@ export function buildAsyncApiDocument(): JsonObject {
     defaultContentType: 'application/json',
     servers: {
       api: {
-        host: 'localhost:3000',
+        host: `localhost:${defaultOf('--port')}`,
         protocol: 'ws',
         description: 'The API server itself: the same host and port as the HTTP API (ws:// for http://).',
       },
@@ -200,6 +201,9 @@ export function buildAsyncApiDocument(): JsonObject {
     },
     'x-close-codes': STREAM_CLOSES,
     'x-push-floor-ms': STREAM_PUSH_FLOOR_MS,
-    'x-heartbeat': { interval: 'HEARTBEAT_MS (default 15000)', terminateAfterMissedPongs: 2 },
+    'x-heartbeat': {
+      interval: `HEARTBEAT_MS (default ${SERVER_DEFAULTS.heartbeatMs})`,
+      terminateAfterMissedPongs: 2,
+    },
   };
 }

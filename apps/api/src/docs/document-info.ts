@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { SERVER_DEFAULTS } from '@app/config';
 
 const PACKAGE_NAME = 'route-quoting-service';
 
@@ -26,7 +27,7 @@ export const API_OVERVIEW = [
   '',
   '**Every endpoint is public**, IPv4-only (other clients get 403 `{"error":"ipv4_only"}`) and',
   'shares one per-IP rate limit: a fixed 1000 ms window opened by the first request, RATE_LIMIT_RPS',
-  'requests per window (5 by default; every request counts, including errors and stream upgrades).',
+  `requests per window (${SERVER_DEFAULTS.rateLimitRps} by default; every request counts, including errors and stream upgrades).`,
   'Every answer that passed the IPv4 rule carries `x-ratelimit-limit`, `x-ratelimit-remaining`,',
   '`x-ratelimit-reset` and `x-request-id`; over the limit the answer is 429 with `retry-after`.',
   '',

@@ -1,4 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
+import { SERVER_DEFAULTS } from '@app/config';
 import { ErrorSchema } from './schemas';
 import { ref, type JsonObject } from './json-schema';
 import examplesJson from './examples.json';
@@ -136,7 +137,7 @@ export const GATE_RESPONSES: Record<string, { readonly status: string; readonly 
   RequestTimeout: {
     status: '408',
     response: gateError(
-      'The request headers did not arrive within HEADERS_TIMEOUT_MS (10000 by default), or the whole request, body included, within REQUEST_TIMEOUT_MS (30000). The connection is closed.',
+      `The request headers did not arrive within HEADERS_TIMEOUT_MS (${SERVER_DEFAULTS.http.headersTimeoutMs} by default), or the whole request, body included, within REQUEST_TIMEOUT_MS (${SERVER_DEFAULTS.http.requestTimeoutMs}). The connection is closed.`,
     ),
   },
   ContentTooLarge: {

@@ -5,7 +5,7 @@ import { RedisLimits } from './redis-limits';
 
 /** The limits a server runs with: shared through Redis with REDIS_URL, else in this process. */
 export function limitsFor(config: ServerConfig): Limits {
-  const url = config.redisUrl ?? null;
+  const url = config.redisUrl;
   if (url === null) return localLimits(config.rateLimitRps, config.streamMaxPerIp);
   return new RedisLimits({
     url,

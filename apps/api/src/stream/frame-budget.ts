@@ -4,12 +4,6 @@ export interface StreamBudget {
   readonly bytesPerSec: number;
 }
 
-/** The defaults (libs/config's STREAM_FRAMES_PER_SEC, STREAM_BYTES_PER_SEC). */
-export const STREAM_BUDGET_DEFAULTS: StreamBudget = Object.freeze({
-  framesPerSec: 5_000,
-  bytesPerSec: 16 * 1024 * 1024,
-});
-
 /** What one tick's solve is charged, in frames: a solve costs about as much CPU as this many frames. */
 export const SOLVE_COST_FRAMES = 5;
 /** The bucket holds at most this much of a second's budget (one push floor's worth). */

@@ -13,7 +13,7 @@ import { SERVER_CONFIG } from '../tokens';
 import { errorFrame, SharedFrame } from './frames';
 import type { StreamSocket } from './stream-socket';
 import { PUSH_FLOOR_MS, Subscriber } from './subscriber';
-import { SOLVE_COST_FRAMES, STREAM_BUDGET_DEFAULTS } from './frame-budget';
+import { SOLVE_COST_FRAMES } from './frame-budget';
 import { FramePump } from './frame-pump';
 
 /** Subscribers with the same normalised request: solved once per tick, the frame shared. */
@@ -80,7 +80,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
     @Inject(Limits) private readonly limits: Limits,
   ) {
     this.pump = new FramePump(
-      config.streamBudget ?? STREAM_BUDGET_DEFAULTS,
+      config.streamBudget,
       {
         isDue: (sub) => this.groups.get(sub.groupKey)?.due === true,
         solve: (sub) => {

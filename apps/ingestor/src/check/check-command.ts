@@ -1,5 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { ConfigError, loadConfig, packageVersion } from '@app/config';
+import { ConfigError, envTable, loadConfig, numberArg, packageVersion } from '@app/config';
 import {
   DEFAULT_VENUES,
   loadVenuesConfig,
@@ -36,9 +36,11 @@ After --seconds it prints, per venue:
   VERDICT     ok; WARN (some books missing, integrity failures, drops); FAIL (no market or no book)
 and under a venue that is not ok, its last errors in its own words (ccxt's messages).
 
-Environment: VENUES_CONFIG (a JSON file choosing venues, symbols, ccxt options and API keys;
-default: the default venues). Run it first on a new deployment, with the same environment as the
-ingestor, and read the FAIL and WARN rows before starting the service.
+Environment (default, meaning):
+${envTable('venues')}
+
+VENUES_CONFIG also carries ccxt options and API keys. Run it first on a new deployment, with the
+same environment as the ingestor, and read the FAIL and WARN rows before starting the service.
 
 Exit status: 0 every selected venue ok or warn; 1 a selected venue failed; 2 bad usage or
 configuration.
@@ -51,12 +53,8 @@ Examples:
 /** Bad input found after parsing: printed, exit 2. */
 class UsageError extends Error {}
 
-function seconds(raw: string): number {
-  const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(n) || n < 1 || n > 3600)
-    throw new InvalidArgumentError('must be an integer from 1 to 3600');
-  return n;
-}
+/** --seconds: how long the venues are watched. */
+const seconds = numberArg({ integer: true, min: 1, max: 3600 });
 
 function idList(raw: string): string[] {
   const ids = raw.split(',').map((s) => s.trim());
@@ -65,11 +63,11 @@ function idList(raw: string): string[] {
   return [...new Set(ids)];
 }
 
-/** VENUES_CONFIG as the ingestor reads it, or null for the default venues. */
+/** VENUES_CONFIG as the ingestor reads it (the check's config section), or null for the default venues. */
 function venuesConfigOf(ctx: VenuesContext): { config: VenuesConfig | null; source: string } {
   let path: string | null;
   try {
-    path = loadConfig('ingestor', [], ctx.env, ctx.cwd).venuesConfig;
+    path = loadConfig('venues', new Map(), ctx.env, ctx.cwd).venuesConfig;
   } catch (e) {
     if (e instanceof ConfigError) throw new UsageError(e.message);
     throw e;

@@ -1,3 +1,4 @@
+import { defaultOf } from '@app/config';
 import { Ingestor, ingestorOptions, type VenuesConfig } from '@app/venues';
 import { checkReport, type CheckReport } from './check-report';
 import { VenueProbe } from './venue-probe';
@@ -28,7 +29,14 @@ export async function runCheck(input: CheckInput): Promise<CheckRun> {
   const now = input.now ?? Date.now;
   const startedAt = now();
   const probe = new VenueProbe(startedAt, now);
-  const options = ingestorOptions({ sink: probe, logger: probe, venuesConfig: input.venuesConfig });
+  // Nothing reaches the log: the writer's settings are the service's defaults, as a fresh ingestor's.
+  const options = ingestorOptions({
+    sink: probe,
+    logger: probe,
+    venuesConfig: input.venuesConfig,
+    bufferBytes: defaultOf('WRITE_BUFFER_BYTES'),
+    listingRepublishMs: defaultOf('LISTING_REPUBLISH_MS'),
+  });
   const only = input.only;
   const venues = only === null ? options.venues : options.venues.filter((v) => only.has(v.exchangeId));
   const ingestor = new Ingestor({ ...options, venues });

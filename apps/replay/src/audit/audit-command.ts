@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { configOption } from '@app/config';
 import { formatDiff, journalInRange, replayQuote, type JournalOccurrence } from '@app/audit';
 import type { EventLog } from '@app/log';
 import { instant, integer, UsageError } from '../cli/args';
@@ -42,7 +43,7 @@ export function registerAudit(program: Command, ctx: CliContext, done: (code: nu
     .addOption(
       new Option('--to <time>', 'last calculatedAt to include').argParser(instant).makeOptionMandatory(),
     )
-    .option('--data-dir <dir>', 'embedded event log directory (default: DATA_DIR, else ./.data)')
+    .addOption(configOption('replay', 'data-dir'))
     .addOption(
       new Option('--show-diff <n>', 'diff lines shown per differing quote')
         .argParser(integer(0, 10_000))

@@ -2,9 +2,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InstantFold, fileSource, horizonText, logHorizon, logSources } from '@app/feed';
 import type { EventLog } from '@app/log';
-import { DEFAULT_ROUTING_CONFIG, type RoutingConfig } from '@app/routing';
+import { configOption } from '@app/config';
+import type { RoutingConfig } from '@app/routing';
 import { Command, Option } from 'commander';
-import { decimal, instant, integer, UsageError } from '../cli/args';
+import { instant, UsageError } from '../cli/args';
 import type { CliContext } from '../cli/context';
 import { openReadLog } from '../cli/open-log';
 import { reportHtml } from './report-html';
@@ -50,7 +51,6 @@ Example:
 
 /** `backtest --from T --to T --schedule FILE`: replay strategies over recorded books. */
 export function registerBacktest(program: Command, ctx: CliContext, done: (code: number) => void): void {
-  const d = DEFAULT_ROUTING_CONFIG;
   program
     .command('backtest')
     .summary('solve a schedule of requests over recorded books; CSV, JSONL, Parquet and an HTML report')
@@ -68,25 +68,11 @@ export function registerBacktest(program: Command, ctx: CliContext, done: (code:
     .requiredOption('--schedule <file>', 'schedule JSON file')
     .option('--events <file-or-dir>', 'a recording (JSON Lines file or directory); default: the event log')
     .option('--out <dir>', 'output directory (created if missing)', 'backtest-out')
-    .option(
-      '--data-dir <dir>',
-      'embedded event log directory, without --events (default: DATA_DIR, else ./.data)',
-    )
-    .addOption(
-      new Option('--stale-book-ms <ms>', 'freshness cutoff')
-        .argParser(integer(1, 86_400_000))
-        .default(d.staleBookMs),
-    )
-    .addOption(
-      new Option('--staleness-penalty-bps <bps>', 'ranking markdown per sqrt second of book age')
-        .argParser(decimal(0, 10_000))
-        .default(d.stalenessPenaltyBps),
-    )
-    .addOption(
-      new Option('--default-taker-fee-rate <rate>', 'fee of a venue that publishes none')
-        .argParser(decimal(0, 0.5))
-        .default(d.defaultTakerFeeRate),
-    )
+    .addOption(configOption('replay', 'data-dir', 'embedded event log directory, without --events'))
+    // The server's routing settings (STALE_BOOK_MS...) as flags: the table's bounds and defaults.
+    .addOption(configOption('replay', 'stale-book-ms'))
+    .addOption(configOption('replay', 'staleness-penalty-bps'))
+    .addOption(configOption('replay', 'default-taker-fee-rate'))
     .addHelpText('after', HELP)
     .option('--no-decay', 'skip quote decay (each quote re-priced 1 s, 5 s and 30 s later)')
     .action(async (o: BacktestOptions) => done(await backtest(o, ctx)));

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { numberArg } from '@app/config';
 
 /** Bad command-line input found after parsing: the CLI prints the message and exits with status 2. */
 export class UsageError extends Error {
@@ -8,24 +9,14 @@ export class UsageError extends Error {
 /** Latest instant a JavaScript Date can hold, the bound of every epoch-ms flag. */
 export const MAX_EPOCH_MS = 8_640_000_000_000_000;
 
-/** A commander value parser for an integer within [min, max]. */
+/** A commander value parser for an integer within [min, max] (libs/config's number parser). */
 export function integer(min: number, max: number): (raw: string) => number {
-  return (raw) => {
-    const n = /^[+-]?\d+$/.test(raw) ? Number(raw) : NaN;
-    if (!Number.isSafeInteger(n) || n < min || n > max)
-      throw new InvalidArgumentError(`must be an integer from ${min} to ${max}`);
-    return n;
-  };
+  return numberArg({ integer: true, min, max });
 }
 
 /** A commander value parser for a plain decimal number within [min, max]. */
 export function decimal(min: number, max: number): (raw: string) => number {
-  return (raw) => {
-    const n = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(raw) ? Number(raw) : NaN;
-    if (!Number.isFinite(n) || n < min || n > max)
-      throw new InvalidArgumentError(`must be a number from ${min} to ${max}`);
-    return n;
-  };
+  return numberArg({ integer: false, min, max });
 }
 
 const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/;

@@ -5,20 +5,15 @@ import { UsageError } from './args';
 import type { CliContext } from './context';
 
 /**
- * The event log a command reads: KAFKA_BROKERS selects Kafka, otherwise the embedded log in
- * `--data-dir` or DATA_DIR (default ./.data). Environment values are validated by @app/config.
- * An embedded log directory that does not exist is an error, never created.
+ * The event log a command reads (replay's config section): KAFKA_BROKERS selects Kafka, otherwise
+ * the embedded log in `--data-dir`, else DATA_DIR, else the table's default. Values are
+ * validated by @app/config. An embedded log directory that does not exist is an error, never created.
  */
 export function logConfig(dataDir: string | undefined, ctx: CliContext): LogConfig {
   let log: LogConfig;
   try {
-    // The ingestor's config reads exactly KAFKA_BROKERS, DATA_DIR and TOPIC_PREFIX (VENUES_CONFIG is dropped).
-    ({ log } = loadConfig(
-      'ingestor',
-      [],
-      { ...ctx.env, VENUES_CONFIG: undefined, ...(dataDir === undefined ? {} : { DATA_DIR: dataDir }) },
-      ctx.cwd,
-    ));
+    const flags = new Map(dataDir === undefined ? [] : [['data-dir', dataDir]]);
+    ({ log } = loadConfig('replay', flags, ctx.env, ctx.cwd));
   } catch (e) {
     if (e instanceof ConfigError) throw new UsageError(e.message);
     throw e;

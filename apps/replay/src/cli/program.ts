@@ -11,7 +11,7 @@ import { registerQuote } from '../quote/quote-command';
 import { registerRecord } from '../record/record-command';
 import { UsageError } from './args';
 import type { CliContext } from './context';
-import { packageVersion } from '@app/config';
+import { envTable, packageVersion } from '@app/config';
 
 /**
  * What a subcommand module exports: add its command (flags, help, action) to the `replay` program.
@@ -33,8 +33,11 @@ const COMMANDS: readonly RegisterCommand[] = [
 
 const LOG_HELP = `
 The event log: Kafka when KAFKA_BROKERS is set (TOPIC_PREFIX applies), otherwise the embedded log
-in --data-dir, else DATA_DIR, else ./.data. Commands only read it: a directory that does not exist
-is an error and is never created.
+in --data-dir, else DATA_DIR. Commands only read it: a directory that does not exist is an error
+and is never created.
+
+Environment (default, meaning):
+${envTable('replay')}
 
 Exit status: 0 success; 1 a replay differs or cannot be reproduced; 2 bad usage (unknown flag,
 bad value, missing path); 3 nothing journalled for a requestId or in a range.`;

@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { configOption } from '@app/config';
 import { journalInRange, replayInput, sha256Hex, type JournalOccurrence } from '@app/audit';
 import { solve, SOLVER_VERSION } from '@app/routing';
 import { decimal, instant, integer, UsageError } from '../cli/args';
@@ -52,7 +53,7 @@ export function registerCompare(program: Command, ctx: CliContext, done: (code: 
         'the other build: a dist directory or a git ref',
       ).makeOptionMandatory(),
     )
-    .option('--data-dir <dir>', 'embedded event log directory (default: DATA_DIR, else ./.data)')
+    .addOption(configOption('replay', 'data-dir'))
     .addOption(
       new Option('--max-bps <n>', 'largest |delta| in bps that passes')
         .argParser(decimal(0, 10_000))

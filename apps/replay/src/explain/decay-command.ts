@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { configOption } from '@app/config';
 import { decaySummary, journalInRange, quoteDecay, replayInput, type QuoteDecay } from '@app/audit';
 import { solve } from '@app/routing';
 import { decimal, instant, UsageError } from '../cli/args';
@@ -35,7 +36,7 @@ export function registerDecay(program: Command, ctx: CliContext, done: (code: nu
     .description('Re-price the legs of journalled quotes later in the log; summarise per pair and size.')
     .addOption(new Option('--from <time>', 'first calculatedAt').argParser(instant).makeOptionMandatory())
     .addOption(new Option('--to <time>', 'last calculatedAt').argParser(instant).makeOptionMandatory())
-    .option('--data-dir <dir>', 'embedded event log directory (default: DATA_DIR, else ./.data)')
+    .addOption(configOption('replay', 'data-dir'))
     .addOption(
       new Option('--tolerance-bps <n>', 'a quote holds while re-priced at most this much worse')
         .argParser(decimal(0, 10_000))

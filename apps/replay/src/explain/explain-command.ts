@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { configOption } from '@app/config';
 import { findQuotes, journalLookup, quoteDecay, replayInput, sha256Hex } from '@app/audit';
 import type { EventLog } from '@app/log';
 import { constraintCosts, solveWithProof } from '@app/routing';
@@ -40,7 +41,7 @@ export function registerExplain(program: Command, ctx: CliContext, done: (code: 
     .summary('the walk-the-book proof and the cost of each constraint of a journalled quote')
     .description('Re-solve a journalled quote on its own snapshot with the proof and the counterfactuals on.')
     .argument('<requestId>', 'the requestId to explain')
-    .option('--data-dir <dir>', 'embedded event log directory (default: DATA_DIR, else ./.data)')
+    .addOption(configOption('replay', 'data-dir'))
     .option(
       '--occurrence <n>',
       'explain only the n-th record of the requestId (1 = oldest)',

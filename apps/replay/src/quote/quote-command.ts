@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { configOption } from '@app/config';
 import { Command, Option } from 'commander';
 import {
   findQuotes,
@@ -62,7 +63,7 @@ export function registerQuote(program: Command, ctx: CliContext, done: (code: nu
     .summary('recompute journalled quotes; exit 0 only when every one is byte-identical')
     .description('Rebuild the books each journalled quote saw, re-solve it, and compare the bytes.')
     .argument('[requestIds...]', "requestIds to replay ('-' or none: read them from stdin)")
-    .option('--data-dir <dir>', 'embedded event log directory (default: DATA_DIR, else ./.data)')
+    .addOption(configOption('replay', 'data-dir'))
     .addOption(
       new Option('--occurrence <n>', 'replay only the n-th record of each requestId (1 = oldest)').argParser(
         integer(1, 1_000_000),

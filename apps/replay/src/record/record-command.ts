@@ -1,5 +1,6 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { configOption } from '@app/config';
 import { RECORD_TOPICS, type TopicName } from '@app/events';
 import { decodeEntry, readRange } from '@app/feed';
 import { Command } from 'commander';
@@ -24,7 +25,7 @@ export function registerRecord(program: Command, ctx: CliContext, done: (code: n
     .summary("copy the log's book/market/venue records to JSON Lines files --replay reads")
     .description('Export the event log as events.md JSON Lines, one file per topic-partition.')
     .requiredOption('--out <dir>', 'output directory (created if missing)')
-    .option('--data-dir <dir>', 'embedded event log directory (default: DATA_DIR, else ./.data)')
+    .addOption(configOption('replay', 'data-dir'))
     .addHelpText('after', HELP)
     .action(async (o: { out: string; dataDir?: string }) => done(await record(o, ctx)));
 }

@@ -10,7 +10,8 @@ export interface ShardGroupOptions {
   readonly slots: number;
   /** A member silent for this long is evicted by the coordinator and its slots given to others. */
   readonly sessionMs: number;
-  readonly replicationFactor?: number;
+  /** Replicas of `topic` when it is created (KAFKA_REPLICATION_FACTOR). */
+  readonly replicationFactor: number;
   /** The slots this member owns now (after each join, and after it fenced itself and is heard again). */
   onAssign(slots: ReadonlySet<number>): void;
   /** Synchronously, before the member rejoins a rebalance or once its lease may have lapsed: own nothing. */
@@ -151,7 +152,7 @@ export class ShardGroup {
               {
                 topic: this.options.topic,
                 numPartitions: this.options.slots,
-                replicationFactor: this.options.replicationFactor ?? 1,
+                replicationFactor: this.options.replicationFactor,
               },
             ],
           })
