@@ -88,7 +88,19 @@ async function importData(files: readonly string[], o: ImportOptions, ctx: CliCo
   const markets = o.markets === undefined ? null : readJson(o.markets, ctx, '--markets', parseMarketsFile);
   const dir = resolve(ctx.cwd, o.out);
   mkdirSync(dir, { recursive: true });
+  // Stopped (Ctrl-C, a kill): nothing of the import stays, even while it waits for a slow input.
+  // Listening before the temporary file exists: a signal in between would otherwise kill the
+  // process by default and leave the file.
+  let made: ImportFiles | null = null;
+  const onSignal = (): void => {
+    made?.discard();
+    ctx.err('import interrupted: nothing written');
+    process.exit(130);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   const output = new ImportFiles(dir, o.name);
+  made = output;
   let shown = 0;
   const report = (p: Problem): void => {
     output.problem(problemText(p));
@@ -98,14 +110,6 @@ async function importData(files: readonly string[], o: ImportOptions, ctx: CliCo
   const bar = ctx.progress('import', Math.max(1, Math.ceil(totalBytes / 1e6)), 'MB read');
   const read = new Array<number>(paths.length).fill(0);
   let shownMb = 0;
-  // Stopped (Ctrl-C, a kill): nothing of the import stays, even while it waits for a slow input.
-  const onSignal = (): void => {
-    output.discard();
-    ctx.err('import interrupted: nothing written');
-    process.exit(130);
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
   const t0 = performance.now();
   let result: ImportResult;
   try {
