@@ -91,11 +91,17 @@ async function importData(files: readonly string[], o: ImportOptions, ctx: CliCo
   // Stopped (Ctrl-C, a kill): nothing of the import stays, even while it waits for a slow input.
   // Listening before the temporary file exists: a signal in between would otherwise kill the
   // process by default and leave the file.
+  //
+  // The process then ends by the same signal (its default action, so a shell sees 130 or 143),
+  // not by process.exit: from Node 22 on, exit waits for libuv's thread pool, where the read of a
+  // named pipe blocks until its writer sends more (the process would never end).
   let made: ImportFiles | null = null;
-  const onSignal = (): void => {
+  const onSignal = (signal: NodeJS.Signals): void => {
     made?.discard();
     ctx.err('import interrupted: nothing written');
-    process.exit(130);
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+    process.kill(process.pid, signal);
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
