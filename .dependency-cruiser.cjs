@@ -4,6 +4,8 @@
  * never import bench/, and each lib depends only on the libs listed in LAYERS.
  */
 const LAYERS = {
+  // How a failed call is tried again (full-jitter backoff, time and randomness injected): no deps.
+  retry: [],
   events: [],
   config: [],
   logging: [],
@@ -11,11 +13,11 @@ const LAYERS = {
   routing: ['events', 'books'],
   request: ['events', 'routing'],
   journal: ['routing', 'request'],
-  log: ['events'],
+  log: ['events', 'retry'],
   synth: ['events', 'log'],
-  feed: ['events', 'books', 'log', 'journal', 'config'],
+  feed: ['events', 'books', 'log', 'journal', 'config', 'retry'],
   audit: ['events', 'routing', 'journal', 'log', 'feed'],
-  venues: ['events', 'books', 'log', 'logging'],
+  venues: ['events', 'books', 'log', 'logging', 'retry'],
   // The generated API client stands alone: it is what a consumer of the API would import.
   client: [],
 };

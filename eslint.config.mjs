@@ -65,6 +65,13 @@ export default tseslint.config(
     },
   },
   {
+    // The retry helper sits below every lib: no framework, client or node built-in (its defaults,
+    // Math.random and the process's timers, are what callers inject otherwise).
+    files: ['libs/retry/src/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: { 'no-restricted-imports': ['error', pureLibImports] },
+  },
+  {
     // The unit tier touches no file, socket, process or broker (vitest.config.ts "Three tiers").
     files: ['**/*.spec.ts'],
     ignores: ['**/*.int.spec.ts'],

@@ -16,6 +16,7 @@ const alias = {
   '@app/venues': resolve(__dirname, 'libs/venues/src/index.ts'),
   '@app/client': resolve(__dirname, 'libs/client/src/index.ts'),
   '@app/logging': resolve(__dirname, 'libs/logging/src/index.ts'),
+  '@app/retry': resolve(__dirname, 'libs/retry/src/index.ts'),
 };
 
 /**

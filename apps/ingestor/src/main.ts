@@ -10,6 +10,7 @@ import {
   type RecordSink,
 } from '@app/log';
 import { createLogger, quietRepeats, type ServiceLogger, startAdminServer } from '@app/logging';
+import { retry } from '@app/retry';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { feedReplay, newestReceivedAt } from '@app/feed';
 import { watchOrderBookIds } from '@app/venues';
@@ -197,22 +198,22 @@ async function serveMetrics(
  * Where a looping replay starts: after the newest record already in the log (time keeps moving),
  * and never before now: an API on the wall clock (its own process, docker-compose.yml) then sees
  * fresh books from the first pass, not the recording's day. A log that cannot answer yet (a Kafka
- * topic just created, its partition leaders not elected) is asked again every second.
+ * topic just created, its partition leaders not elected) is asked again (pauses under 250 ms
+ * doubling to 2 s) until it answers or the replay is stopped.
  */
-async function loopStart(log: EventLog, signal: AbortSignal, logger: ServiceLogger): Promise<number> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return Math.max((await newestReceivedAt(log)) ?? 0, Date.now());
-    } catch (e) {
-      if (signal.aborted) throw e;
-      if (attempt % 10 === 1)
+function loopStart(log: EventLog, signal: AbortSignal, logger: ServiceLogger): Promise<number> {
+  return retry(async () => Math.max((await newestReceivedAt(log)) ?? 0, Date.now()), {
+    initialMs: 250,
+    maxMs: 2_000,
+    signal,
+    onRetry: (e, attempt) => {
+      if (attempt % 10 === 0)
         logger.warn('event log not readable yet; the replay waits for it', {
-          attempt,
+          attempt: attempt + 1,
           error: e instanceof Error ? e.message : String(e),
         });
-      await new Promise((r) => setTimeout(r, 1000));
-    }
-  }
+    },
+  });
 }
 
 /** Every configured venue in this process. */

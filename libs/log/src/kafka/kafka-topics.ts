@@ -1,5 +1,6 @@
 import type { Admin, Kafka } from 'kafkajs';
 import { TOPICS, topicName, type TopicName } from '@app/events';
+import { retry } from '@app/retry';
 import { LogError } from '../log-error';
 import type { RetentionPolicy } from '../embedded/retention';
 import { describeRetention, topicRetentionEntries } from './kafka-retention';
@@ -27,7 +28,16 @@ const COMPACTED = [
  */
 const SHARED = [...COMPACTED, { name: 'delete.retention.ms', value: '600000' }];
 
-const RETRY_ATTEMPTS = 8;
+/**
+ * An admin call failing with an error kafkajs marks retriable: a partition whose leader is being
+ * elected or has just moved (a topic created a moment ago on a cluster, a broker restarted) answers
+ * NOT_LEADER or LEADER_NOT_AVAILABLE for a few hundred milliseconds. Pauses under 100 ms doubling
+ * to 1 s, for up to 5 s (as long as the 8 calls spaced 100 ms ... 1 s that were here before).
+ */
+const ADMIN_RETRY = { initialMs: 100, maxMs: 1_000, withinMs: 5_000 };
+
+/** A topic just created, asked for on a broker that does not know it yet: pauses up to 500 ms, for 5 s. */
+const CREATE_RETRY = { initialMs: 100, maxMs: 500, withinMs: 5_000 };
 
 /** Whether kafkajs says a retry can cure this error (its own or that of an error it wraps). */
 function retriable(e: unknown): boolean {
@@ -107,22 +117,25 @@ export class KafkaTopics {
 
   /**
    * One admin call, made again (with a new admin client, so fresh metadata) while it fails with an
-   * error kafkajs marks retriable: a partition whose leader is being elected or has just moved
-   * (a topic created a moment ago on a cluster, a broker restarted) answers NOT_LEADER or
-   * LEADER_NOT_AVAILABLE for a few hundred milliseconds. Up to RETRY_ATTEMPTS calls spaced
-   * 100 ms, 200 ms, ... 1 s (about 5 s in all); anything else, or the last failure, is thrown.
+   * error kafkajs marks retriable (ADMIN_RETRY); anything else, or the last failure, is thrown. An
+   * admin client that cannot even be made is not retried here (ensure's LogError, as it was).
    */
   private async retrying<T>(what: string, call: (admin: Admin) => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      const admin = await this.ensure();
-      try {
-        return await call(admin);
-      } catch (e) {
-        await this.reset(admin);
-        if (attempt >= RETRY_ATTEMPTS || !retriable(e))
-          throw new LogError('unavailable', `${what}: ${message(e)}`);
-        await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** (attempt - 1), 1000)));
-      }
+    try {
+      return await retry(
+        async () => {
+          const admin = await this.ensure();
+          try {
+            return await call(admin);
+          } catch (e) {
+            await this.reset(admin);
+            throw e;
+          }
+        },
+        { ...ADMIN_RETRY, retryIf: retriable },
+      );
+    } catch (e) {
+      throw e instanceof LogError ? e : new LogError('unavailable', `${what}: ${message(e)}`);
     }
   }
 
@@ -191,16 +204,13 @@ export class KafkaTopics {
     }));
     // On a cluster, a broker asked right after the creation may not know the topics yet
     // (UNKNOWN_TOPIC_OR_PARTITION while it catches up with the controller): ask again.
-    for (let attempt = 0; ; attempt++) {
-      try {
+    await retry(
+      async () => {
         await admin.createTopics({ waitForLeaders: true, topics });
         await admin.fetchTopicMetadata({ topics: topics.map((t) => t.topic) });
-        return;
-      } catch (e) {
-        if (attempt >= 20 || !message(e).includes('does not host this topic-partition')) throw e;
-        await new Promise((r) => setTimeout(r, 250));
-      }
-    }
+      },
+      { ...CREATE_RETRY, retryIf: (e) => message(e).includes('does not host this topic-partition') },
+    );
   }
 }
 
