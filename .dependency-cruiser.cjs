@@ -16,7 +16,7 @@ const LAYERS = {
   log: ['events', 'retry'],
   synth: ['events', 'log'],
   feed: ['events', 'books', 'log', 'journal', 'config', 'retry'],
-  audit: ['events', 'routing', 'journal', 'log', 'feed'],
+  audit: ['events', 'routing', 'journal', 'log', 'feed', 'retry'],
   venues: ['events', 'books', 'log', 'logging', 'retry'],
   // The generated API client stands alone: it is what a consumer of the API would import.
   client: [],
