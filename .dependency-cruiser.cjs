@@ -4,11 +4,14 @@
  * never import bench/, and each lib depends only on the libs listed in LAYERS.
  */
 const LAYERS = {
-  // How a failed call is tried again (full-jitter backoff, time and randomness injected): no deps.
+  // How a failed call is told (its message) and tried again (full-jitter backoff, time and
+  // randomness injected): no deps.
   retry: [],
+  // Text escaped for the HTML pages the apps build: no deps.
+  html: [],
   events: [],
   config: [],
-  logging: [],
+  logging: ['retry'],
   books: ['events'],
   routing: ['events', 'books'],
   request: ['events', 'routing'],

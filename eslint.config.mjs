@@ -65,9 +65,10 @@ export default tseslint.config(
     },
   },
   {
-    // The retry helper sits below every lib: no framework, client or node built-in (its defaults,
-    // Math.random and the process's timers, are what callers inject otherwise).
-    files: ['libs/retry/src/**/*.ts'],
+    // The retry helper and the HTML escapers sit below every lib: no framework, client or node
+    // built-in (the retry's defaults, Math.random and the process's timers, are what callers
+    // inject otherwise).
+    files: ['libs/retry/src/**/*.ts', 'libs/html/src/**/*.ts'],
     ignores: ['**/*.spec.ts'],
     rules: { 'no-restricted-imports': ['error', pureLibImports] },
   },

@@ -17,6 +17,7 @@ const alias = {
   '@app/client': resolve(__dirname, 'libs/client/src/index.ts'),
   '@app/logging': resolve(__dirname, 'libs/logging/src/index.ts'),
   '@app/retry': resolve(__dirname, 'libs/retry/src/index.ts'),
+  '@app/html': resolve(__dirname, 'libs/html/src/index.ts'),
 };
 
 /**

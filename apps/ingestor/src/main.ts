@@ -10,7 +10,7 @@ import {
   type RecordSink,
 } from '@app/log';
 import { createLogger, quietRepeats, type ServiceLogger, startAdminServer } from '@app/logging';
-import { retry } from '@app/retry';
+import { retry, errorMessage } from '@app/retry';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { feedReplay, newestReceivedAt } from '@app/feed';
 import { watchOrderBookIds } from '@app/venues';
@@ -188,7 +188,7 @@ async function serveMetrics(
     return admin;
   } catch (e) {
     logger.error('metrics port could not open; running without it', {
-      error: e instanceof Error ? e.message : String(e),
+      error: errorMessage(e),
     });
     return null;
   }
@@ -210,7 +210,7 @@ function loopStart(log: EventLog, signal: AbortSignal, logger: ServiceLogger): P
       if (attempt % 10 === 0)
         logger.warn('event log not readable yet; the replay waits for it', {
           attempt: attempt + 1,
-          error: e instanceof Error ? e.message : String(e),
+          error: errorMessage(e),
         });
     },
   });
@@ -248,7 +248,7 @@ function shardedIngestor(
   });
   // A broker not reachable yet is retried by the group itself; only a bad setting ends the process.
   shards.start().catch((e: unknown) => {
-    logger.error('ingestor group failed', { error: e instanceof Error ? e.message : String(e) });
+    logger.error('ingestor group failed', { error: errorMessage(e) });
     process.exit(1);
   });
   return shards;
@@ -299,7 +299,7 @@ function startReplay(
       },
       // Only reading the recording can end it (a file gone): say so and exit 1.
       (e: unknown) => {
-        logger.error('replay stopped', { error: e instanceof Error ? e.message : String(e) });
+        logger.error('replay stopped', { error: errorMessage(e) });
         if (!abort.signal.aborted) finished(1);
       },
     );

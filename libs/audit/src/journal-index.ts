@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JournalTopic } from '@app/events';
 import { partitionFor, TurnBudget, type EventLog, type LogEntry } from '@app/log';
-import { retry } from '@app/retry';
+import { retry, asError } from '@app/retry';
 import {
   ENTRY,
   keyHash,
@@ -221,7 +221,7 @@ export class JournalIndexer {
       for (const index of this.indexes)
         await index.catchUp().then(
           () => undefined,
-          (e: unknown) => this.onError(e instanceof Error ? e : new Error(String(e))),
+          (e: unknown) => this.onError(asError(e)),
         );
     });
     return this.running;

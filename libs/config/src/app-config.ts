@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { ConfigError } from './config-error';
+import { deepFreeze } from './deep-freeze';
 import { readHttpLimits, type HttpLimits } from './http-limits';
 import {
   readConsole,
@@ -363,12 +364,4 @@ function readVenuesConfig(r: Reader, cwd: string): string | null {
   const abs = resolve(cwd, raw);
   if (!existsSync(abs)) r.bad('VENUES_CONFIG', `no such file: ${raw}`);
   return abs;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    for (const v of Object.values(value)) deepFreeze(v);
-    Object.freeze(value);
-  }
-  return value;
 }

@@ -1,7 +1,7 @@
 import { BookCache, withoutListings, type MarketsView } from '@app/books';
 import { byCodeUnit, RECORD_TOPICS, type EventRecord, type TopicName } from '@app/events';
 import { partitionFor, type EventLog, type LogEntry, type LogPosition, type PositionVector } from '@app/log';
-import { Backoff, sleep } from '@app/retry';
+import { Backoff, sleep, errorMessage } from '@app/retry';
 import { BookFeed, type FeedHealth, type FeedLogger } from './book-feed';
 import { FeedProgress } from './feed-progress';
 import { foldEntries, type SkippedEntry } from './fold';
@@ -181,7 +181,7 @@ export class LogBookFeed extends BookFeed {
       try {
         listener(touched);
       } catch (e) {
-        this.options.logger.error(`onChange listener failed: ${e instanceof Error ? e.message : String(e)}`);
+        this.options.logger.error(`onChange listener failed: ${errorMessage(e)}`);
       }
     }
   }
@@ -232,7 +232,7 @@ export class LogBookFeed extends BookFeed {
         this.stats.restarts++;
         const wait = backoff.next();
         this.options.logger.warn(
-          `event log read failed (${e instanceof Error ? e.message : String(e)}); resuming from positions in ${wait} ms`,
+          `event log read failed (${errorMessage(e)}); resuming from positions in ${wait} ms`,
         );
         await sleep(wait, signal);
       }

@@ -1,7 +1,7 @@
 import type { ReplaySpeed } from '@app/config';
 import type { EventRecord } from '@app/events';
 import { LogError, type RecordSink } from '@app/log';
-import { Backoff, sleep } from '@app/retry';
+import { Backoff, sleep, asError } from '@app/retry';
 import { RecordingReader, replayFiles, type SkippedLine } from './replay-files';
 import { shiftRecord, scanRecording } from './replay-loop';
 
@@ -159,7 +159,7 @@ async function writeAll(
       await options.sink.write(rest);
       return { written: written + rest.length, refused };
     } catch (e) {
-      const error = e instanceof Error ? e : new Error(String(e));
+      const error = asError(e);
       const gone = new Set(e instanceof LogError ? [...e.appended, ...e.rejected] : []);
       if (e instanceof LogError) {
         written += e.appended.length;

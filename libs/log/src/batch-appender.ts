@@ -1,4 +1,4 @@
-import { Backoff, type BackoffPolicy, type Random } from '@app/retry';
+import { Backoff, type BackoffPolicy, type Random, asError } from '@app/retry';
 import { LogError } from './log-error';
 
 export interface BatchAppenderOptions<T> {
@@ -163,7 +163,7 @@ export class BatchAppender<T> {
         this.writing = 0;
         // Only items refused for their size: nothing else is wrong, the rest goes at once.
         if (this.settle(batch, e)) continue;
-        await this.failed(e instanceof Error ? e : new Error(String(e)));
+        await this.failed(asError(e));
         continue;
       }
       this.writing = 0;
@@ -198,7 +198,7 @@ export class BatchAppender<T> {
    */
   private settle(batch: readonly T[], e: unknown): boolean {
     const err = e instanceof LogError ? e : null;
-    const error = e instanceof Error ? e : new Error(String(e));
+    const error = asError(e);
     const appended = new Set(err?.appended ?? []);
     const refused = new Set(err?.rejected ?? []);
     const gone = new Set<number>([...appended, ...refused]);

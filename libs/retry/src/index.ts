@@ -4,3 +4,4 @@ export { retry } from './retry';
 export type { RetryOptions } from './retry';
 export { REAL_TIME, sleep } from './sleep';
 export type { RetryTime } from './sleep';
+export { asError, errorMessage } from './error-text';

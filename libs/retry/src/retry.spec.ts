@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Backoff, retry, sleep, type RetryTime } from './index';
+import { asError, Backoff, errorMessage, retry, sleep, type RetryTime } from './index';
 
 /** A clock that advances only when a retry waits: a schedule runs in one turn, its pauses recorded. */
 function fakeTime(): RetryTime & { at: number; slept: number[] } {
@@ -135,5 +135,16 @@ describe('sleep', () => {
     setTimeout(() => stop.abort(), 10);
     await sleep(60_000, stop.signal);
     expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe('what a caught value says', () => {
+  it('is an Error’s message, or any other value as text, and an Error either way', () => {
+    expect(errorMessage(new RangeError('bad'))).toBe('bad');
+    expect(errorMessage('plain')).toBe('plain');
+    expect(errorMessage({ code: 7 })).toBe('[object Object]');
+    const e = new Error('kept');
+    expect(asError(e)).toBe(e);
+    expect(asError(42)).toEqual(new Error('42'));
   });
 });

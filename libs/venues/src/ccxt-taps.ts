@@ -1,4 +1,4 @@
-import { sleep } from '@app/retry';
+import { sleep, asError } from '@app/retry';
 import type { CcxtClient, CcxtProExchange } from './ccxt-venue';
 
 /** What the taps report to the venue's runner. */
@@ -75,7 +75,7 @@ export function tapExchange(ex: CcxtProExchange, listener: TapListener, now: () 
         try {
           p = Promise.resolve(send(message));
         } catch (e) {
-          p = Promise.reject(e instanceof Error ? e : new Error(String(e)));
+          p = Promise.reject(asError(e));
         }
         // Observed here; the caller still gets the same rejection if it listens.
         p.catch((e: unknown) => listener.sendFailed(e, client));

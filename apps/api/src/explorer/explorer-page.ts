@@ -1,3 +1,4 @@
+import { inlineScript } from '@app/html';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { EXPLORER_SCRIPT } from './explorer-script';
@@ -40,7 +41,7 @@ export function renderExplorerPage(): string {
 <table id="costs"></table>
 </section>
 </main>
-<script>${chart.replace(/<\/script/gi, '<\\/script')}</script>
+<script>${inlineScript(chart)}</script>
 <script>${EXPLORER_SCRIPT}</script>
 </body></html>`;
 }

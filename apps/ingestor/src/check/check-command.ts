@@ -1,5 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { ConfigError, loadConfig, packageVersion } from '@app/config';
+import { ConfigError, loadConfig, packageVersion, UsageError } from '@app/config';
 import {
   DEFAULT_VENUES,
   loadVenuesConfig,
@@ -47,9 +47,6 @@ Examples:
   route-service venues check
   route-service venues check --venues binance,kraken --seconds 60
   VENUES_CONFIG=venues.json route-service venues check --json > check.json`;
-
-/** Bad input found after parsing: printed, exit 2. */
-class UsageError extends Error {}
 
 function seconds(raw: string): number {
   const n = /^\d+$/.test(raw) ? Number(raw) : NaN;

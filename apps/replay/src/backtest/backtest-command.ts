@@ -1,10 +1,12 @@
+import { errorMessage } from '@app/retry';
+import { UsageError } from '@app/config';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InstantFold, fileSource, horizonText, logHorizon, logSources } from '@app/feed';
 import type { EventLog } from '@app/log';
 import { DEFAULT_ROUTING_CONFIG, type RoutingConfig } from '@app/routing';
 import { Command, Option } from 'commander';
-import { decimal, instant, integer, UsageError } from '../cli/args';
+import { decimal, instant, integer } from '../cli/args';
 import type { CliContext } from '../cli/context';
 import { openReadLog } from '../cli/open-log';
 import { reportHtml } from './report-html';
@@ -232,15 +234,13 @@ function readSchedule(path: string): Schedule {
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new UsageError(`--schedule: cannot read ${path}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new UsageError(`--schedule: cannot read ${path}: ${errorMessage(e)}`);
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new UsageError(
-      `--schedule: ${path} is not valid JSON (${e instanceof Error ? e.message : String(e)})`,
-    );
+    throw new UsageError(`--schedule: ${path} is not valid JSON (${errorMessage(e)})`);
   }
   try {
     return parseSchedule(value);

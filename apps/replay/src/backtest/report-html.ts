@@ -1,3 +1,4 @@
+import { escapeHtml, inlineScript, scriptJson } from '@app/html';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CellSummary, StrategyCounts } from './cells';
@@ -20,10 +21,6 @@ export interface ReportInput {
   readonly decay: readonly DecayRow[] | null;
 }
 
-export function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
-
 /** Chart.js's browser build, inlined so the report works offline and from a mail attachment. */
 function chartJs(): { source: string; version: string } {
   // The package exports neither its package.json nor the UMD file: find them next to its main.
@@ -32,12 +29,8 @@ function chartJs(): { source: string; version: string } {
     version: string;
   };
   const source = readFileSync(join(dist, 'chart.umd.min.js'), 'utf8');
-  // Inside <script>, only "</script" could end the element early.
-  return { source: source.replace(/<\/script/gi, '<\\/script'), version };
+  return { source: inlineScript(source), version };
 }
-
-/** JSON safe inside a <script> element (no "<" at all). */
-const scriptJson = (v: unknown): string => JSON.stringify(v).replace(/</g, '\\u003c');
 
 const n = (v: number | null, digits = 2): string => (v === null ? '-' : v.toFixed(digits));
 const pct = (v: number | null): string => (v === null ? '-' : `${(v * 100).toFixed(1)}%`);

@@ -8,9 +8,8 @@ import { registerExplain } from '../explain/explain-command';
 import { registerGenerate } from '../generate/generate-command';
 import { registerQuote } from '../quote/quote-command';
 import { registerRecord } from '../record/record-command';
-import { UsageError } from './args';
 import type { CliContext } from './context';
-import { packageVersion } from '@app/config';
+import { packageVersion, UsageError } from '@app/config';
 
 /**
  * What a subcommand module exports: add its command (flags, help, action) to the `replay` program.

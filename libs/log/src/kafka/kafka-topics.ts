@@ -1,6 +1,6 @@
 import type { Admin, Kafka } from 'kafkajs';
 import { TOPICS, topicName, type TopicName } from '@app/events';
-import { retry } from '@app/retry';
+import { retry, errorMessage } from '@app/retry';
 import { LogError } from '../log-error';
 import type { RetentionPolicy } from '../embedded/retention';
 import { describeRetention, topicRetentionEntries } from './kafka-retention';
@@ -92,7 +92,7 @@ export class KafkaTopics {
       return admin;
     })().catch(async (e: unknown) => {
       await this.reset(admin);
-      throw new LogError('unavailable', `Kafka admin: ${message(e)}`);
+      throw new LogError('unavailable', `Kafka admin: ${errorMessage(e)}`);
     });
     return this.ready;
   }
@@ -135,7 +135,7 @@ export class KafkaTopics {
         { ...ADMIN_RETRY, retryIf: retriable },
       );
     } catch (e) {
-      throw e instanceof LogError ? e : new LogError('unavailable', `${what}: ${message(e)}`);
+      throw e instanceof LogError ? e : new LogError('unavailable', `${what}: ${errorMessage(e)}`);
     }
   }
 
@@ -145,7 +145,7 @@ export class KafkaTopics {
     try {
       return (await describeRetention(admin, name)).ms;
     } catch (e) {
-      throw new LogError('unavailable', `Kafka configs of ${name}: ${message(e)}`);
+      throw new LogError('unavailable', `Kafka configs of ${name}: ${errorMessage(e)}`);
     }
   }
 
@@ -156,7 +156,7 @@ export class KafkaTopics {
       if ((await admin.listTopics()).includes(name)) this.known.add(name);
     } catch (e) {
       await this.reset(admin);
-      throw new LogError('unavailable', `Kafka topics: ${message(e)}`);
+      throw new LogError('unavailable', `Kafka topics: ${errorMessage(e)}`);
     }
     return this.known.has(name);
   }
@@ -169,7 +169,7 @@ export class KafkaTopics {
       await this.create(admin, [{ topic: name, numPartitions: 1, configEntries: SHARED }]);
     } catch (e) {
       await this.reset(admin);
-      throw new LogError('unavailable', `Kafka admin: ${message(e)}`);
+      throw new LogError('unavailable', `Kafka admin: ${errorMessage(e)}`);
     }
     this.known.add(name);
   }
@@ -209,11 +209,7 @@ export class KafkaTopics {
         await admin.createTopics({ waitForLeaders: true, topics });
         await admin.fetchTopicMetadata({ topics: topics.map((t) => t.topic) });
       },
-      { ...CREATE_RETRY, retryIf: (e) => message(e).includes('does not host this topic-partition') },
+      { ...CREATE_RETRY, retryIf: (e) => errorMessage(e).includes('does not host this topic-partition') },
     );
   }
-}
-
-function message(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }
