@@ -15,7 +15,7 @@ export function scriptJson(value: unknown): string {
 
 /**
  * Script source inlined in a <script> element: each "</script" (any case), which would end the
- * element early, becomes "<\\/script".
+ * element early, becomes "<\/script".
  */
 export function inlineScript(source: string): string {
   return source.replace(/<\/script/gi, '<\\/script');
