@@ -117,6 +117,21 @@ describe('BatchAppender', () => {
     a.stop();
   });
 
+  it('appends an item pushed the moment the last append settles, and a flush then resolves', async () => {
+    const log = new ScriptedLog();
+    let written: () => void = () => undefined;
+    const a = appender(log, { onWritten: () => written() });
+    // A strict journal's caller goes on as soon as its record is in: right as the run ends.
+    for (let n = 1; n <= 3; n++) {
+      const done = new Promise<void>((r) => (written = r));
+      a.push(items('q', n));
+      a.kick();
+      await done;
+    }
+    await a.flush();
+    expect(log.appended.map((it) => it.n)).toEqual([1, 2, 3]);
+  });
+
   it('retain drops queued items but never those being appended', () => {
     const log = new ScriptedLog();
     let release: () => void = () => undefined;

@@ -43,7 +43,9 @@ export class BatchAppender<T> {
   private readonly bytesOf = new Map<string, number>();
   private total = 0;
   private writing = 0;
-  private running: Promise<void> | null = null;
+  /** True from a run's start to its end, set and cleared in the same turns (see kick). */
+  private active = false;
+  private running: Promise<void> = Promise.resolve();
   private failingNow = false;
   private stopped = false;
   private wake: (() => void) | null = null;
@@ -109,10 +111,8 @@ export class BatchAppender<T> {
 
   /** Start appending unless an append (or the pause after a failed one) is under way. */
   kick(): void {
-    if (this.running !== null || this.stopped || this.queue.length === 0) return;
-    this.running = this.run().finally(() => {
-      this.running = null;
-    });
+    if (this.active || this.stopped || this.queue.length === 0) return;
+    this.running = this.run();
   }
 
   /** Append now, cutting short the pause after a failed append. */
@@ -126,7 +126,8 @@ export class BatchAppender<T> {
    * is empty, rejects at the next failed append.
    */
   flush(): Promise<void> {
-    if (this.queue.length === 0 && this.running === null) return Promise.resolve();
+    // Items stay queued until settled: an empty queue has nothing in flight either.
+    if (this.queue.length === 0) return Promise.resolve();
     if (this.stopped) return Promise.reject(new Error('the appender is stopped'));
     const settled = new Promise<void>((done, fail) => this.waiters.push({ done, fail }));
     this.retryNow();
@@ -140,10 +141,10 @@ export class BatchAppender<T> {
   async close(timeoutMs: number): Promise<void> {
     this.kick();
     const deadline = performance.now() + timeoutMs;
-    while (this.running !== null && performance.now() < deadline)
+    while (this.active && performance.now() < deadline)
       await Promise.race([this.running, pause(Math.max(1, deadline - performance.now()))]);
     this.stop();
-    if (this.running !== null) await Promise.race([this.running, pause(timeoutMs)]);
+    if (this.active) await Promise.race([this.running, pause(timeoutMs)]);
   }
 
   /** No more appends after the one in flight; what is queued stays queued. */
@@ -153,26 +154,35 @@ export class BatchAppender<T> {
     for (const w of this.waiters.splice(0)) w.fail(new Error('the appender is stopped'));
   }
 
+  /**
+   * Append until the queue is empty (or stop). `active` is cleared in the turn the loop ends, not
+   * a microtask later: items pushed after it start a new run instead of waiting for none.
+   */
   private async run(): Promise<void> {
-    while (this.queue.length > 0 && !this.stopped) {
-      const batch = this.head();
-      this.writing = batch.length;
-      try {
-        await this.options.write(batch);
-      } catch (e) {
+    this.active = true;
+    try {
+      while (this.queue.length > 0 && !this.stopped) {
+        const batch = this.head();
+        this.writing = batch.length;
+        try {
+          await this.options.write(batch);
+        } catch (e) {
+          this.writing = 0;
+          // Only items refused for their size: nothing else is wrong, the rest goes at once.
+          if (this.settle(batch, e)) continue;
+          await this.failed(asError(e));
+          continue;
+        }
         this.writing = 0;
-        // Only items refused for their size: nothing else is wrong, the rest goes at once.
-        if (this.settle(batch, e)) continue;
-        await this.failed(asError(e));
-        continue;
+        this.taken(batch);
+        this.backoff.reset();
+        if (this.failingNow) {
+          this.failingNow = false;
+          this.options.onRecovered?.();
+        }
       }
-      this.writing = 0;
-      this.taken(batch);
-      this.backoff.reset();
-      if (this.failingNow) {
-        this.failingNow = false;
-        this.options.onRecovered?.();
-      }
+    } finally {
+      this.active = false;
     }
     if (this.queue.length === 0) for (const w of this.waiters.splice(0)) w.done();
   }
