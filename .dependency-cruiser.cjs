@@ -6,20 +6,25 @@
  * them; they import types only).
  */
 const LAYERS = {
+  // How a failed call is told (its message) and tried again (full-jitter backoff, time and
+  // randomness injected): no deps.
+  retry: [],
+  // Text escaped for the HTML pages the apps build: no deps.
+  html: [],
   events: [],
   config: [],
-  logging: [],
+  logging: ['retry'],
   books: ['events'],
   routing: ['events', 'books'],
   request: ['events', 'routing'],
   journal: ['routing', 'request'],
-  log: ['events'],
+  log: ['events', 'retry'],
   synth: ['events', 'log'],
-  feed: ['events', 'books', 'log', 'journal', 'config'],
-  audit: ['events', 'routing', 'journal', 'log', 'feed'],
-  venues: ['events', 'books', 'log', 'logging'],
+  feed: ['events', 'books', 'log', 'journal', 'config', 'retry'],
+  audit: ['events', 'routing', 'journal', 'log', 'feed', 'retry'],
+  venues: ['events', 'books', 'log', 'logging', 'retry'],
   // Recordings of other tools (tardis.dev) read into this project's records.
-  import: ['events', 'books'],
+  import: ['events', 'books', 'retry'],
   // The generated API client stands alone: it is what a consumer of the API would import.
   client: [],
   // Merkle tree, signed notes, checkpoints and receipts: node:crypto only, no other lib, so an

@@ -100,6 +100,14 @@ export default tseslint.config(
     },
   },
   {
+    // The retry helper and the HTML escapers sit below every lib: no framework, client or node
+    // built-in (the retry's defaults, Math.random and the process's timers, are what callers
+    // inject otherwise).
+    files: ['libs/retry/src/**/*.ts', 'libs/html/src/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: { 'no-restricted-imports': ['error', pureLibImports] },
+  },
+  {
     // The unit tier touches no file, socket, process or broker (vitest.config.ts "Three tiers").
     files: ['**/*.spec.ts'],
     ignores: ['**/*.int.spec.ts'],

@@ -18,6 +18,8 @@ const alias = {
   '@app/logging': resolve(__dirname, 'libs/logging/src/index.ts'),
   '@app/transparency': resolve(__dirname, 'libs/transparency/src/index.ts'),
   '@app/import': resolve(__dirname, 'libs/import/src/index.ts'),
+  '@app/retry': resolve(__dirname, 'libs/retry/src/index.ts'),
+  '@app/html': resolve(__dirname, 'libs/html/src/index.ts'),
 };
 
 /**

@@ -13,6 +13,7 @@ import { benchFold } from './fold';
 import { benchHostile } from './hostile';
 import { benchHttp } from './http';
 import { benchIngestor } from './ingestor';
+import { benchJournalIndex } from './journal-index';
 import { benchLog, benchLogKafka } from './log';
 import { benchStore } from './log-store';
 import { benchLongevity } from './longevity';
@@ -64,6 +65,11 @@ export const SCENARIOS: readonly Scenario[] = [
     long: 'about 1 min',
   },
   { name: 'longevity', run: () => benchLongevity(), long: 'about 80 s' },
+  {
+    name: 'journal-index',
+    run: (o) => benchJournalIndex(o.baseline),
+    long: 'about 1 min (2 with a baseline): the requestId index of a journal grown to 1M entries',
+  },
   { name: 'longevity-asof', run: () => benchLongevityAsOf(), long: 'about 65 s' },
   { name: 'soak', run: () => benchSoak(), long: 'about 15 min (SOAK_MINUTES, default 60 simulated minutes)' },
   {

@@ -1,3 +1,4 @@
+import { errorMessage } from '@app/retry';
 import { Logger } from '@nestjs/common';
 import type { LogConfig, ServerConfig } from '@app/config';
 import type { ServiceLogger } from '@app/logging';
@@ -148,7 +149,7 @@ export function onShutdown(stop: () => Promise<void>, options: ShutdownOptions):
       },
       (e: unknown) => {
         clearTimeout(deadline);
-        options.logger.error('stop failed', { error: e instanceof Error ? e.message : String(e) });
+        options.logger.error('stop failed', { error: errorMessage(e) });
         process.exit(1);
       },
     );

@@ -10,6 +10,7 @@ import {
   type RecordSink,
 } from '@app/log';
 import { createLogger, quietRepeats, type ServiceLogger, startAdminServer } from '@app/logging';
+import { retry, errorMessage } from '@app/retry';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { feedReplay, newestReceivedAt } from '@app/feed';
 import { watchOrderBookIds } from '@app/venues';
@@ -184,7 +185,7 @@ async function serveMetrics(
     return admin;
   } catch (e) {
     logger.error('metrics port could not open; running without it', {
-      error: e instanceof Error ? e.message : String(e),
+      error: errorMessage(e),
     });
     return null;
   }
@@ -194,22 +195,22 @@ async function serveMetrics(
  * Where a looping replay starts: after the newest record already in the log (time keeps moving),
  * and never before now: an API on the wall clock (its own process, docker-compose.yml) then sees
  * fresh books from the first pass, not the recording's day. A log that cannot answer yet (a Kafka
- * topic just created, its partition leaders not elected) is asked again every second.
+ * topic just created, its partition leaders not elected) is asked again (pauses under 250 ms
+ * doubling to 2 s) until it answers or the replay is stopped.
  */
-async function loopStart(log: EventLog, signal: AbortSignal, logger: ServiceLogger): Promise<number> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return Math.max((await newestReceivedAt(log)) ?? 0, Date.now());
-    } catch (e) {
-      if (signal.aborted) throw e;
-      if (attempt % 10 === 1)
+function loopStart(log: EventLog, signal: AbortSignal, logger: ServiceLogger): Promise<number> {
+  return retry(async () => Math.max((await newestReceivedAt(log)) ?? 0, Date.now()), {
+    initialMs: 250,
+    maxMs: 2_000,
+    signal,
+    onRetry: (e, attempt) => {
+      if (attempt % 10 === 0)
         logger.warn('event log not readable yet; the replay waits for it', {
-          attempt,
-          error: e instanceof Error ? e.message : String(e),
+          attempt: attempt + 1,
+          error: errorMessage(e),
         });
-      await new Promise((r) => setTimeout(r, 1000));
-    }
-  }
+    },
+  });
 }
 
 /** Every configured venue in this process. */
@@ -244,7 +245,7 @@ function shardedIngestor(
   });
   // A broker not reachable yet is retried by the group itself; only a bad setting ends the process.
   shards.start().catch((e: unknown) => {
-    logger.error('ingestor group failed', { error: e instanceof Error ? e.message : String(e) });
+    logger.error('ingestor group failed', { error: errorMessage(e) });
     process.exit(1);
   });
   return shards;
@@ -295,7 +296,7 @@ function startReplay(
       },
       // Only reading the recording can end it (a file gone): say so and exit 1.
       (e: unknown) => {
-        logger.error('replay stopped', { error: e instanceof Error ? e.message : String(e) });
+        logger.error('replay stopped', { error: errorMessage(e) });
         if (!abort.signal.aborted) finished(1);
       },
     );

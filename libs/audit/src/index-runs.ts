@@ -1,26 +1,22 @@
-import { createHash } from 'node:crypto';
-import {
-  closeSync,
-  existsSync,
-  fsyncSync,
-  openSync,
-  readSync,
-  readdirSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { hash } from 'node:crypto';
+import { open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { TurnBudget } from '@app/log';
+import { ENTRY, entryBuffer, mergeSources, type EntrySource } from './sorted-entries';
 
-/** Bytes per index entry: 8 of the key's hash, 8 of the offset, both big-endian so bytes sort as numbers. */
-export const ENTRY = 16;
+export { ENTRY };
+
 const HEADER = 32;
 const MAGIC = Buffer.from('RSJIDX01');
+/** Entries per read and per write while merging runs (1 MiB). */
+const PAGE = 65_536;
 
-/** 64 bits of SHA-256 of a key: collisions are told apart by reading the entry's own key. */
+/**
+ * 64 bits of SHA-256 of a key: collisions are told apart by reading the entry's own key. The
+ * one-shot hash: a Hash object per entry cost the indexer twice the time and long scavenges.
+ */
 export function keyHash(key: string): Buffer {
-  return createHash('sha256').update(key).digest().subarray(0, 8);
+  return hash('sha256', key, 'buffer').subarray(0, 8);
 }
 
 /** One immutable sorted run: the entries of offsets [from, to) of one partition, by (hash, offset). */
@@ -38,38 +34,120 @@ export function runName(partition: number, from: number, to: number): string {
   return `p${partition}.${pad(from)}-${pad(to)}.run`;
 }
 
-/** Write a run atomically (temporary file, fsync, rename): a crash leaves it whole or absent. */
-export function writeRun(dir: string, partition: number, from: number, to: number, body: Buffer): Run {
-  const count = body.length / ENTRY;
-  const header = Buffer.alloc(HEADER);
-  MAGIC.copy(header, 0);
-  header.writeBigUInt64BE(BigInt(from), 8);
-  header.writeBigUInt64BE(BigInt(to), 16);
-  header.writeBigUInt64BE(BigInt(count), 24);
+/**
+ * Write a run atomically (temporary file, fsync, rename): a crash leaves it whole or absent. Its
+ * `count` entries are written by `fill`, in order, through the `write` it is given.
+ */
+async function writeRunWith(
+  dir: string,
+  partition: number,
+  from: number,
+  to: number,
+  fill: (write: (entries: Buffer) => Promise<void>) => Promise<number>,
+): Promise<Run> {
   const path = join(dir, runName(partition, from, to));
   const tmp = `${path}.tmp`;
-  const fd = openSync(tmp, 'w');
+  const fh = await open(tmp, 'w');
+  let count: number;
   try {
-    writeSync(fd, header);
-    if (body.length > 0) writeSync(fd, body);
-    fsyncSync(fd);
+    let at = HEADER;
+    count = await fill(async (entries) => {
+      await writeAll(fh, entries, at);
+      at += entries.length;
+    });
+    const header = Buffer.alloc(HEADER);
+    MAGIC.copy(header, 0);
+    header.writeBigUInt64BE(BigInt(from), 8);
+    header.writeBigUInt64BE(BigInt(to), 16);
+    header.writeBigUInt64BE(BigInt(count), 24);
+    await writeAll(fh, header, 0);
+    await fh.sync();
   } finally {
-    closeSync(fd);
+    await fh.close();
   }
-  renameSync(tmp, path);
+  await rename(tmp, path);
   return { path, from, to, count };
 }
 
+async function writeAll(fh: FileHandle, data: Buffer, position: number): Promise<void> {
+  for (let done = 0; done < data.length;) {
+    const { bytesWritten } = await fh.write(data, done, data.length - done, position + done);
+    done += bytesWritten;
+  }
+}
+
+/** Write a run of `body` (sorted entries) atomically. */
+export function writeRun(
+  dir: string,
+  partition: number,
+  from: number,
+  to: number,
+  body: Buffer,
+): Promise<Run> {
+  return writeRunWith(dir, partition, from, to, async (write) => {
+    if (body.length > 0) await write(body);
+    return body.length / ENTRY;
+  });
+}
+
+/**
+ * Merge runs `a` and `b` (adjacent: b.from === a.to) into one run of [a.from, b.to), written
+ * atomically beside them, a page at a time: memory stays a few MiB and the loop is given back
+ * every TURN_MS, whatever the runs' sizes. The inputs stay: the caller removes them once the
+ * merged run is in place.
+ */
+export async function mergeRuns(
+  dir: string,
+  partition: number,
+  a: Run,
+  b: Run,
+  budget: TurnBudget,
+): Promise<Run> {
+  const fa = await open(a.path, 'r');
+  try {
+    const fb = await open(b.path, 'r');
+    try {
+      return await writeRunWith(dir, partition, a.from, b.to, (write) =>
+        mergeSources(runPages(fa, a), runPages(fb, b), PAGE, write, budget),
+      );
+    } finally {
+      await fb.close();
+    }
+  } finally {
+    await fa.close();
+  }
+}
+
+/** A run's entries from its open file, a page at a time (one buffer, reused page after page). */
+function runPages(fh: FileHandle, run: Run): EntrySource {
+  const page = entryBuffer(Math.min(PAGE, Math.max(run.count, 1)));
+  let next = 0;
+  return {
+    async next(): Promise<Buffer | null> {
+      if (next >= run.count) return null;
+      const n = Math.min(run.count - next, page.length / ENTRY);
+      const bytes = n * ENTRY;
+      for (let done = 0; done < bytes;) {
+        const { bytesRead } = await fh.read(page, done, bytes - done, HEADER + next * ENTRY + done);
+        if (bytesRead === 0) throw new Error(`${run.path}: shorter than its header says`);
+        done += bytesRead;
+      }
+      next += n;
+      return page.subarray(0, bytes);
+    },
+  };
+}
+
 /** A run's header, checked against its name and size; null when it is not a whole run. */
-function openRun(path: string, from: number, to: number): Run | null {
-  const size = statSync(path).size;
+async function openRun(path: string, from: number, to: number): Promise<Run | null> {
+  const { size } = await stat(path);
   if (size < HEADER) return null;
   const header = Buffer.alloc(HEADER);
-  const fd = openSync(path, 'r');
+  const fh = await open(path, 'r');
   try {
-    readSync(fd, header, 0, HEADER, 0);
+    await fh.read(header, 0, HEADER, 0);
   } finally {
-    closeSync(fd);
+    await fh.close();
   }
   const count = Number(header.readBigUInt64BE(24));
   const ok =
@@ -84,15 +162,24 @@ function openRun(path: string, from: number, to: number): Run | null {
  * The runs of one partition that chain from offset 0 without a gap, widest first at each step (a
  * merge interrupted by a crash leaves its inputs beside its output), and the files left over.
  */
-export function listRuns(dir: string, partition: number): { chain: Run[]; leftovers: string[] } {
-  if (!existsSync(dir)) return { chain: [], leftovers: [] };
+export async function listRuns(
+  dir: string,
+  partition: number,
+): Promise<{ chain: Run[]; leftovers: string[] }> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { chain: [], leftovers: [] };
+    throw e;
+  }
   const found: Run[] = [];
   const leftovers: string[] = [];
-  for (const name of readdirSync(dir)) {
+  for (const name of names) {
     if (name.startsWith(`p${partition}.`) && name.endsWith('.tmp')) leftovers.push(join(dir, name));
     const m = NAME.exec(name);
     if (m === null || Number(m[1]) !== partition) continue;
-    const run = openRun(join(dir, name), Number(m[2]), Number(m[3]));
+    const run = await openRun(join(dir, name), Number(m[2]), Number(m[3]));
     if (run === null) leftovers.push(join(dir, name));
     else found.push(run);
   }
@@ -109,51 +196,17 @@ export function listRuns(dir: string, partition: number): { chain: Run[]; leftov
 }
 
 /** Remove files no chain uses (an interrupted merge's inputs, a torn temporary file). */
-export function removeFiles(paths: readonly string[]): void {
-  for (const p of paths) if (existsSync(p)) unlinkSync(p);
-}
-
-/** Every entry of a run, as one buffer. */
-export function readRunBody(run: Run): Buffer {
-  const body = Buffer.alloc(run.count * ENTRY);
-  const fd = openSync(run.path, 'r');
-  try {
-    if (body.length > 0) readSync(fd, body, 0, body.length, HEADER);
-  } finally {
-    closeSync(fd);
-  }
-  return body;
-}
-
-/** Merge two sorted bodies into one sorted body. */
-export function mergeBodies(a: Buffer, b: Buffer): Buffer {
-  const out = Buffer.alloc(a.length + b.length);
-  let i = 0;
-  let j = 0;
-  let k = 0;
-  while (i < a.length && j < b.length) {
-    if (Buffer.compare(a.subarray(i, i + ENTRY), b.subarray(j, j + ENTRY)) <= 0) {
-      a.copy(out, k, i, i + ENTRY);
-      i += ENTRY;
-    } else {
-      b.copy(out, k, j, j + ENTRY);
-      j += ENTRY;
-    }
-    k += ENTRY;
-  }
-  a.copy(out, k, i);
-  k += a.length - i;
-  b.copy(out, k, j);
-  return out;
+export async function removeFiles(paths: readonly string[]): Promise<void> {
+  for (const p of paths) await rm(p, { force: true });
 }
 
 /** Offsets stored under `hash` in a run: a binary search with one 16-byte read per probe. */
-export function searchRun(run: Run, hash: Buffer): number[] {
+export async function searchRun(run: Run, hash: Buffer): Promise<number[]> {
   if (run.count === 0) return [];
-  const fd = openSync(run.path, 'r');
+  const fh = await open(run.path, 'r');
   const buf = Buffer.alloc(ENTRY);
-  const at = (i: number): Buffer => {
-    readSync(fd, buf, 0, ENTRY, HEADER + i * ENTRY);
+  const at = async (i: number): Promise<Buffer> => {
+    await fh.read(buf, 0, ENTRY, HEADER + i * ENTRY);
     return buf;
   };
   try {
@@ -161,17 +214,17 @@ export function searchRun(run: Run, hash: Buffer): number[] {
     let hi = run.count;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (Buffer.compare(at(mid).subarray(0, 8), hash) < 0) lo = mid + 1;
+      if (Buffer.compare((await at(mid)).subarray(0, 8), hash) < 0) lo = mid + 1;
       else hi = mid;
     }
     const out: number[] = [];
     for (let i = lo; i < run.count; i++) {
-      const e = at(i);
+      const e = await at(i);
       if (!e.subarray(0, 8).equals(hash)) break;
       out.push(Number(e.readBigUInt64BE(8)));
     }
     return out;
   } finally {
-    closeSync(fd);
+    await fh.close();
   }
 }

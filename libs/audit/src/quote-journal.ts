@@ -1,5 +1,5 @@
 import type { JournalTopic } from '@app/events';
-import { LogError, MAX_RECORD_BYTES, type EventLog } from '@app/log';
+import { BatchAppender, MAX_RECORD_BYTES, type EventLog } from '@app/log';
 import {
   encodeFrameRecord,
   encodeQuoteRecord,
@@ -46,7 +46,10 @@ export interface QuoteJournalOptions {
    * (default: a few hundred bytes per quote instead of the whole response; docs/replay.md).
    */
   readonly storeResponses?: boolean;
-  /** Told when an append fails; the batch stays queued and is retried. */
+  /**
+   * Told when an append fails; the batch stays queued and is retried after a pause (full jitter
+   * between max(100 ms, flushMs) and a ceiling doubling from there to 1 s; docs/replay.md).
+   */
   readonly onError?: (error: Error) => void;
   readonly solverVersion?: string;
 }
@@ -95,26 +98,63 @@ interface Pending {
 /**
  * Appends one QuoteRecord per served response, keyed by requestId: REST answers to the `quotes`
  * topic, the stream's ticks and frames to the `stream` topic (each topic is retained on its own
- * bound, so stream traffic cannot push REST quotes out; docs/replay.md "Write policy").
+ * bound, so stream traffic cannot push REST quotes out; docs/replay.md "Write policy"). The queue
+ * and its retries are a BatchAppender with one lane per topic; when to append is this journal's.
  */
 export class QuoteJournal {
-  private queue: Pending[] = [];
-  /** Estimated bytes queued per topic (bounded by maxQueuedBytes). */
-  private readonly queuedBytes: Record<JournalTopic, number> = { quotes: 0, stream: 0 };
+  private readonly appender: BatchAppender<Pending>;
   private timer: NodeJS.Timeout | null = null;
   private immediate: NodeJS.Immediate | null = null;
   private preparing: NodeJS.Immediate | null = null;
-  /** Batched mode after a failed append: only the retry timer appends, not every new turn. */
-  private backingOff = false;
-  private flushing: Promise<void> | null = null;
   private drained: (() => void)[] = [];
   private closed = false;
+  private recorded = 0;
   readonly mode: JournalMode;
-  /** Counters for /health and tests. */
-  readonly stats = { recorded: 0, appended: 0, failures: 0, refused: 0 };
 
   constructor(private readonly options: QuoteJournalOptions) {
     this.mode = options.mode ?? 'batched';
+    // Never sooner than max(100 ms, flushMs) after a failure, as before jitter: a refusing log is
+    // not asked every turn.
+    const floorMs = Math.max(100, options.flushMs ?? 20);
+    this.appender = new BatchAppender<Pending>({
+      write: (batch) =>
+        options.log.append(
+          batch[0]!.topic,
+          batch.map((p) => {
+            this.built(p);
+            return { key: p.key, value: fitting(p) };
+          }),
+        ),
+      sizeOf: (p) => p.bytes,
+      maxBatch: options.maxBatch ?? 500,
+      laneOf: (p) => p.topic,
+      backoff: { initialMs: floorMs, maxMs: Math.max(floorMs, 1_000), floorMs },
+      onWritten: (batch) => {
+        for (const p of batch) p.done();
+        this.release();
+      },
+      // Entries the log can never take (too large even without the response) are dropped.
+      onRefused: (batch, e) => {
+        for (const p of batch) p.fail(e);
+      },
+      // Strict callers learn at once (their response should fail); batched entries stay queued.
+      abandon: (p, e) => {
+        if (p.fail === noop) return false;
+        p.fail(e);
+        return true;
+      },
+      onFailure: (e) => {
+        // Entries already queued stay queued; their callers stop waiting (new ones are refused).
+        this.release();
+        this.options.onError?.(e);
+      },
+    });
+  }
+
+  /** Counters for /health and tests. */
+  get stats(): { recorded: number; appended: number; failures: number; refused: number } {
+    const { written, failures, refused } = this.appender.counts;
+    return { recorded: this.recorded, appended: written, failures, refused };
   }
 
   /** Journal one response. Batched: resolves when queued. Strict: resolves when the log accepted it. */
@@ -135,7 +175,7 @@ export class QuoteJournal {
 
   /** Whether `topic` takes entries now (false while appends fail and its queue is full, batched mode). */
   accepts(topic: JournalTopic): boolean {
-    return !(this.backingOff && this.queuedBytes[topic] >= this.maxBytes);
+    return !(this.appender.failing && this.appender.bytes(topic) >= this.maxBytes);
   }
 
   /** Journal one stream frame as a light record pointing at its tick (docs/replay.md). */
@@ -187,49 +227,41 @@ export class QuoteJournal {
     hashOnly?: () => string,
   ): Promise<void> {
     if (this.closed) return Promise.reject(new Error('quote journal is closed'));
+    const failing = this.appender.failing;
     if (this.mode === 'batched' && !this.accepts(topic))
       return Promise.reject(
         new Error(
-          `the event log refuses appends and ${this.queue.length} journal entries (${this.queuedBytes[topic]} bytes of ${topic}) wait for it`,
+          `the event log refuses appends and ${this.appender.queued} journal entries (${this.appender.bytes(topic)} bytes of ${topic}) wait for it`,
         ),
       );
-    this.stats.recorded++;
-    this.queuedBytes[topic] += bytes;
+    this.recorded++;
     if (this.mode === 'strict') {
       const durable = new Promise<void>((done, fail) =>
-        this.queue.push({ topic, key, bytes, value, hashOnly, done, fail }),
+        this.appender.push([{ topic, key, bytes, value, hashOnly, done, fail }]),
       );
       // Group commit: entries recorded in the same turn share one append.
       this.schedule(0);
       return durable;
     }
-    this.queue.push({ topic, key, bytes, value, hashOnly, done: noop, fail: noop });
+    this.appender.push([{ topic, key, bytes, value, hashOnly, done: noop, fail: noop }]);
     const flushMs = this.options.flushMs ?? 20;
     this.schedule(flushMs);
-    const full = this.queue.length >= (this.options.maxBatch ?? 500);
+    const full = this.appender.queued >= (this.options.maxBatch ?? 500);
     if (full) this.schedule(0);
     // While appends fail, entries wait: their record text is built at once, so what waits is a
     // few hundred bytes each, not the response it was built from.
-    if ((flushMs > 0 && !full) || this.backingOff) this.preparing ??= setImmediate(() => this.prepare());
+    if ((flushMs > 0 && !full) || failing) this.preparing ??= setImmediate(() => this.prepare());
     // Over the bound the caller waits for the queue to drain; while appends fail it is refused
     // instead (accepts()), never left waiting.
-    if (!this.backingOff && this.queuedBytes[topic] > this.maxBytes)
+    if (!failing && this.appender.bytes(topic) > this.maxBytes)
       return new Promise<void>((res) => this.drained.push(res));
     return RESOLVED;
   }
 
   /** Append everything queued so far; resolves when it is in the log (or rejects on failure). */
-  async flush(): Promise<void> {
-    while (this.flushing !== null) await this.flushing;
+  flush(): Promise<void> {
     this.cancelSchedule();
-    if (this.queue.length === 0) return;
-    const run = this.appendQueued();
-    this.flushing = run;
-    try {
-      await run;
-    } finally {
-      this.flushing = null;
-    }
+    return this.appender.flush();
   }
 
   /** Flush what is queued and refuse new entries. */
@@ -237,30 +269,38 @@ export class QuoteJournal {
     this.closed = true;
     if (this.preparing !== null) clearImmediate(this.preparing);
     this.preparing = null;
-    await this.flush();
+    try {
+      await this.flush();
+    } finally {
+      this.appender.stop();
+    }
   }
 
   get queued(): number {
-    return this.queue.length;
+    return this.appender.queued;
   }
 
   /** Estimated bytes the queue holds now, all topics. */
   get queuedBytesTotal(): number {
-    return this.queuedBytes.quotes + this.queuedBytes.stream;
+    return this.appender.bytes();
   }
 
   /** True from a failed append until the next one succeeds (/health reports `degraded`). */
   get failing(): boolean {
-    return this.backingOff;
+    return this.appender.failing;
   }
 
-  /** Append at the end of this turn (ms 0) or in `ms`, unless an earlier append is already due. */
+  /**
+   * Append at the end of this turn (ms 0) or in `ms`, unless an earlier append is already due.
+   * While appends fail only the appender's retry appends batched entries; a strict entry is tried
+   * at once (its caller waits for the answer).
+   */
   private schedule(ms: number): void {
-    if (this.immediate !== null || (this.backingOff && this.mode === 'batched')) return;
+    if (this.immediate !== null || (this.appender.failing && this.mode === 'batched')) return;
     if (ms > 0) {
       this.timer ??= setTimeout(() => {
         this.timer = null;
-        this.flushInBackground();
+        this.appendNow();
       }, ms);
       return;
     }
@@ -268,8 +308,13 @@ export class QuoteJournal {
     this.timer = null;
     this.immediate = setImmediate(() => {
       this.immediate = null;
-      this.flushInBackground();
+      this.appendNow();
     });
+  }
+
+  private appendNow(): void {
+    if (this.mode === 'strict') this.appender.retryNow();
+    else this.appender.kick();
   }
 
   private cancelSchedule(): void {
@@ -279,27 +324,11 @@ export class QuoteJournal {
     this.immediate = null;
   }
 
-  private flushInBackground(): void {
-    this.flush().catch((e: unknown) => {
-      // The batch is still queued; try again after a pause instead of dropping audit records.
-      this.stats.failures++;
-      this.backingOff = true;
-      // Entries already queued stay queued; their callers stop waiting (new ones are refused).
-      for (const w of this.drained.splice(0)) w();
-      this.options.onError?.(e instanceof Error ? e : new Error(String(e)));
-      this.retry();
-    });
-  }
-
-  private retry(): void {
-    if (this.timer !== null || this.immediate !== null) return;
-    this.timer = setTimeout(
-      () => {
-        this.timer = null;
-        this.flushInBackground();
-      },
-      Math.max(100, this.options.flushMs ?? 20),
-    );
+  /** Callers held by the byte bound go on (entries were appended, or appends fail: see accepts). */
+  private release(): void {
+    const waiting = this.drained;
+    this.drained = [];
+    for (const w of waiting) w();
   }
 
   /**
@@ -308,7 +337,7 @@ export class QuoteJournal {
    */
   private prepare(): void {
     this.preparing = null;
-    const q = this.queue;
+    const q = this.appender.items;
     let i = q.length;
     while (i > 0 && typeof q[i - 1]!.value === 'function') i--;
     try {
@@ -324,62 +353,10 @@ export class QuoteJournal {
     const text = textOf(p);
     // A record that fits the log needs no hash-only variant: dropping it frees the response too.
     if (text.length * 3 <= MAX_RECORD_BYTES) p.hashOnly = undefined;
-    const bytes = ENTRY_OVERHEAD / 4 + text.length;
-    this.queuedBytes[p.topic] += bytes - p.bytes;
-    p.bytes = bytes;
+    const before = p.bytes;
+    p.bytes = ENTRY_OVERHEAD / 4 + text.length;
+    this.appender.resized(p, before);
     return text;
-  }
-
-  private async appendQueued(): Promise<void> {
-    const max = this.options.maxBatch ?? 500;
-    while (this.queue.length > 0) {
-      // One append per topic: the run of entries of the first one's topic.
-      const topic = this.queue[0]!.topic;
-      let n = 1;
-      while (n < max && n < this.queue.length && this.queue[n]!.topic === topic) n++;
-      const batch = this.queue.slice(0, n);
-      try {
-        await this.options.log.append(
-          topic,
-          batch.map((p) => {
-            this.built(p);
-            return { key: p.key, value: fitting(p) };
-          }),
-        );
-      } catch (e) {
-        const error = e instanceof Error ? e : new Error(String(e));
-        const appended = new Set(e instanceof LogError ? e.appended : []);
-        const refused = new Set(e instanceof LogError ? e.rejected : []);
-        // Entries the failed append put in the log anyway are journalled: done.
-        this.settled(batch.filter((_, i) => appended.has(i)));
-        this.stats.refused += refused.size;
-        // Strict callers learn at once (their response should fail); batched entries stay queued,
-        // except those the log can never take (too large even without the response).
-        const failed = batch.filter((p, i) => !appended.has(i) && (p.fail !== noop || refused.has(i)));
-        for (const p of failed) {
-          this.queuedBytes[p.topic] -= p.bytes;
-          p.fail(error);
-        }
-        const gone = new Set([...batch.filter((_, i) => appended.has(i)), ...failed]);
-        this.queue = this.queue.filter((p) => !gone.has(p));
-        throw error;
-      }
-      this.queue.splice(0, batch.length);
-      this.settled(batch);
-    }
-  }
-
-  private settled(batch: readonly Pending[]): void {
-    if (batch.length === 0) return;
-    this.backingOff = false;
-    this.stats.appended += batch.length;
-    for (const p of batch) {
-      this.queuedBytes[p.topic] -= p.bytes;
-      p.done();
-    }
-    const waiting = this.drained;
-    this.drained = [];
-    for (const w of waiting) w();
   }
 }
 

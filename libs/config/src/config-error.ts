@@ -12,3 +12,8 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
+
+/** Bad command-line input found after parsing: a CLI prints the message and exits with status 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}

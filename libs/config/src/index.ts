@@ -1,4 +1,5 @@
-export { ConfigError } from './config-error';
+export { ConfigError, UsageError } from './config-error';
+export { deepFreeze } from './deep-freeze';
 export type { ConfigIssue } from './config-error';
 export { loadConfig } from './app-config';
 export type {

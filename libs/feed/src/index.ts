@@ -20,7 +20,6 @@ export type { DecodedEntry, OnApplied, OnSkipped, SkippedEntry } from './fold';
 export { InstantFold } from './instant-fold';
 export { fileSource, logSources } from './record-sources';
 export type { RecordSource, VenuesLoss } from './record-sources';
-export { sleep } from './sleep';
 export { horizonText, logHorizon, refuseBeforeHorizon } from './horizon';
 export type { LogHorizon } from './horizon';
 export { TIME_BLOCK, PartitionTimes, TimeIndex, foldKeyOf, timeIndexOf, warmTimeIndex } from './time-index';

@@ -1,11 +1,11 @@
 import { BookCache, withoutListings, type MarketsView } from '@app/books';
 import { byCodeUnit, RECORD_TOPICS, type EventRecord, type TopicName } from '@app/events';
 import { partitionFor, type EventLog, type LogEntry, type LogPosition, type PositionVector } from '@app/log';
+import { Backoff, sleep, errorMessage } from '@app/retry';
 import { BookFeed, type FeedHealth, type FeedLogger } from './book-feed';
 import { FeedProgress } from './feed-progress';
 import { foldEntries, type SkippedEntry } from './fold';
 import { lostListings, VenuesTracker } from './lost-listings';
-import { sleep } from './sleep';
 
 export type { FeedLogger };
 
@@ -14,7 +14,10 @@ export interface BookFeedOptions {
   readonly logger: FeedLogger;
   /** Start from the latest snapshots (default) or fold every topic from its beginning. */
   readonly fromSnapshots?: boolean;
-  /** Wait before re-following after the log failed (doubles up to `maxRetryMs`). */
+  /**
+   * Pause before re-following after the log failed: full jitter under a ceiling doubling from
+   * `retryMs` (default 500) to `maxRetryMs` (default 5000), so replicas do not return in step.
+   */
   readonly retryMs?: number;
   readonly maxRetryMs?: number;
 }
@@ -178,7 +181,7 @@ export class LogBookFeed extends BookFeed {
       try {
         listener(touched);
       } catch (e) {
-        this.options.logger.error(`onChange listener failed: ${e instanceof Error ? e.message : String(e)}`);
+        this.options.logger.error(`onChange listener failed: ${errorMessage(e)}`);
       }
     }
   }
@@ -211,8 +214,10 @@ export class LogBookFeed extends BookFeed {
   };
 
   private async run(signal: AbortSignal): Promise<void> {
-    const base = this.options.retryMs ?? 500;
-    let wait = base;
+    const backoff = new Backoff({
+      initialMs: this.options.retryMs ?? 500,
+      maxMs: this.options.maxRetryMs ?? 5000,
+    });
     while (!signal.aborted) {
       try {
         const from: LogPosition[] = FED.flatMap((topic) =>
@@ -220,16 +225,16 @@ export class LogBookFeed extends BookFeed {
         );
         for await (const batch of this.options.log.follow(from, { signal })) {
           this.apply(batch);
-          wait = base;
+          backoff.reset();
         }
       } catch (e) {
         if (signal.aborted) return;
         this.stats.restarts++;
+        const wait = backoff.next();
         this.options.logger.warn(
-          `event log read failed (${e instanceof Error ? e.message : String(e)}); resuming from positions in ${wait} ms`,
+          `event log read failed (${errorMessage(e)}); resuming from positions in ${wait} ms`,
         );
         await sleep(wait, signal);
-        wait = Math.min(wait * 2, this.options.maxRetryMs ?? 5000);
       }
     }
   }

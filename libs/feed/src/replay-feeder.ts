@@ -1,9 +1,9 @@
 import type { ReplaySpeed } from '@app/config';
 import type { EventRecord } from '@app/events';
 import { LogError, type RecordSink } from '@app/log';
+import { Backoff, sleep, asError } from '@app/retry';
 import { RecordingReader, replayFiles, type SkippedLine } from './replay-files';
 import { shiftRecord, scanRecording } from './replay-loop';
-import { sleep } from './sleep';
 
 export interface ReplayOptions {
   /** A JSON Lines file or a directory of *.jsonl. */
@@ -17,8 +17,9 @@ export interface ReplayOptions {
   /** Wall clock for pacing (ms); an argument so tests can drive it. */
   readonly wallNow?: () => number;
   /**
-   * Told when a write fails: the batch is retried (0.2 s doubling to 5 s) until it goes in or
-   * the feed is aborted, so a broker outage or a full disk pauses the replay instead of ending it.
+   * Told when a write fails: the batch is retried (full jitter under a ceiling of 0.2 s doubling
+   * to 5 s) until it goes in or the feed is aborted, so a broker outage or a full disk pauses the
+   * replay instead of ending it.
    */
   readonly onWriteError?: (error: Error, attempt: number) => void;
   /** Told of a record the log refuses for good (too large): it is dropped and the replay goes on. */
@@ -141,6 +142,9 @@ export async function feedReplay(options: ReplayOptions): Promise<ReplaySummary>
   }
   return { records: count, skipped, refused, loops: loop + 1 };
 }
+/** Pauses between writes the log refused (a broker outage, a full disk). */
+const WRITE_BACKOFF = { initialMs: 200, maxMs: 5_000 };
+
 /** Write `records`, retrying what the log did not take until it is in (or the feed is aborted). */
 async function writeAll(
   options: ReplayOptions,
@@ -149,12 +153,13 @@ async function writeAll(
   let rest = records;
   let written = 0;
   let refused = 0;
+  const backoff = new Backoff(WRITE_BACKOFF);
   for (let attempt = 0; rest.length > 0; attempt++) {
     try {
       await options.sink.write(rest);
       return { written: written + rest.length, refused };
     } catch (e) {
-      const error = e instanceof Error ? e : new Error(String(e));
+      const error = asError(e);
       const gone = new Set(e instanceof LogError ? [...e.appended, ...e.rejected] : []);
       if (e instanceof LogError) {
         written += e.appended.length;
@@ -165,7 +170,7 @@ async function writeAll(
       if (e instanceof LogError && e.code === 'too_large') continue;
       options.onWriteError?.(error, attempt);
       if (aborted(options.signal)) break;
-      await sleep(Math.min(5_000, 200 * 2 ** Math.min(attempt, 10)), options.signal);
+      await sleep(backoff.next(), options.signal);
       if (aborted(options.signal)) break;
     }
   }

@@ -1,3 +1,4 @@
+import { errorMessage } from '@app/retry';
 import type { BookState } from './book-state';
 import type { LineReader } from './line-reader';
 import type { Problems, ProblemKind } from './problems';
@@ -85,7 +86,7 @@ export abstract class Input {
         more = await this.lines.fill();
       } catch (e) {
         // A truncated or damaged gzip file (an interrupted download): its rows so far stand.
-        const why = e instanceof Error ? e.message : String(e);
+        const why = errorMessage(e);
         this.bad('malformed', this.lines.line, `the file cannot be read past this line (${why})`);
         more = false;
       }

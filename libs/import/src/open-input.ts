@@ -1,3 +1,4 @@
+import { errorMessage } from '@app/retry';
 import type { Input, InputContext } from './input';
 import { L2_HEADER, L2Input } from './l2-input';
 import { LineReader } from './line-reader';
@@ -33,7 +34,7 @@ export async function openInput(
       else if (format !== 'tardis-csv') lines.skip(nl);
     }
   } catch (e) {
-    throw new ImportUsageError(`${name}: cannot read it (${e instanceof Error ? e.message : String(e)})`);
+    throw new ImportUsageError(`${name}: cannot read it (${errorMessage(e)})`);
   }
   if (first === null) return null;
   if (first.startsWith('\uFEFF')) first = first.slice(1);

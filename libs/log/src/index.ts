@@ -26,3 +26,5 @@ export type { ShardGroupOptions } from './kafka/shard-group';
 export { openEventLog } from './open-event-log';
 export type { OpenEventLogOptions } from './open-event-log';
 export { nextTurn, TurnBudget, TURN_MS } from './turn';
+export { BatchAppender } from './batch-appender';
+export type { BatchAppenderOptions } from './batch-appender';

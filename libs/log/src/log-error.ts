@@ -1,3 +1,4 @@
+import { errorMessage } from '@app/retry';
 /** Why an event-log operation failed. */
 export type LogErrorCode =
   | 'locked'
@@ -66,7 +67,7 @@ export function retryable(e: unknown): boolean {
 export function fileError(e: unknown, what: string, details?: LogErrorDetails): LogError {
   if (e instanceof LogError) return new LogError(e.code, e.message, details);
   const code = (e as NodeJS.ErrnoException | null)?.code;
-  const reason = e instanceof Error ? e.message : String(e);
+  const reason = errorMessage(e);
   if (code === 'ENOSPC' || code === 'EDQUOT')
     return new LogError('no_space', `${what} failed, the disk is full: ${reason}`, details);
   return new LogError('io_error', `${what} failed: ${reason}`, details);

@@ -1,3 +1,4 @@
+import { errorMessage } from '@app/retry';
 import { RECORD_TOPICS, recordKey, topicOf, type EventRecord } from '@app/events';
 import type { AppendEntry, EventLog } from './event-log';
 import { LogError } from './log-error';
@@ -40,10 +41,7 @@ export function logSink(log: EventLog): RecordSink {
         try {
           await log.append(name, entries);
         } catch (caught) {
-          const e =
-            caught instanceof LogError
-              ? caught
-              : new LogError('unavailable', caught instanceof Error ? caught.message : String(caught));
+          const e = caught instanceof LogError ? caught : new LogError('unavailable', errorMessage(caught));
           // Indices of this topic's entries, back into `records`.
           throw new LogError(e.code, e.message, {
             appended: [...done, ...e.appended.map((j) => at[j]!)],

@@ -1,3 +1,4 @@
+import { errorMessage } from '@app/retry';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
@@ -28,7 +29,7 @@ export async function startAdminServer(registry: Registry, port: number, host: s
       (e: unknown) =>
         res
           .writeHead(500, { 'content-type': 'application/json' })
-          .end(JSON.stringify({ error: `metrics failed: ${e instanceof Error ? e.message : String(e)}` })),
+          .end(JSON.stringify({ error: `metrics failed: ${errorMessage(e)}` })),
     );
   });
   server.requestTimeout = 10_000;

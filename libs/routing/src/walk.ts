@@ -1,5 +1,6 @@
 import type { VenueCtx } from './hop-context';
 import type { ExactSide, Side } from './types';
+import { VenueHeap } from './venue-heap';
 
 /** What a hop asks of the books: side, which side is pinned, and how much (in that side's asset). */
 export interface WalkSpec {
@@ -152,6 +153,9 @@ export function walkVenue(venue: VenueCtx, spec: WalkSpec, cap: number): WalkRes
   return { fills: fill.base > 0 ? [fill] : [], full };
 }
 
+/** walkMerged's heap and keys, grown to the most venues seen. */
+let merging = { keys: new Float64Array(0), heap: new VenueHeap(0) };
+
 /**
  * split_optimal's consolidated walk: merge the levels of `venues` by ranking price (ties by venue
  * order, i.e. exchangeId, then level order) and consume greedily until the pinned amount is met;
@@ -162,48 +166,12 @@ export function walkMerged(venues: readonly VenueCtx[], spec: WalkSpec, caps: re
   const fills: Fill[] = venues.map((venue) => ({ venue, base: 0, cost: 0, capLimited: false }));
   const next = new Int32Array(n);
   const remCap = Float64Array.from(caps);
-  const better = spec.side === 'buy' ? -1 : 1;
-  // Binary heap of venue indices keyed by the ranking price of each venue's next level.
-  const heap: number[] = [];
+  // Venues by the ranking price of their next level (ties by venue order), in arrays kept from
+  // one call to the next: walks are synchronous and never nested.
+  if (merging.keys.length < n) merging = { keys: new Float64Array(n), heap: new VenueHeap(n) };
+  const { keys, heap } = merging;
+  heap.clear(n, keys, spec.side === 'buy' ? -1 : 1);
   const rank = (v: number): number => venues[v]!.levels!.price(next[v]!) * venues[v]!.rankMul;
-  const before = (a: number, b: number): boolean => {
-    const d = (rank(a) - rank(b)) * better;
-    return d > 0 || (d === 0 && a < b);
-  };
-  const push = (v: number): void => {
-    heap.push(v);
-    let i = heap.length - 1;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (!before(heap[i]!, heap[p]!)) break;
-      const t = heap[i]!;
-      heap[i] = heap[p]!;
-      heap[p] = t;
-      i = p;
-    }
-  };
-  const siftDown = (): void => {
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < heap.length && before(heap[l]!, heap[m]!)) m = l;
-      if (r < heap.length && before(heap[r]!, heap[m]!)) m = r;
-      if (m === i) return;
-      const t = heap[i]!;
-      heap[i] = heap[m]!;
-      heap[m] = t;
-      i = m;
-    }
-  };
-  const popTop = (): void => {
-    const last = heap.pop()!;
-    if (heap.length > 0) {
-      heap[0] = last;
-      siftDown();
-    }
-  };
   for (let v = 0; v < n; v++) {
     const side = venues[v]!.levels;
     if (side === null || side.count === 0) continue;
@@ -211,12 +179,13 @@ export function walkMerged(venues: readonly VenueCtx[], spec: WalkSpec, caps: re
       fills[v]!.capLimited = true;
       continue;
     }
-    push(v);
+    keys[v] = rank(v);
+    heap.place(v);
   }
   let remPinned = spec.amount;
   let full = false;
-  while (heap.length > 0) {
-    const v = heap[0]!;
+  while (heap.size > 0) {
+    const v = heap.top();
     const venue = venues[v]!;
     const side = venue.levels!;
     const i = next[v]!;
@@ -238,18 +207,20 @@ export function walkMerged(venues: readonly VenueCtx[], spec: WalkSpec, caps: re
     if (takeBy === 2) {
       fill.capLimited = true;
       remCap[v] = 0;
-      popTop();
+      heap.pop();
       continue;
     }
     remCap[v] = remCap[v]! - inputOf(spec, venue.fee, price, base);
     next[v] = i + 1;
     if (remCap[v] <= 0) {
       fill.capLimited = true;
-      popTop();
+      heap.pop();
       continue;
     }
-    if (i + 1 < side.count) siftDown();
-    else popTop();
+    if (i + 1 < side.count) {
+      keys[v] = rank(v);
+      heap.place(v);
+    } else heap.pop();
   }
   return { fills: fills.filter((f) => f.base > 0), full };
 }

@@ -1,6 +1,7 @@
 import * as ccxt from 'ccxt';
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, seededRandom } from './backoff';
+import { backoffDelay } from '@app/retry';
+import { seeded as seededRandom } from '@app/synth';
 import { CircuitBreaker } from './breaker';
 import { retryAfterMs, tapExchange } from './ccxt-taps';
 import type { CcxtProExchange } from './ccxt-venue';

@@ -1,3 +1,4 @@
+import { errorMessage } from '@app/retry';
 import { NetworkError } from 'ccxt';
 import type { BookSlot } from './book-slot';
 import type { CcxtClient, CcxtProExchange } from './ccxt-venue';
@@ -140,7 +141,7 @@ export class BookResync {
    */
   integrityFailed(group: SubscriptionGroup, e: unknown): void {
     const { ctx } = this;
-    const text = e instanceof Error ? e.message : String(e);
+    const text = errorMessage(e);
     const books = ctx.exchange.orderbooks ?? {};
     const dropped = group.symbols.filter((s) => books[s] === undefined);
     const named = group.symbols.filter((s) => books[s] !== undefined && text.includes(`${s} :`));

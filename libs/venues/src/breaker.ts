@@ -1,4 +1,4 @@
-import { backoffDelay, type Random } from './backoff';
+import { backoffCeiling, backoffDelay, type Random } from '@app/retry';
 
 /** When a failing venue is parked and how it is probed (docs/venues.md "Circuit breaker"). */
 export interface BreakerPolicy {
@@ -62,12 +62,13 @@ export class CircuitBreaker {
     const probing = this.parkedUntil !== null;
     if (!probing && (this.streak < this.policy.failures || now - this.firstFailureAt < this.policy.failingMs))
       return false;
+    const probes = { initialMs: this.policy.probeMs, maxMs: this.policy.maxProbeMs };
     const spacing = backoffDelay(
       this.probes,
-      { initialMs: this.policy.probeMs, maxMs: this.policy.maxProbeMs },
+      probes,
       this.random,
       // Full jitter, but never sooner than half the nominal spacing: a parked venue stays parked.
-      Math.min(this.policy.maxProbeMs, this.policy.probeMs * 2 ** Math.min(this.probes, 30)) / 2,
+      backoffCeiling(this.probes, probes) / 2,
     );
     this.probes++;
     this.parks++;

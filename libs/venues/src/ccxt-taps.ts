@@ -1,3 +1,4 @@
+import { sleep, asError } from '@app/retry';
 import type { CcxtClient, CcxtProExchange } from './ccxt-venue';
 
 /** What the taps report to the venue's runner. */
@@ -74,7 +75,7 @@ export function tapExchange(ex: CcxtProExchange, listener: TapListener, now: () 
         try {
           p = Promise.resolve(send(message));
         } catch (e) {
-          p = Promise.reject(e instanceof Error ? e : new Error(String(e)));
+          p = Promise.reject(asError(e));
         }
         // Observed here; the caller still gets the same rejection if it listens.
         p.catch((e: unknown) => listener.sendFailed(e, client));
@@ -102,8 +103,7 @@ export function tapExchange(ex: CcxtProExchange, listener: TapListener, now: () 
   // released together when the wait ends then still leave one by one at ccxt's pace.
   const throttle = raw.throttle.bind(ex);
   raw.throttle = async (cost?: number) => {
-    for (let wait = listener.restWaitMs(); wait > 0; wait = listener.restWaitMs())
-      await new Promise((r) => setTimeout(r, wait));
+    for (let wait = listener.restWaitMs(); wait > 0; wait = listener.restWaitMs()) await sleep(wait);
     // ccxt's bucket refills only while requests are queued: a hold no queued request sat out is
     // served by the wait above, so it is lifted rather than waited out a second time.
     const c = raw.throttler?.config;

@@ -19,8 +19,6 @@ export { VENUE_EVENTS } from './venue-counters';
 export type { VenueCounters, VenueEvent, VenueHealth } from './venue-counters';
 export { DEFAULT_RULE, VENUE_RULES, ruleOf } from './venue-rules';
 export type { VenueRule } from './venue-rule';
-export { backoffDelay, seededRandom } from './backoff';
-export type { Random } from './backoff';
 export { DEFAULT_BREAKER } from './breaker';
 export type { BreakerPolicy } from './breaker';
 export { RULES_TABLE_HEAD, subscribePacingMs, venueRulesRows, venueRulesTable } from './rules-table';

@@ -27,6 +27,7 @@ export class Ingestor {
       logger: options.logger,
       budgetBytes: options.bufferBytes,
       backoff: { initialMs: 200, maxMs: 5_000 },
+      random: options.random,
       now: options.now,
       onLost: (books) => {
         const byVenue = new Map<string, string[]>();

@@ -1,6 +1,6 @@
 import type { RecordSink } from '@app/log';
 import { createLogger } from '@app/logging';
-import type { Random } from './backoff';
+import type { Random } from '@app/retry';
 import { DEFAULT_BREAKER, type BreakerPolicy } from './breaker';
 import { DEFAULT_ASSETS, DEFAULT_VENUES } from './default-venues';
 import { DEFAULT_CHECKSUM_EVERY_MS } from './integrity';

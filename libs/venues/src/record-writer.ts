@@ -1,5 +1,6 @@
 import type { EventRecord } from '@app/events';
-import { LogError, retryable, type RecordSink } from '@app/log';
+import { BatchAppender, LogError, retryable, type RecordSink } from '@app/log';
+import type { Random } from '@app/retry';
 import type { IngestorLogger } from './options';
 
 export interface RecordWriterOptions {
@@ -7,8 +8,10 @@ export interface RecordWriterOptions {
   readonly logger: IngestorLogger;
   /** Bytes of records held while the log refuses writes; past it queued book records are dropped. */
   readonly budgetBytes: number;
-  /** Retry pause after a failed write: initialMs doubling up to maxMs. */
+  /** Retry pauses after a failed write: full jitter under a ceiling doubling from initialMs to maxMs. */
   readonly backoff: { readonly initialMs: number; readonly maxMs: number };
+  /** Randomness of the jitter (seeded in tests; Math.random by default). */
+  readonly random?: Random;
   /** Told the `exchangeId|symbol` of books that lost records (dropped or refused): resync them. */
   readonly onLost: (books: ReadonlySet<string>) => void;
   /** Told once writes succeed again after failing: publish a fresh snapshot of every book. */
@@ -18,64 +21,94 @@ export interface RecordWriterOptions {
   readonly now?: () => number;
 }
 
+/** Records written, dropped (shed, or deltas of a gapped book), refused; failed writes and outages. */
+export interface WriterStats {
+  readonly written: number;
+  readonly dropped: number;
+  readonly droppedBytes: number;
+  readonly refused: number;
+  readonly failures: number;
+  readonly outages: number;
+}
+
 /** Records per write: bounds the latency of one append after an outage. */
 const MAX_BATCH = 10_000;
 
 /**
- * The ingestor's one way into the log: a single queue for every venue, so per-book order holds
- * whatever the sink does, one write in flight, records arriving meanwhile go out as the next
- * batch. It outlives the log: while writes fail (a broker outage, a full disk) it keeps the batch
- * and retries with backoff, holding new records up to `budgetBytes`; past that it drops the
- * queued book records (named and counted; market and venue records are kept) and, once writes
- * succeed again, has every book republished as a snapshot so every cache resynchronises. A
+ * The ingestor's one way into the log: a single queue for every venue (a BatchAppender), so
+ * per-book order holds whatever the sink does, one write in flight, records arriving meanwhile go
+ * out as the next batch. It outlives the log: while writes fail (a broker outage, a full disk) it
+ * keeps the batch and retries with backoff, holding new records up to `budgetBytes`; past that it
+ * drops the queued book records (named and counted; market and venue records are kept) and, once
+ * writes succeed again, has every book republished as a snapshot so every cache resynchronises. A
  * record the log refuses for its size is dropped, named, and its book resynced; never a crash.
  */
 export class RecordWriter {
-  private queue: EventRecord[] = [];
-  private queuedBytes = 0;
-  private running: Promise<void> | null = null;
-  /** Records at the head of the queue handed to the sink and not yet settled. */
-  private inFlight = 0;
+  private readonly appender: BatchAppender<EventRecord>;
   private failingSince: number | null = null;
-  private attempt = 0;
-  private closing = false;
-  private wake: (() => void) | null = null;
   /** Books that lost records: their deltas are useless (a gap) until their next snapshot. */
   private readonly gapped = new Set<string>();
   /** The newest market or venue record written: writing it again changes nothing (see shed). */
   private lastListing: EventRecord | null = null;
-  /** Counters for tests and logs. */
-  readonly stats = { written: 0, dropped: 0, droppedBytes: 0, refused: 0, failures: 0, outages: 0 };
+  private readonly dropped = { records: 0, bytes: 0 };
 
-  constructor(private readonly options: RecordWriterOptions) {}
+  constructor(private readonly options: RecordWriterOptions) {
+    this.appender = new BatchAppender<EventRecord>({
+      write: (batch) => options.sink.write(batch),
+      sizeOf,
+      maxBatch: MAX_BATCH,
+      backoff: options.backoff,
+      ...(options.random === undefined ? {} : { random: options.random }),
+      onWritten: (records) => {
+        for (const r of records) if (r.type !== 'book') this.lastListing = r;
+      },
+      onRefused: (records, e) => this.refused(records, e),
+      onFailure: (e, first) => this.failed(e, first),
+      onRecovered: () => this.recovered(),
+    });
+  }
+
+  /** Counters for tests and logs. */
+  get stats(): WriterStats {
+    const { written, refused, failures, outages } = this.appender.counts;
+    return {
+      written,
+      dropped: this.dropped.records,
+      droppedBytes: this.dropped.bytes,
+      refused,
+      failures,
+      outages,
+    };
+  }
 
   push(records: readonly EventRecord[]): void {
     if (records.length === 0) return;
     this.options.onPush?.(records);
+    const kept: EventRecord[] = [];
     for (const r of records) {
       if (r.type === 'book' && this.gapped.size > 0) {
         const key = `${r.exchangeId}|${r.symbol}`;
         if (r.snapshot) this.gapped.delete(key);
         else if (this.gapped.has(key)) {
-          this.stats.dropped++;
+          this.dropped.records++;
           continue;
         }
       }
-      this.queue.push(r);
-      this.queuedBytes += sizeOf(r);
+      kept.push(r);
     }
-    if (this.failingSince !== null && this.queuedBytes > this.options.budgetBytes) this.shed();
-    this.running ??= this.drain();
+    this.appender.push(kept);
+    if (this.appender.failing && this.appender.bytes() > this.options.budgetBytes) this.shed();
+    this.appender.kick();
   }
 
   /** Records waiting to be written. */
   get queued(): number {
-    return this.queue.length;
+    return this.appender.queued;
   }
 
   /** True from a failed write until the next one succeeds. */
   get failing(): boolean {
-    return this.failingSince !== null;
+    return this.appender.failing;
   }
 
   /**
@@ -83,115 +116,51 @@ export class RecordWriter {
    * records left unwritten is logged); resolves either way.
    */
   async close(timeoutMs = 5_000): Promise<void> {
-    const deadline = performance.now() + timeoutMs;
-    while (this.running !== null && performance.now() < deadline) {
-      await Promise.race([this.running, pause(Math.max(1, deadline - performance.now()))]);
-    }
-    this.closing = true;
-    this.wake?.();
-    await Promise.race([this.running, pause(timeoutMs)]);
-    if (this.queue.length > 0)
+    await this.appender.close(timeoutMs);
+    if (this.appender.queued > 0)
       this.options.logger.error('ingestor stopped with records the log would not take', {
-        records: this.queue.length,
-        bytes: this.queuedBytes,
+        records: this.appender.queued,
+        bytes: this.appender.bytes(),
       });
   }
 
-  private async drain(): Promise<void> {
-    while (this.queue.length > 0 && !this.closing) {
-      const batch = this.queue.slice(0, MAX_BATCH);
-      this.inFlight = batch.length;
-      try {
-        await this.options.sink.write(batch);
-        this.inFlight = 0;
-        this.taken(batch, batch.length);
-        this.succeeded();
-      } catch (e) {
-        this.inFlight = 0;
-        const done = this.settle(batch, e);
-        if (done) continue; // only refused records: send the rest at once
-        await this.failed(e);
-      }
-    }
-    this.running = null;
-  }
-
-  /**
-   * Take out of the queue what the failed write put in the log (`appended`) or can never put
-   * there (`rejected`, named and dropped). True when nothing of the failure is left to retry.
-   */
-  private settle(batch: readonly EventRecord[], e: unknown): boolean {
-    const err = e instanceof LogError ? e : null;
-    const gone = new Set<number>([...(err?.appended ?? []), ...(err?.rejected ?? [])]);
+  /** Records the log refuses for their size: named, dropped, their books resynced. */
+  private refused(records: readonly EventRecord[], err: LogError): void {
     const lost = new Set<string>();
-    for (const i of err?.rejected ?? []) {
-      const r = batch[i]!;
-      this.stats.refused++;
+    for (const r of records) {
       if (r.type !== 'venue') lost.add(`${r.exchangeId}|${r.symbol}`);
       this.options.logger.error('record refused by the log and dropped', {
         exchangeId: r.exchangeId.slice(0, 100),
         type: r.type,
         symbol: r.type === 'venue' ? undefined : r.symbol.slice(0, 100),
-        error: err!.message.slice(0, 300),
+        error: err.message.slice(0, 300),
       });
     }
-    if (gone.size > 0) {
-      const keep = batch.filter((_, i) => !gone.has(i));
-      this.queue.splice(0, batch.length, ...keep);
-      this.stats.written += err?.appended.length ?? 0;
-      this.queuedBytes = this.queue.reduce((sum, r) => sum + sizeOf(r), 0);
-    }
     this.lose(lost);
-    return err !== null && err.code === 'too_large';
   }
 
-  private taken(batch: readonly EventRecord[], n: number): void {
-    this.queue.splice(0, n);
-    for (let i = 0; i < n; i++) {
-      const r = batch[i]!;
-      this.queuedBytes -= sizeOf(r);
-      if (r.type !== 'book') this.lastListing = r;
-    }
-    this.stats.written += n;
-  }
-
-  private succeeded(): void {
-    this.attempt = 0;
-    if (this.failingSince === null) return;
+  private recovered(): void {
     const now = this.options.now?.() ?? Date.now();
     this.options.logger.info('log writes resumed; every book is republished as a snapshot', {
-      outageMs: now - this.failingSince,
-      dropped: this.stats.dropped,
-      queued: this.queue.length,
+      outageMs: now - (this.failingSince ?? now),
+      dropped: this.dropped.records,
+      queued: this.appender.queued,
     });
     this.failingSince = null;
     this.options.onRecovered();
   }
 
-  private async failed(e: unknown): Promise<void> {
-    this.stats.failures++;
-    const code = e instanceof LogError ? e.code : 'unavailable';
-    if (this.failingSince === null) {
+  private failed(e: Error, first: boolean): void {
+    if (first) {
       this.failingSince = this.options.now?.() ?? Date.now();
-      this.stats.outages++;
       this.options.logger.error('log writes failing; holding records and retrying', {
-        code,
-        error: e instanceof Error ? e.message : String(e),
+        code: e instanceof LogError ? e.code : 'unavailable',
+        error: e.message,
         retryable: retryable(e),
         budgetBytes: this.options.budgetBytes,
       });
     }
-    if (this.queuedBytes > this.options.budgetBytes) this.shed();
-    const { initialMs, maxMs } = this.options.backoff;
-    await new Promise<void>((res) => {
-      const t = setTimeout(done, Math.min(maxMs, initialMs * 2 ** Math.min(this.attempt++, 20)));
-      function done(): void {
-        clearTimeout(t);
-        res();
-      }
-      this.wake = done;
-    });
-    this.wake = null;
+    if (this.appender.bytes() > this.options.budgetBytes) this.shed();
   }
 
   /**
@@ -201,44 +170,38 @@ export class RecordWriter {
    * queued, so the writer keeps retrying and notices when the log is back.
    */
   private shed(): void {
-    const target = this.options.budgetBytes / 2;
     const lost = new Set<string>();
     let dropped = 0;
     let bytes = 0;
+    let over = this.appender.bytes() - this.options.budgetBytes / 2;
     // Records being written stay: the write settles them.
-    const kept: EventRecord[] = this.queue.slice(0, this.inFlight);
-    let over = this.queuedBytes - target;
-    for (let i = this.inFlight; i < this.queue.length; i++) {
-      const r = this.queue[i]!;
-      if (r.type === 'book') {
-        const key = `${r.exchangeId}|${r.symbol}`;
-        const healed = r.snapshot && over <= 0;
-        if (over > 0 || (lost.has(key) && !healed)) {
-          over -= sizeOf(r);
-          dropped++;
-          bytes += sizeOf(r);
-          lost.add(key);
-          continue;
-        }
-        if (healed) lost.delete(key);
+    this.appender.retain((r) => {
+      if (r.type !== 'book') return true;
+      const key = `${r.exchangeId}|${r.symbol}`;
+      const healed = r.snapshot && over <= 0;
+      if (over > 0 || (lost.has(key) && !healed)) {
+        over -= sizeOf(r);
+        dropped++;
+        bytes += sizeOf(r);
+        lost.add(key);
+        return false;
       }
-      kept.push(r);
-    }
+      if (healed) lost.delete(key);
+      return true;
+    });
     if (dropped === 0) return;
     // Something must stay queued, or nothing would try the log and notice it is back (then
     // republish every book): the newest listing record, whose second copy changes no state.
-    if (kept.length === 0 && this.lastListing !== null) {
-      kept.push(this.lastListing);
+    if (this.appender.queued === 0 && this.lastListing !== null) {
+      this.appender.push([this.lastListing]);
       bytes -= sizeOf(this.lastListing);
     }
-    this.queue = kept;
-    this.queuedBytes -= bytes;
-    this.stats.dropped += dropped;
-    this.stats.droppedBytes += bytes;
+    this.dropped.records += dropped;
+    this.dropped.bytes += bytes;
     this.options.logger.warn('log outage outlasted the buffer budget: oldest queued book records dropped', {
       dropped,
       bytes,
-      droppedTotal: this.stats.dropped,
+      droppedTotal: this.dropped.records,
       budgetBytes: this.options.budgetBytes,
     });
     this.lose(lost);
@@ -255,8 +218,4 @@ export class RecordWriter {
 /** A record's size in the log, estimated without serialising it (about 24 bytes a level). */
 function sizeOf(r: EventRecord): number {
   return r.type === 'book' ? 160 + 24 * (r.bids.length + r.asks.length) : 200;
-}
-
-function pause(ms: number): Promise<void> {
-  return new Promise((res) => setTimeout(res, ms).unref());
 }

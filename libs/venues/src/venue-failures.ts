@@ -1,6 +1,6 @@
 import { PARKED_PREFIX } from '@app/logging';
 import { DDoSProtection, NetworkError, RateLimitExceeded } from 'ccxt';
-import { backoffDelay } from './backoff';
+import { Backoff, backoffDelay } from '@app/retry';
 import type { BookResync } from './book-resync';
 import type { CircuitBreaker } from './breaker';
 import type { CcxtClient } from './ccxt-venue';
@@ -38,9 +38,14 @@ export class VenueFailures {
     return Math.max(0, this.restUntil - this.ctx.opts.now());
   }
 
-  /** The pause before retry `attempt`: full jitter, never shorter than a pending Retry-After. */
-  delay(attempt: number): number {
-    return backoffDelay(attempt, this.ctx.opts.backoff, this.ctx.opts.random, this.restWaitMs());
+  /** The pauses of one of the venue's retry loops (markets, a subscription group): full jitter. */
+  backoff(): Backoff {
+    return new Backoff(this.ctx.opts.backoff, this.ctx.opts.random);
+  }
+
+  /** The loop's next pause, never shorter than a pending Retry-After. */
+  delay(backoff: Backoff): number {
+    return backoff.next(this.restWaitMs());
   }
 
   /** A subscription (or markets) failed: venue record, breaker, counters. */

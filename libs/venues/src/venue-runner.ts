@@ -1,3 +1,4 @@
+import { sleep } from '@app/retry';
 import { BookFlusher } from './book-flusher';
 import { BookPublisher } from './book-publisher';
 import { BookResync, type ResyncContext } from './book-resync';
@@ -39,7 +40,8 @@ export class VenueRunner {
   private readonly loops: Promise<void>[] = [];
   /** Groups whose connection went since their last watch call (their ccxt books are forgotten first). */
   private readonly stale = new Set<number>();
-  private readonly wakers = new Set<() => void>();
+  /** Aborted by stop(): cuts every pause short. */
+  private readonly stopping = new AbortController();
   private stallTimer: NodeJS.Timeout | null = null;
   private unregister: (() => void) | null = null;
   private resync!: BookResync;
@@ -117,7 +119,7 @@ export class VenueRunner {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.stallTimer !== null) clearInterval(this.stallTimer);
-    for (const wake of [...this.wakers]) wake();
+    this.stopping.abort();
     await this.exchange?.close().catch(() => undefined);
     await Promise.all(this.loops);
     // Late rejections of a closed venue are still this venue's: unregister only after ccxt settled.
@@ -202,7 +204,8 @@ export class VenueRunner {
 
   /** Load markets (retrying while the venue is down) and write market and venue records. */
   private async loadMarkets(): Promise<string[] | null> {
-    for (let attempt = 0; !this.stopped; attempt++) {
+    const backoff = this.failures.backoff();
+    while (!this.stopped) {
       await this.admit();
       if (this.stopped) break;
       try {
@@ -216,7 +219,7 @@ export class VenueRunner {
           exchangeId: this.venue.exchangeId,
           error: messageOf(e),
         });
-        await this.sleep(this.failures.delay(attempt));
+        await this.sleep(this.failures.delay(backoff));
       }
     }
     if (this.stopped) return null;
@@ -248,7 +251,8 @@ export class VenueRunner {
   private async watchLoop(group: SubscriptionGroup): Promise<void> {
     const limit = this.venue.watchLimit;
     this.stale.add(group.index);
-    for (let attempt = 0; !this.stopped;) {
+    const backoff = this.failures.backoff();
+    while (!this.stopped) {
       await this.admit();
       if (this.stopped) return;
       if (this.stale.delete(group.index)) {
@@ -260,7 +264,7 @@ export class VenueRunner {
       try {
         if (group.multi) await this.exchange.watchOrderBookForSymbols(group.symbols, limit);
         else await this.exchange.watchOrderBook(group.symbols[0]!, limit);
-        attempt = 0;
+        backoff.reset();
       } catch (e) {
         if (this.stopped) return;
         const kind = failureKind(e, this.venue.rule.checksumError);
@@ -271,7 +275,7 @@ export class VenueRunner {
         if (kind === 'gap' || kind === 'checksum') {
           this.counters[kind === 'gap' ? 'gaps' : 'checksumFailures']++;
           this.resync.integrityFailed(group, e);
-          await this.sleep(this.failures.delay(attempt++));
+          await this.sleep(this.failures.delay(backoff));
           continue;
         }
         for (const s of group.symbols) for (const slot of this.feeds.get(s) ?? []) slot.resync();
@@ -282,7 +286,7 @@ export class VenueRunner {
           symbols: group.symbols,
           error: messageOf(e),
         });
-        await this.sleep(this.failures.delay(attempt++));
+        await this.sleep(this.failures.delay(backoff));
       }
     }
   }
@@ -319,15 +323,7 @@ export class VenueRunner {
 
   /** A sleep that stop() cuts short. */
   private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        this.wakers.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wakers.add(done);
-    });
+    return sleep(ms, this.stopping.signal);
   }
 }
 

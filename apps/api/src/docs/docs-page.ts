@@ -1,8 +1,9 @@
+import { escapeHtml, inlineScript, scriptJson } from '@app/html';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { JsonObject } from './json-schema';
 import { STREAM_CLOSES } from './asyncapi';
-import { browserScript, scriptText } from '../explorer/page-script';
+import { browserScript } from '../explorer/page-script';
 
 /**
  * The /docs page: Swagger UI (swagger-ui-dist, inlined) over the OpenAPI document, with its try-it
@@ -19,19 +20,19 @@ export function renderDocsPage(openapi: JsonObject, asyncapi: JsonObject): strin
   const bundle = readFileSync(join(dist, 'swagger-ui-bundle.js'), 'utf8');
   const info = openapi.info as { title: string; version: string };
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${esc(info.title)}: API reference</title>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(info.title)}: API reference</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="data:,">
 <style>${css}</style>
 <style>${PAGE_CSS}</style>
 </head><body>
-<header class="top"><b>${esc(info.title)}</b> <small>${esc(info.version)}</small>
+<header class="top"><b>${escapeHtml(info.title)}</b> <small>${escapeHtml(info.version)}</small>
 <nav><a href="#http">HTTP API</a> <a href="#stream">Stream (WebSocket)</a> <a href="/openapi.json">openapi.json</a> <a href="/asyncapi.json">asyncapi.json</a></nav></header>
 <main>
 <section id="http"><div id="swagger-ui"></div></section>
 ${streamSection(asyncapi)}
 </main>
-<script>${scriptText(bundle)}</script>
+<script>${inlineScript(bundle)}</script>
 <script type="application/json" id="openapi-document">${scriptJson(openapi)}</script>
 <script>${browserScript('docs')}</script>
 </body></html>`;
@@ -44,16 +45,16 @@ function streamSection(asyncapi: JsonObject): string {
   const rows = Object.entries(query.properties as Record<string, JsonObject>)
     .map(([name, s]) => {
       const dflt = s.default === undefined ? '' : JSON.stringify(s.default);
-      return `<tr><td><code>${esc(name)}</code></td><td>${required.has(name) ? 'yes' : ''}</td><td>${esc(dflt)}</td><td>${esc(typeof s.description === 'string' ? s.description : '')}</td></tr>`;
+      return `<tr><td><code>${escapeHtml(name)}</code></td><td>${required.has(name) ? 'yes' : ''}</td><td>${escapeHtml(dflt)}</td><td>${escapeHtml(typeof s.description === 'string' ? s.description : '')}</td></tr>`;
     })
     .join('');
   const closes = STREAM_CLOSES.map(
     (c) =>
-      `<tr><td>${c.code}</td><td><code>${esc(c.reason || '(none)')}</code></td><td>${c.errorFrame ? 'yes' : 'no'}</td><td>${esc(c.when)}</td></tr>`,
+      `<tr><td>${c.code}</td><td><code>${escapeHtml(c.reason || '(none)')}</code></td><td>${c.errorFrame ? 'yes' : 'no'}</td><td>${escapeHtml(c.when)}</td></tr>`,
   ).join('');
   const paragraphs = String(channel.description)
     .split('\n\n')
-    .map((p) => `<p>${esc(p)}</p>`)
+    .map((p) => `<p>${escapeHtml(p)}</p>`)
     .join('');
   return `<section id="stream" class="stream">
 <h2>Stream: <code>GET /stream/route</code> (WebSocket)</h2>
@@ -78,12 +79,3 @@ const PAGE_CSS = `body{margin:0;background:#fafafa;font-family:system-ui,sans-se
 .stream{max-width:1460px;margin:0 auto 4rem;padding:0 20px}
 .stream table{border-collapse:collapse;margin:.5rem 0}.stream td,.stream th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}
 #stream-log{background:#222;color:#eee;padding:.6rem;max-height:20rem;overflow:auto;white-space:pre-wrap}`;
-
-/** JSON inside a <script> block: '<' escaped so no string in it can end the element. */
-function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c');
-}
-
-function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}

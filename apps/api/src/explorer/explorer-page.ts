@@ -1,6 +1,7 @@
+import { inlineScript } from '@app/html';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { browserScript, scriptText } from './page-script';
+import { browserScript } from './page-script';
 
 /**
  * The /explorer page (an extension beyond the spec): a form, the route as a diagram, the
@@ -41,7 +42,7 @@ export function renderExplorerPage(): string {
 <table id="costs"></table>
 </section>
 </main>
-<script>${scriptText(chart)}</script>
+<script>${inlineScript(chart)}</script>
 <script>${browserScript('explorer')}</script>
 </body></html>`;
 }

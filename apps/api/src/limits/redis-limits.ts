@@ -1,3 +1,4 @@
+import { errorMessage } from '@app/retry';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
@@ -166,7 +167,7 @@ export class RedisLimits extends Limits {
     if (!this.up) return;
     this.up = false;
     this.options.logger.warn(
-      `Redis is not answering (${e instanceof Error ? e.message : String(e)}): the rate limit and the stream cap are counted per replica until it does (fail open)`,
+      `Redis is not answering (${errorMessage(e)}): the rate limit and the stream cap are counted per replica until it does (fail open)`,
     );
   }
 

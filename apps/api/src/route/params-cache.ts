@@ -1,3 +1,4 @@
+import { deepFreeze } from '@app/config';
 import type { ParamsParse } from '@app/request';
 
 /** Longest query string worth remembering (longer ones are parsed every time). */
@@ -33,10 +34,4 @@ export class ParamsCache {
   get size(): number {
     return this.entries.size;
   }
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
-  for (const v of Object.values(value)) deepFreeze(v);
-  return Object.freeze(value);
 }

@@ -1,3 +1,4 @@
+import { errorMessage } from '@app/retry';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ServerConfig } from '@app/config';
 import type { JournalPositions } from '@app/journal';
@@ -139,7 +140,7 @@ export class RouteService {
       });
       return null;
     } catch (e) {
-      const why = e instanceof LogError ? e.code : e instanceof Error ? e.message : String(e);
+      const why = e instanceof LogError ? e.code : errorMessage(e);
       return { ok: false, status: 503, error: `quote journal unavailable: ${why}` };
     }
   }

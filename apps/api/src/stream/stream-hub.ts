@@ -1,3 +1,4 @@
+import { errorMessage } from '@app/retry';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
@@ -276,7 +277,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
   }
 
   private journalFailed(e: unknown): void {
-    this.logger.error(`quote journal: ${e instanceof Error ? e.message : String(e)}`);
+    this.logger.error(`quote journal: ${errorMessage(e)}`);
   }
 
   private join(params: RouteParams): Group {

@@ -1,5 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { ConfigError, envTable, loadConfig, numberArg, packageVersion } from '@app/config';
+import { ConfigError, envTable, loadConfig, numberArg, packageVersion, UsageError } from '@app/config';
 import {
   DEFAULT_VENUES,
   loadVenuesConfig,
@@ -49,9 +49,6 @@ Examples:
   route-service venues check
   route-service venues check --venues binance,kraken --seconds 60
   VENUES_CONFIG=venues.json route-service venues check --json > check.json`;
-
-/** Bad input found after parsing: printed, exit 2. */
-class UsageError extends Error {}
 
 /** --seconds: how long the venues are watched. */
 const seconds = numberArg({ integer: true, min: 1, max: 3600 });

@@ -1,8 +1,10 @@
+import { errorMessage } from '@app/retry';
+import { UsageError } from '@app/config';
 import { Command, Option } from 'commander';
 import { configOption } from '@app/config';
 import { formatDiff, journalInRange, replayQuote, type JournalOccurrence } from '@app/audit';
 import type { EventLog } from '@app/log';
-import { instant, integer, UsageError } from '../cli/args';
+import { instant, integer } from '../cli/args';
 import type { CliContext } from '../cli/context';
 import { openReadLog } from '../cli/open-log';
 
@@ -117,6 +119,6 @@ async function auditOne(
     for (const line of formatDiff(r.diff, o.showDiff)) ctx.err(`  ${line}`);
   } catch (e) {
     tally.unreproducible++;
-    ctx.err(`NOT REPRODUCIBLE ${where} requestId ${id}: ${e instanceof Error ? e.message : String(e)}`);
+    ctx.err(`NOT REPRODUCIBLE ${where} requestId ${id}: ${errorMessage(e)}`);
   }
 }

@@ -1,11 +1,12 @@
+import { errorMessage } from '@app/retry';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InstantFold, fileSource, horizonText, logHorizon, logSources } from '@app/feed';
 import type { EventLog } from '@app/log';
-import { configOption } from '@app/config';
+import { configOption, UsageError } from '@app/config';
 import type { RoutingConfig } from '@app/routing';
 import { Command, Option } from 'commander';
-import { instant, UsageError } from '../cli/args';
+import { instant } from '../cli/args';
 import type { CliContext } from '../cli/context';
 import { openReadLog } from '../cli/open-log';
 import { reportHtml } from './report-html';
@@ -218,15 +219,13 @@ function readSchedule(path: string): Schedule {
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new UsageError(`--schedule: cannot read ${path}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new UsageError(`--schedule: cannot read ${path}: ${errorMessage(e)}`);
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new UsageError(
-      `--schedule: ${path} is not valid JSON (${e instanceof Error ? e.message : String(e)})`,
-    );
+    throw new UsageError(`--schedule: ${path} is not valid JSON (${errorMessage(e)})`);
   }
   try {
     return parseSchedule(value);

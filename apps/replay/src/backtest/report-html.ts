@@ -1,3 +1,4 @@
+import { escapeHtml, inlineScript, scriptJson } from '@app/html';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { readBuiltFile } from '@app/config';
@@ -21,13 +22,6 @@ export interface ReportInput {
   readonly decay: readonly DecayRow[] | null;
 }
 
-export function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
-
-/** Inside <script>, only "</script" could end the element early. */
-const scriptText = (source: string): string => source.replace(/<\/script/gi, '<\\/script');
-
 /** Chart.js's browser build, inlined so the report works offline and from a mail attachment. */
 function chartJs(): { source: string; version: string } {
   // The package exports neither its package.json nor the UMD file: find them next to its main.
@@ -35,14 +29,11 @@ function chartJs(): { source: string; version: string } {
   const { version } = JSON.parse(readFileSync(join(dist, '..', 'package.json'), 'utf8')) as {
     version: string;
   };
-  return { source: scriptText(readFileSync(join(dist, 'chart.umd.min.js'), 'utf8')), version };
+  return { source: inlineScript(readFileSync(join(dist, 'chart.umd.min.js'), 'utf8')), version };
 }
 
 /** The report's own script (apps/replay/src/browser/report.ts, type-checked and linted there), as built. */
-const reportScript = (): string => scriptText(readBuiltFile('apps/replay/src/browser/report.js'));
-
-/** JSON safe inside a <script> element (no "<" at all). */
-const scriptJson = (v: unknown): string => JSON.stringify(v).replace(/</g, '\\u003c');
+const reportScript = (): string => inlineScript(readBuiltFile('apps/replay/src/browser/report.js'));
 
 const n = (v: number | null, digits = 2): string => (v === null ? '-' : v.toFixed(digits));
 const pct = (v: number | null): string => (v === null ? '-' : `${(v * 100).toFixed(1)}%`);

@@ -1,11 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import { numberArg } from '@app/config';
 
-/** Bad command-line input found after parsing: the CLI prints the message and exits with status 2. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
-
 /** Latest instant a JavaScript Date can hold, the bound of every epoch-ms flag. */
 export const MAX_EPOCH_MS = 8_640_000_000_000_000;
 

@@ -1,7 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
-import { ConfigError, loadConfig, type LogConfig } from '@app/config';
+import { ConfigError, loadConfig, type LogConfig, UsageError } from '@app/config';
 import { openEventLog, type EventLog } from '@app/log';
-import { UsageError } from './args';
 import type { CliContext } from './context';
 
 /**

@@ -9,9 +9,8 @@ import { registerGenerate } from '../generate/generate-command';
 import { registerImport } from '../import/import-command';
 import { registerQuote } from '../quote/quote-command';
 import { registerRecord } from '../record/record-command';
-import { UsageError } from './args';
 import type { CliContext } from './context';
-import { envTable, packageVersion } from '@app/config';
+import { envTable, packageVersion, UsageError } from '@app/config';
 
 /**
  * What a subcommand module exports: add its command (flags, help, action) to the `replay` program.

@@ -1,8 +1,10 @@
+import { errorMessage } from '@app/retry';
+import { UsageError } from '@app/config';
 import { Command, Option } from 'commander';
 import { configOption } from '@app/config';
 import { journalInRange, replayInput, sha256Hex, type JournalOccurrence } from '@app/audit';
 import { solve, SOLVER_VERSION } from '@app/routing';
-import { decimal, instant, integer, UsageError } from '../cli/args';
+import { decimal, instant, integer } from '../cli/args';
 import type { CliContext } from '../cli/context';
 import { openReadLog } from '../cli/open-log';
 import { quoteDelta, type QuoteDelta } from './delta';
@@ -119,7 +121,7 @@ async function compare(o: CompareOptions, ctx: CliContext): Promise<number> {
           );
       } catch (e) {
         unreproducible++;
-        ctx.err(`NOT REPRODUCIBLE ${where}: ${e instanceof Error ? e.message : String(e)}`);
+        ctx.err(`NOT REPRODUCIBLE ${where}: ${errorMessage(e)}`);
       }
       bar.update(i + 1, `different ${rows.filter((r) => !r.identical).length}`);
     }

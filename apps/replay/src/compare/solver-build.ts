@@ -1,10 +1,10 @@
+import { UsageError } from '@app/config';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Solve } from '@app/audit';
-import { UsageError } from '../cli/args';
 
 /** Another build's solver, loaded from its compiled files, and what to remove afterwards. */
 export interface OtherSolver {

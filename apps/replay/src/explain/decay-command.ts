@@ -1,8 +1,9 @@
+import { UsageError } from '@app/config';
 import { Command, Option } from 'commander';
 import { configOption } from '@app/config';
 import { decaySummary, journalInRange, quoteDecay, replayInput, type QuoteDecay } from '@app/audit';
 import { solve } from '@app/routing';
-import { decimal, instant, UsageError } from '../cli/args';
+import { decimal, instant } from '../cli/args';
 import type { CliContext } from '../cli/context';
 import { openReadLog } from '../cli/open-log';
 

@@ -1,9 +1,10 @@
+import { UsageError } from '@app/config';
 import { Command } from 'commander';
 import { configOption } from '@app/config';
 import { findQuotes, journalLookup, quoteDecay, replayInput, sha256Hex } from '@app/audit';
 import type { EventLog } from '@app/log';
 import { constraintCosts, solveWithProof } from '@app/routing';
-import { integer, UsageError } from '../cli/args';
+import { integer } from '../cli/args';
 import type { CliContext } from '../cli/context';
 import { logConfig, openReadLog } from '../cli/open-log';
 import { costsText, decayText, proofText } from './explain-text';

@@ -1,3 +1,4 @@
+import { errorMessage } from '@app/retry';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command, Option } from 'commander';
@@ -16,7 +17,7 @@ import {
   type ImportResult,
   type Problem,
 } from '@app/import';
-import { UsageError } from '../cli/args';
+import { UsageError } from '@app/config';
 import type { CliContext } from '../cli/context';
 import { marketsLine, summaryLines, unmappedLines } from './import-report';
 
@@ -208,15 +209,13 @@ function readJson<T>(file: string, ctx: CliContext, flag: string, parse: (v: unk
   try {
     text = readFileSync(resolve(ctx.cwd, file), 'utf8');
   } catch (e) {
-    throw new UsageError(`${flag}: cannot read ${file}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new UsageError(`${flag}: cannot read ${file}: ${errorMessage(e)}`);
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new UsageError(
-      `${flag}: ${file} is not valid JSON (${e instanceof Error ? e.message : String(e)})`,
-    );
+    throw new UsageError(`${flag}: ${file} is not valid JSON (${errorMessage(e)})`);
   }
   try {
     return parse(value, file);

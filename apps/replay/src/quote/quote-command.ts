@@ -1,3 +1,5 @@
+import { errorMessage } from '@app/retry';
+import { UsageError } from '@app/config';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { configOption } from '@app/config';
@@ -15,7 +17,7 @@ import {
   type QuoteReplay,
 } from '@app/audit';
 import type { EventLog } from '@app/log';
-import { integer, UsageError } from '../cli/args';
+import { integer } from '../cli/args';
 import type { CliContext } from '../cli/context';
 import { logConfig, openReadLog } from '../cli/open-log';
 
@@ -240,7 +242,7 @@ function readResponse(path: string): string {
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new UsageError(`--response: cannot read ${path}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new UsageError(`--response: cannot read ${path}: ${errorMessage(e)}`);
   }
   if (text.length > MAX_RESPONSE_FILE) throw new UsageError(`--response: ${path} is larger than 64 MiB`);
   return text;

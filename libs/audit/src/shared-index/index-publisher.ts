@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { nextTurn, type EventLog } from '@app/log';
+import { nextTurn, TurnBudget, type EventLog } from '@app/log';
 import { ENTRY, keyHash } from '../index-runs';
-import { mergeRuns } from './merge-runs';
-import { BLOCK, claimKey, encodeHead, levelOf, pageKey, runKey, type RunHead } from './run-codec';
+import { entryBuffer, mergeSources, sortEntries, type EntrySource } from '../sorted-entries';
+import { BLOCK, claimKey, encodeHead, levelOf, PAGE, pageKey, runKey, type RunHead } from './run-codec';
 import { MissingPage, PageWriter, runEntries } from './run-pages';
 import { RunsView } from './runs-view';
 import type { SharedIndexTopics } from './shared-index';
@@ -114,7 +114,23 @@ export class SharedIndexPublisher {
       if (job.children.length === 0) ({ last, count } = await this.writeBlock(job, add));
       else {
         const [a, b] = job.children as [RunHead, RunHead];
-        count = await mergeRuns(runEntries(this.topics.pages, a), runEntries(this.topics.pages, b), add);
+        const pagesOf = (head: RunHead): EntrySource => {
+          const it = runEntries(this.topics.pages, head);
+          return {
+            next: async () => {
+              const page = await it.next();
+              return page.done === true ? null : page.value;
+            },
+          };
+        };
+        // The page writer keeps what it is given until its page is full: a copy of each page.
+        count = await mergeSources(
+          pagesOf(a),
+          pagesOf(b),
+          PAGE,
+          (p) => add(Buffer.from(p)),
+          new TurnBudget(),
+        );
         last = b.last ?? a.last;
       }
     } catch (e) {
@@ -155,25 +171,25 @@ export class SharedIndexPublisher {
     job: Job,
     add: (entries: Buffer) => Promise<void>,
   ): Promise<{ last: RunHead['last']; count: number }> {
-    const entries: Buffer[] = [];
+    const entries = entryBuffer(job.to - job.from);
+    let n = 0;
     let last: RunHead['last'] = null;
     for (let at = job.from; at < job.to;) {
       const chunk = await this.log.read(this.topics.journal, job.partition, at, Math.min(CHUNK, job.to - at));
       if (chunk.length === 0) break;
       for (const e of chunk) {
         if (e.offset >= job.to) break;
-        const entry = Buffer.alloc(ENTRY);
         const hash = keyHash(e.key);
-        hash.copy(entry, 0);
-        entry.writeBigUInt64BE(BigInt(e.offset), 8);
-        entries.push(entry);
+        hash.copy(entries, n * ENTRY);
+        entries.writeUInt32BE(Math.floor(e.offset / 2 ** 32), n * ENTRY + 8);
+        entries.writeUInt32BE(e.offset >>> 0, n * ENTRY + 12);
+        n++;
         last = { offset: e.offset, hash };
       }
       at = chunk[chunk.length - 1]!.offset + 1;
     }
-    entries.sort((x, y) => Buffer.compare(x, y));
-    await add(Buffer.concat(entries));
-    return { last, count: entries.length };
+    await add(await sortEntries(entries.subarray(0, n * ENTRY), new TurnBudget()));
+    return { last, count: n };
   }
 
   /** Delete the pages of this publisher's heads that a later record of the same run replaced. */

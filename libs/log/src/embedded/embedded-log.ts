@@ -1,3 +1,4 @@
+import { asError } from '@app/retry';
 import { EventEmitter } from 'node:events';
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -94,7 +95,7 @@ export class EmbeddedLog extends EventLog {
       this.open();
       return Promise.resolve(step());
     } catch (e) {
-      return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+      return Promise.reject(asError(e));
     }
   }
 
@@ -107,7 +108,7 @@ export class EmbeddedLog extends EventLog {
       this.appendSync(topic, entries);
       return Promise.resolve();
     } catch (e) {
-      return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+      return Promise.reject(asError(e));
     }
   }
 

@@ -1,3 +1,4 @@
+import { errorMessage } from '@app/retry';
 import {
   closeSync,
   existsSync,
@@ -52,7 +53,7 @@ export function topicPartitions(topicDir: string, wanted: number): number {
   } catch (e) {
     throw new LogError(
       'corrupt',
-      `${path} is unreadable (${e instanceof Error ? e.message : String(e)}); it must be {"partitions": N}${dirs.length > 0 ? ` (${topicDir} holds ${dirs.length} partition directories)` : ''}`,
+      `${path} is unreadable (${errorMessage(e)}); it must be {"partitions": N}${dirs.length > 0 ? ` (${topicDir} holds ${dirs.length} partition directories)` : ''}`,
     );
   }
   const n = parsed?.partitions;

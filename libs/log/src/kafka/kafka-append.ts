@@ -1,3 +1,4 @@
+import { errorMessage } from '@app/retry';
 import type { Kafka, Producer } from 'kafkajs';
 import type { AppendEntry } from '../event-log';
 import { LogError } from '../log-error';
@@ -105,11 +106,15 @@ export class KafkaAppender {
         (e as { type?: string; cause?: { type?: string } }).type ??
         (e as { cause?: { type?: string } }).cause?.type;
       if (type === 'MESSAGE_TOO_LARGE' && chunk.length === 1)
-        throw new LogError('too_large', `${name}: the broker refused an entry as too large (${message(e)})`, {
-          appended: [...appended],
-          rejected: [...chunk],
-        });
-      throw new LogError('unavailable', `Kafka produce to ${name} failed: ${message(e)}`, {
+        throw new LogError(
+          'too_large',
+          `${name}: the broker refused an entry as too large (${errorMessage(e)})`,
+          {
+            appended: [...appended],
+            rejected: [...chunk],
+          },
+        );
+      throw new LogError('unavailable', `Kafka produce to ${name} failed: ${errorMessage(e)}`, {
         appended: [...appended],
       });
     }
@@ -127,7 +132,7 @@ export class KafkaAppender {
       // Entries are in; their marks wait for the next append. Bounded: one per book and snapshot.
       this.pendingMarks = all.slice(-100_000);
       this.health.note(
-        `snapshot marks of ${topic} could not be sent (${message(e)}); kept for the next append`,
+        `snapshot marks of ${topic} could not be sent (${errorMessage(e)}); kept for the next append`,
       );
     }
   }
@@ -168,8 +173,4 @@ function* chunks(entries: readonly AppendEntry[]): Iterable<number[]> {
     bytes += size;
   }
   if (chunk.length > 0) yield chunk;
-}
-
-function message(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }

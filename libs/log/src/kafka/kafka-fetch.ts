@@ -1,6 +1,7 @@
 import Cluster, { type FetchedPartition } from 'kafkajs/src/cluster';
 import { createLogger } from 'kafkajs/src/loggers';
 import defaultSocketFactory from 'kafkajs/src/network/socketFactory';
+import { retry } from '@app/retry';
 import { LogError } from '../log-error';
 
 /** One message read by offset: its key and value as bytes. */
@@ -98,46 +99,60 @@ export class KafkaFetcher {
     at: number,
     wanted: number,
   ): Promise<{ partition: FetchedPartition; end: number } | 'behind'> {
-    const deadline = performance.now() + (this.options.retryMs ?? 30_000);
     // Small reads (an index probe) ask for little: kafkajs decodes the whole answer.
     const maxBytes = Math.min(this.options.maxBytes, Math.max(64 * 1024, wanted * 4096));
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await this.topic(topic);
-        const leaders = this.cluster.findLeaderForPartitions(topic, [partition]);
-        const nodeId = Object.keys(leaders)[0];
-        // Not in the metadata kept (a topic just made, a leader being elected): ask again below.
-        if (nodeId === undefined) throw new Error(`no leader known for ${topic}/${partition}`);
-        const broker = await this.cluster.findBroker({ nodeId });
-        const { responses } = await broker.fetch({
-          isolationLevel: READ_COMMITTED,
-          maxWaitTime: 0,
-          minBytes: 1,
-          maxBytes,
-          topics: [{ topic, partitions: [{ partition, fetchOffset: String(at), maxBytes }] }],
-        });
-        const got = responses[0]?.partitions.find((p) => p.partition === partition);
-        if (got === undefined) throw new LogError('unavailable', `no fetch answer for ${topic}/${partition}`);
-        const stable = Number(got.lastStableOffset ?? -1);
-        const end = stable >= 0 ? Math.min(stable, Number(got.highWatermark)) : Number(got.highWatermark);
-        return { partition: got, end };
-      } catch (e) {
-        const err = e as { name?: string; type?: string; message?: string };
-        if (err.name === 'KafkaJSOffsetOutOfRange') {
-          // Below the log start (retention) or past the end: past the end there is nothing to read.
-          const start = await this.logStart(topic, partition);
-          if (at < start) return 'behind';
-          return { partition: { partition, errorCode: 0, highWatermark: String(at), messages: [] }, end: at };
-        }
-        if (performance.now() > deadline)
-          throw new LogError(
-            'unavailable',
-            `Kafka fetch of ${topic}/${partition}@${at}: ${err.message ?? String(e)}`,
-          );
+    let fetched: { partition: FetchedPartition; end: number } | 'out of range';
+    try {
+      fetched = await retry(() => this.fetchOnce(topic, partition, at, maxBytes), {
+        // Through leader elections and lost connections, for retryMs (30 s) in all.
+        initialMs: 100,
+        maxMs: 1_000,
+        withinMs: this.options.retryMs ?? 30_000,
         // A leader moved, a broker went away: the metadata kept is stale.
-        await this.cluster.refreshMetadata().catch(() => undefined);
-        await new Promise((r) => setTimeout(r, Math.min(1000, 100 * 2 ** attempt)));
-      }
+        onRetry: () => this.cluster.refreshMetadata().catch(() => undefined),
+      });
+    } catch (e) {
+      const err = e as { message?: string };
+      throw new LogError(
+        'unavailable',
+        `Kafka fetch of ${topic}/${partition}@${at}: ${err.message ?? String(e)}`,
+      );
+    }
+    if (fetched !== 'out of range') return fetched;
+    // Below the log start (retention) or past the end: past the end there is nothing to read.
+    const start = await this.logStart(topic, partition);
+    if (at < start) return 'behind';
+    return { partition: { partition, errorCode: 0, highWatermark: String(at), messages: [] }, end: at };
+  }
+
+  private async fetchOnce(
+    topic: string,
+    partition: number,
+    at: number,
+    maxBytes: number,
+  ): Promise<{ partition: FetchedPartition; end: number } | 'out of range'> {
+    try {
+      await this.topic(topic);
+      const leaders = this.cluster.findLeaderForPartitions(topic, [partition]);
+      const nodeId = Object.keys(leaders)[0];
+      // Not in the metadata kept (a topic just made, a leader being elected): ask again.
+      if (nodeId === undefined) throw new Error(`no leader known for ${topic}/${partition}`);
+      const broker = await this.cluster.findBroker({ nodeId });
+      const { responses } = await broker.fetch({
+        isolationLevel: READ_COMMITTED,
+        maxWaitTime: 0,
+        minBytes: 1,
+        maxBytes,
+        topics: [{ topic, partitions: [{ partition, fetchOffset: String(at), maxBytes }] }],
+      });
+      const got = responses[0]?.partitions.find((p) => p.partition === partition);
+      if (got === undefined) throw new LogError('unavailable', `no fetch answer for ${topic}/${partition}`);
+      const stable = Number(got.lastStableOffset ?? -1);
+      const end = stable >= 0 ? Math.min(stable, Number(got.highWatermark)) : Number(got.highWatermark);
+      return { partition: got, end };
+    } catch (e) {
+      if ((e as { name?: string }).name === 'KafkaJSOffsetOutOfRange') return 'out of range';
+      throw e;
     }
   }
 

@@ -1,3 +1,4 @@
+import { errorMessage } from '@app/retry';
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel, type Consumer } from 'kafkajs';
 import { topicName, type TopicName } from '@app/events';
@@ -151,7 +152,7 @@ export class KafkaLog extends EventLog {
     } catch (e) {
       throw e instanceof LogError
         ? e
-        : new LogError('unavailable', `Kafka metadata of ${topic}: ${message(e)}`);
+        : new LogError('unavailable', `Kafka metadata of ${topic}: ${errorMessage(e)}`);
     }
     const marks = SNAPSHOT_TOPICS.includes(topic) ? this.marksTopic(topic) : null;
     await this.appender.append(topicName(this.prefix, topic), n, entries, marks);
@@ -367,8 +368,4 @@ function text(e: FetchedEntry): { offset: number; key: string; value: string } {
     key: e.key === null ? '' : e.key.toString('utf8'),
     value: e.value === null ? '' : e.value.toString('utf8'),
   };
-}
-
-function message(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }

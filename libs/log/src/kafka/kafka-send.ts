@@ -1,7 +1,15 @@
 import type { Message, Producer, RecordMetadata, Transaction } from 'kafkajs';
+import { retry } from '@app/retry';
 
-/** Sends of the partitions a send left out, before giving up (each means a leadership move). */
-const MAX_ROUNDS = 10;
+/**
+ * Sends, the first included, before giving up on partitions a send left out (each means a
+ * leadership move); between them a pause under 100 ms doubling to 1 s, so the rounds span the
+ * election instead of being spent back to back on metadata that has not caught up.
+ */
+const ROUNDS = { attempts: 10, initialMs: 100, maxMs: 1_000 };
+
+/** A send answered for only some partitions: the rest are sent again. */
+class Unacknowledged extends Error {}
 
 /** A message bound for one named partition (the adapter partitions every message itself). */
 export type PartitionedMessage = Message & { readonly partition: number };
@@ -27,15 +35,19 @@ export async function sendAcknowledged(
 ): Promise<RecordMetadata[]> {
   const out: RecordMetadata[] = [];
   let pending = messages;
-  for (let round = 1; ; round++) {
-    const meta = await producer.send({ topic, acks: -1, messages: [...pending] });
-    out.push(...meta);
-    const answered = new Set(meta.map((m) => m.partition));
-    pending = pending.filter((m) => !answered.has(m.partition));
-    if (pending.length === 0) return out;
-    if (round >= MAX_ROUNDS)
-      throw new Error(
-        `${topic}: partitions ${[...new Set(pending.map((m) => m.partition))].join(', ')} were not acknowledged after ${round} sends`,
-      );
-  }
+  await retry(
+    async (attempt) => {
+      const meta = await producer.send({ topic, acks: -1, messages: [...pending] });
+      out.push(...meta);
+      const answered = new Set(meta.map((m) => m.partition));
+      pending = pending.filter((m) => !answered.has(m.partition));
+      if (pending.length > 0)
+        throw new Unacknowledged(
+          `${topic}: partitions ${[...new Set(pending.map((m) => m.partition))].join(', ')} were not acknowledged after ${attempt + 1} sends`,
+        );
+    },
+    // A failed send is kafkajs's to retry (it has): only what a send left out is sent again here.
+    { ...ROUNDS, retryIf: (e) => e instanceof Unacknowledged },
+  );
+  return out;
 }

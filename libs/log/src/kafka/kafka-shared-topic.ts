@@ -1,3 +1,4 @@
+import { errorMessage } from '@app/retry';
 import type { Kafka, Producer } from 'kafkajs';
 import { LogError } from '../log-error';
 import { MAX_RECORD_BYTES } from '../record-limits';
@@ -50,7 +51,7 @@ export class KafkaSharedTopic implements SharedTopic {
         chunk.forEach((_, i) => offsets.push(base + i));
       } catch (e) {
         await this.close();
-        throw new LogError('unavailable', `Kafka produce to ${this.name} failed: ${message(e)}`);
+        throw new LogError('unavailable', `Kafka produce to ${this.name} failed: ${errorMessage(e)}`);
       }
     }
     return offsets;
@@ -107,8 +108,4 @@ function* chunks(records: readonly SharedRecord[]): Iterable<SharedRecord[]> {
     bytes += size;
   }
   if (chunk.length > 0) yield chunk;
-}
-
-function message(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }

@@ -1,5 +1,6 @@
 import type { Admin, Kafka } from 'kafkajs';
 import { TOPICS, topicName, type TopicName } from '@app/events';
+import { retry, errorMessage } from '@app/retry';
 import { LogError } from '../log-error';
 import type { RetentionPolicy } from '../embedded/retention';
 import { describeRetention, topicRetentionEntries } from './kafka-retention';
@@ -27,7 +28,17 @@ const COMPACTED = [
  */
 const SHARED = [...COMPACTED, { name: 'delete.retention.ms', value: '600000' }];
 
-const RETRY_ATTEMPTS = 8;
+/**
+ * An admin call failing with an error kafkajs marks retriable: a partition whose leader is being
+ * elected or has just moved (a topic created a moment ago on a cluster, a broker restarted) answers
+ * NOT_LEADER or LEADER_NOT_AVAILABLE for a few hundred milliseconds. Up to 8 calls; the pauses are
+ * drawn under a ceiling of 200 ms doubling to 2 s, twice the fixed 100 ms ... 1 s there were before,
+ * so on average the calls still span about 4.5 s (at most 9 s).
+ */
+const ADMIN_RETRY = { attempts: 8, initialMs: 200, maxMs: 2_000 };
+
+/** A topic just created, asked for on a broker that does not know it yet: pauses up to 500 ms, for 5 s. */
+const CREATE_RETRY = { initialMs: 100, maxMs: 500, withinMs: 5_000 };
 
 /** Whether kafkajs says a retry can cure this error (its own or that of an error it wraps). */
 function retriable(e: unknown): boolean {
@@ -82,7 +93,7 @@ export class KafkaTopics {
       return admin;
     })().catch(async (e: unknown) => {
       await this.reset(admin);
-      throw new LogError('unavailable', `Kafka admin: ${message(e)}`);
+      throw new LogError('unavailable', `Kafka admin: ${errorMessage(e)}`);
     });
     return this.ready;
   }
@@ -107,22 +118,25 @@ export class KafkaTopics {
 
   /**
    * One admin call, made again (with a new admin client, so fresh metadata) while it fails with an
-   * error kafkajs marks retriable: a partition whose leader is being elected or has just moved
-   * (a topic created a moment ago on a cluster, a broker restarted) answers NOT_LEADER or
-   * LEADER_NOT_AVAILABLE for a few hundred milliseconds. Up to RETRY_ATTEMPTS calls spaced
-   * 100 ms, 200 ms, ... 1 s (about 5 s in all); anything else, or the last failure, is thrown.
+   * error kafkajs marks retriable (ADMIN_RETRY); anything else, or the last failure, is thrown. An
+   * admin client that cannot even be made is not retried here (ensure's LogError, as it was).
    */
   private async retrying<T>(what: string, call: (admin: Admin) => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      const admin = await this.ensure();
-      try {
-        return await call(admin);
-      } catch (e) {
-        await this.reset(admin);
-        if (attempt >= RETRY_ATTEMPTS || !retriable(e))
-          throw new LogError('unavailable', `${what}: ${message(e)}`);
-        await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** (attempt - 1), 1000)));
-      }
+    try {
+      return await retry(
+        async () => {
+          const admin = await this.ensure();
+          try {
+            return await call(admin);
+          } catch (e) {
+            await this.reset(admin);
+            throw e;
+          }
+        },
+        { ...ADMIN_RETRY, retryIf: retriable },
+      );
+    } catch (e) {
+      throw e instanceof LogError ? e : new LogError('unavailable', `${what}: ${errorMessage(e)}`);
     }
   }
 
@@ -132,7 +146,7 @@ export class KafkaTopics {
     try {
       return (await describeRetention(admin, name)).ms;
     } catch (e) {
-      throw new LogError('unavailable', `Kafka configs of ${name}: ${message(e)}`);
+      throw new LogError('unavailable', `Kafka configs of ${name}: ${errorMessage(e)}`);
     }
   }
 
@@ -143,7 +157,7 @@ export class KafkaTopics {
       if ((await admin.listTopics()).includes(name)) this.known.add(name);
     } catch (e) {
       await this.reset(admin);
-      throw new LogError('unavailable', `Kafka topics: ${message(e)}`);
+      throw new LogError('unavailable', `Kafka topics: ${errorMessage(e)}`);
     }
     return this.known.has(name);
   }
@@ -156,7 +170,7 @@ export class KafkaTopics {
       await this.create(admin, [{ topic: name, numPartitions: 1, configEntries: SHARED }]);
     } catch (e) {
       await this.reset(admin);
-      throw new LogError('unavailable', `Kafka admin: ${message(e)}`);
+      throw new LogError('unavailable', `Kafka admin: ${errorMessage(e)}`);
     }
     this.known.add(name);
   }
@@ -191,19 +205,12 @@ export class KafkaTopics {
     }));
     // On a cluster, a broker asked right after the creation may not know the topics yet
     // (UNKNOWN_TOPIC_OR_PARTITION while it catches up with the controller): ask again.
-    for (let attempt = 0; ; attempt++) {
-      try {
+    await retry(
+      async () => {
         await admin.createTopics({ waitForLeaders: true, topics });
         await admin.fetchTopicMetadata({ topics: topics.map((t) => t.topic) });
-        return;
-      } catch (e) {
-        if (attempt >= 20 || !message(e).includes('does not host this topic-partition')) throw e;
-        await new Promise((r) => setTimeout(r, 250));
-      }
-    }
+      },
+      { ...CREATE_RETRY, retryIf: (e) => errorMessage(e).includes('does not host this topic-partition') },
+    );
   }
-}
-
-function message(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }

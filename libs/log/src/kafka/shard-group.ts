@@ -1,4 +1,5 @@
 import { AssignerProtocol, Kafka, logLevel, type Consumer, type PartitionAssigner } from 'kafkajs';
+import { retry } from '@app/retry';
 
 export interface ShardGroupOptions {
   readonly brokers: readonly string[];
@@ -41,7 +42,7 @@ export class ShardGroup {
   private lastAck = 0;
   private fence: NodeJS.Timeout | null = null;
   private readonly heartbeatMs: number;
-  private stopped = false;
+  private readonly stopping = new AbortController();
 
   constructor(private readonly options: ShardGroupOptions) {
     this.kafka = new Kafka({
@@ -55,20 +56,28 @@ export class ShardGroup {
 
   /**
    * Join the group; a cluster that cannot answer yet (starting, a topic just created and not yet
-   * known to every broker) is retried with backoff for about a minute before this rejects.
+   * known to every broker) is retried (full jitter under 100 ms doubling to 2 s) for a minute before
+   * this rejects. Resolves without joining once stop() was called.
    */
   async start(): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
-      if (this.stopped) return;
-      try {
-        await this.ensureTopic();
-        return await this.join();
-      } catch (e) {
-        await this.consumer?.disconnect().catch(() => undefined);
-        this.consumer = null;
-        if (attempt >= 30) throw e;
-        await new Promise((r) => setTimeout(r, Math.min(2_000, 100 * 2 ** attempt)));
-      }
+    const { signal } = this.stopping;
+    try {
+      await retry(
+        async () => {
+          if (signal.aborted) return;
+          try {
+            await this.ensureTopic();
+            await this.join();
+          } catch (e) {
+            await this.consumer?.disconnect().catch(() => undefined);
+            this.consumer = null;
+            throw e;
+          }
+        },
+        { initialMs: 100, maxMs: 2_000, withinMs: 60_000, signal },
+      );
+    } catch (e) {
+      if (!signal.aborted) throw e;
     }
   }
 
@@ -126,7 +135,7 @@ export class ShardGroup {
 
   /** Leave the group (the others take the slots at once) after giving them up here. */
   async stop(): Promise<void> {
-    this.stopped = true;
+    this.stopping.abort();
     this.revoke('stopping');
     if (this.fence !== null) clearInterval(this.fence);
     await this.consumer?.disconnect().catch(() => undefined);

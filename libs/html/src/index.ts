@@ -1,0 +1,1 @@
+export { escapeHtml, inlineScript, scriptJson } from './html-text';
