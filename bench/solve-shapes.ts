@@ -27,6 +27,8 @@ interface BookSet {
 
 const SIZES_USDT = [100, 1_000, 10_000, 100_000, 1_000_000];
 const MAX_VENUES = [1, 3, 5, 10];
+/** Shapes timed again, at length, before the worst is named. */
+const RETIMED = 10;
 
 function cacheOf(records: readonly EventRecord[]): BookCache {
   const books = new BookCache();
@@ -177,6 +179,16 @@ export function benchSolveShapes(
         }
     const timed = solvers.map(() => [] as Timed[]);
     for (const s of all) solvers.forEach(([, run], i) => timed[i]!.push(timeShape(s, calls, run)));
+    // The worst of hundreds of short medians is partly the noisiest: the ten worst shapes are
+    // timed again with five times the calls, and those figures replace theirs.
+    solvers.forEach(([, run], i) => {
+      const list = timed[i]!;
+      const worst = list
+        .map((t, at) => ({ at, ratio: t.ruled / t.plain }))
+        .sort((a, b) => b.ratio - a.ratio)
+        .slice(0, RETIMED);
+      for (const { at } of worst) list[at] = timeShape(all[at]!, calls * 5, run);
+    });
     solvers.forEach(([who], i) =>
       rows.push(...shapeRows(`shapes ${set.name}${who === '' ? '' : ` (${who.trim()})`}`, set, timed[i]!)),
     );

@@ -65,3 +65,19 @@ export function beatsBest(
     (r.full === best.full && (r.full || same) && (price - bestPrice) * better > 0)
   );
 }
+
+/** How far past a venue's best level price a fill's ranking price may land by float rounding. */
+const BOUND_SLACK = 1e-9;
+
+/**
+ * Whether `venue` surely cannot beat a full best_single fill of ranking price `bestPrice`: a
+ * fill's average price is no better than its book's first level, so its ranking price is no
+ * better than that level's ranking price (within float rounding), and only a strictly better
+ * price beats a full fill. A walk that records a proof walks every venue (its tape and drops).
+ */
+export function cannotBeatFull(venue: VenueCtx, bestPrice: number, better: -1 | 1): boolean {
+  const side = venue.levels;
+  if (side === null || side.count === 0) return true;
+  const bound = side.price(0) * venue.rankMul;
+  return better === -1 ? bound * (1 - BOUND_SLACK) >= bestPrice : bound * (1 + BOUND_SLACK) <= bestPrice;
+}

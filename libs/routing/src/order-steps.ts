@@ -32,15 +32,24 @@ export interface OrderSteps {
   readonly minCost: number;
 }
 
-const cache = new WeakMap<MarketRules, OrderSteps>();
+/**
+ * Each market's walk view is made once and kept on the rules object itself, under a private,
+ * non-enumerable symbol (JSON and spreads do not see it): a solve asks for every venue of every
+ * hop, and a property read costs a fraction of a WeakMap's look-up. Frozen rules use the WeakMap.
+ */
+const KEPT = Symbol('orderSteps');
+const frozen = new WeakMap<MarketRules, OrderSteps>();
 
-/** The walk's view of a market's rules; null for a market without any. Cached per record. */
+/** The walk's view of a market's rules; null for a market without any. Made once per record. */
 export function orderSteps(market: MarketRules | null | undefined): OrderSteps | null {
   if (market === null || market === undefined) return null;
-  let rules = cache.get(market);
+  const kept = (market as { [KEPT]?: OrderSteps })[KEPT];
+  if (kept !== undefined) return kept;
+  let rules = frozen.get(market);
   if (rules === undefined) {
     rules = build(market);
-    cache.set(market, rules);
+    if (Object.isExtensible(market)) Object.defineProperty(market, KEPT, { value: rules });
+    else frozen.set(market, rules);
   }
   return rules;
 }

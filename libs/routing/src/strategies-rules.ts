@@ -1,10 +1,10 @@
-import { beatsBest, pinnedAchieved, rankingPrice, type CapOf } from './fill-value';
+import { beatsBest, cannotBeatFull, pinnedAchieved, rankingPrice, type CapOf } from './fill-value';
 import { fillSearch } from './fill-search';
 import type { VenueCtx } from './hop-context';
 import { baseOfSteps, executable, missedMinimum, stepsIn } from './order-steps';
 import { MergedRuledWalk, NONE_DROPPED } from './merged-ruled';
 import { walkVenueRuled } from './walk-rules';
-import type { DropReason, WalkResult, WalkSpec } from './walk';
+import { recordingTape, type DropReason, type WalkResult, type WalkSpec } from './walk';
 
 // The strategies on a hop where some market carries order rules (docs/semantics.md section 13).
 
@@ -52,7 +52,10 @@ export function bestSingleRuled(venues: readonly VenueCtx[], spec: WalkSpec, cap
   let bestPrice = 0;
   const better = spec.side === 'buy' ? -1 : 1;
   let dropped: Map<VenueCtx, DropReason> | null = null;
+  // Once a fill is full, venues whose best level could not price better are not walked (no proof recorded).
+  const prune = recordingTape() === null;
   for (const venue of venues) {
+    if (prune && best !== null && best.full && cannotBeatFull(venue, bestPrice, better)) continue;
     const r = walkVenueRuled(venue, spec, capOf(venue));
     const fill = r.fills[0];
     if (fill === undefined) continue;

@@ -1,6 +1,7 @@
 import { byCodeUnit as cmp } from '@app/events';
 import {
   beatsBest,
+  cannotBeatFull,
   byLegOrder,
   pinnedAchieved,
   rankingPrice,
@@ -10,7 +11,7 @@ import {
 } from './fill-value';
 import type { VenueCtx } from './hop-context';
 import { bestSingleRuled, executableDepth, executableMerged } from './strategies-rules';
-import { walkMerged, walkVenue, type WalkResult, type WalkSpec } from './walk';
+import { recordingTape, walkMerged, walkVenue, type WalkResult, type WalkSpec } from './walk';
 
 /**
  * best_single (clarifications 4): venues that fill the whole size first, best ranking price among
@@ -21,7 +22,10 @@ export function bestSingle(venues: readonly VenueCtx[], spec: WalkSpec, capOf: C
   let bestPinned = 0;
   let bestPrice = 0;
   const better = spec.side === 'buy' ? -1 : 1;
+  // Once a fill is full, venues whose best level could not price better are not walked (no proof recorded).
+  const prune = recordingTape() === null;
   for (const venue of venues) {
+    if (prune && best !== null && best.full && cannotBeatFull(venue, bestPrice, better)) continue;
     const r = walkVenue(venue, spec, capOf(venue));
     const fill = r.fills[0];
     if (fill === undefined) continue;

@@ -124,8 +124,12 @@ export function scenarioInput(seed: number, now: number): { request: RouteReques
   return { request: s.request, books: cacheOf(s.specs, now) };
 }
 
-/** A power of ten near `x` (steps and minimums on real venues are mostly such). */
-const tenth = (x: number): number => 10 ** Math.round(Math.log10(x));
+/**
+ * A power of ten near `x` (steps and minimums on real venues are mostly such), read from its
+ * decimal text: `10 ** -5` is 0.000009999999999999999 on Node 20 and 0.00001 on Node 26, and the
+ * proofs echo a market's rules as given.
+ */
+const tenth = (x: number): number => Number(`1e${Math.round(Math.log10(x))}`);
 
 /** Order rules for one market of scenario books: steps, minimums and maximums in the scale of its levels. */
 function rulesFor(rand: () => number, mid: number, size: number): Partial<MarketRules> | undefined {

@@ -88,7 +88,25 @@ async function importData(files: readonly string[], o: ImportOptions, ctx: CliCo
   const markets = o.markets === undefined ? null : readJson(o.markets, ctx, '--markets', parseMarketsFile);
   const dir = resolve(ctx.cwd, o.out);
   mkdirSync(dir, { recursive: true });
+  // Stopped (Ctrl-C, a kill): nothing of the import stays, even while it waits for a slow input.
+  // Listening before the temporary file exists: a signal in between would otherwise kill the
+  // process by default and leave the file.
+  //
+  // The process then ends by the same signal (its default action, so a shell sees 130 or 143),
+  // not by process.exit: from Node 22 on, exit waits for libuv's thread pool, where the read of a
+  // named pipe blocks until its writer sends more (the process would never end).
+  let made: ImportFiles | null = null;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    made?.discard();
+    ctx.err('import interrupted: nothing written');
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+    process.kill(process.pid, signal);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   const output = new ImportFiles(dir, o.name);
+  made = output;
   let shown = 0;
   const report = (p: Problem): void => {
     output.problem(problemText(p));
@@ -98,14 +116,6 @@ async function importData(files: readonly string[], o: ImportOptions, ctx: CliCo
   const bar = ctx.progress('import', Math.max(1, Math.ceil(totalBytes / 1e6)), 'MB read');
   const read = new Array<number>(paths.length).fill(0);
   let shownMb = 0;
-  // Stopped (Ctrl-C, a kill): nothing of the import stays, even while it waits for a slow input.
-  const onSignal = (): void => {
-    output.discard();
-    ctx.err('import interrupted: nothing written');
-    process.exit(130);
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
   const t0 = performance.now();
   let result: ImportResult;
   try {
