@@ -2,7 +2,7 @@
 /**
  * `npm run docs:venues`: write the venue rules table (libs/venues venueRulesTable(), from the
  * built dist/) into docs/venues.md under "## Venue rules", replacing the table there, and let
- * prettier align it. test/venues/venue-rules.int.spec.ts checks the two agree.
+ * prettier align it. test/venues/venue-quirks.int.spec.ts checks the two agree.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -129,6 +129,14 @@ const anyFrame: fc.Arbitrary<ClientFrame> = fc.record({
   masked: fc.oneof(fc.constant(true), fc.boolean()),
   payload: fc.uint8Array({ maxLength: 300 }),
 });
+/** A well-formed close from the client: code 3000, no reason. */
+const ownClose: ClientFrame = {
+  fin: true,
+  rsv: 0,
+  opcode: 8,
+  masked: true,
+  payload: Uint8Array.from([0x0b, 0xb8]),
+};
 /** A well-formed data message (text or binary, possibly fragmented), up to twice the cap. */
 const dataMessage: fc.Arbitrary<ClientFrame[]> = fc
   .tuple(fc.constantFrom(1, 2), fc.uint8Array({ maxLength: 2 * MAX_MESSAGE }), fc.integer({ min: 1, max: 3 }))
@@ -172,16 +180,26 @@ describe('frames (property-based)', () => {
           // Control frames alone (ping, pong) leave the stream open: wait a little, then leave.
           await Promise.race([raw.closed, new Promise((r) => setTimeout(r, 300))]);
           const sent = raw.frames();
-          const texts = textFrames(sent);
+          // A well-formed close of the client's own, before anything refused, is answered in kind.
+          const own = frames.find((f) => f.opcode === 8);
+          const echoOf = own === undefined ? null : Buffer.from(own.payload);
+          const texts = textFrames(sent, echoOf);
           for (const t of texts.slice(1, -1)) expect(t).toHaveProperty('requestId');
           const code = closeCode(sent);
-          if (code !== null) {
+          const echoed = echoOf !== null && sent.find((f) => f.opcode === 8)?.payload.equals(echoOf) === true;
+          if (echoed) {
+            expect(texts.at(-1) ?? {}).not.toHaveProperty('error');
+          } else if (code !== null) {
             expect([1002, 1008]).toContain(code);
             expect(texts.at(-1)).toEqual({ error: expect.any(String), code, reason: expect.any(String) });
           }
           raw.socket.destroy();
         }),
-        { numRuns: 60 },
+        // Always tried: a client's own close (3000) followed by a stray continuation frame.
+        {
+          numRuns: 60,
+          examples: [[[ownClose, { ...ownClose, fin: false, opcode: 0, payload: new Uint8Array() }]]],
+        },
       ),
     );
     expect(s.alive()).toBe(true);

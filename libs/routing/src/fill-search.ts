@@ -2,7 +2,7 @@ import { byCodeUnit as cmp } from '@app/events';
 import { pinnedAchieved, type CapOf } from './fill-value';
 import type { VenueCtx } from './hop-context';
 import { FILL_EPS } from './numeric';
-import { executable, stepsAtLeast, baseOfSteps, type VenueRules } from './venue-rules';
+import { executable, stepsAtLeast, baseOfSteps, type OrderSteps } from './order-steps';
 import { walkMergedRuled } from './merged-ruled';
 import { walkVenueRuled } from './walk-rules';
 import type { WalkResult, WalkSpec } from './walk';
@@ -58,7 +58,7 @@ function baseAtCost(venue: VenueCtx, cost: number): number {
 }
 
 /** The smallest leg the venue's rules allow, in base units (whole steps on a stepped market). */
-function smallestLeg(venue: VenueCtx, rules: VenueRules | null): number {
+function smallestLeg(venue: VenueCtx, rules: OrderSteps | null): number {
   if (rules === null) return 0;
   const byCost = rules.minCost > 0 ? baseAtCost(venue, rules.minCost) : 0;
   const least = Math.max(rules.minAmount, byCost);

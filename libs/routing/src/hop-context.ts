@@ -7,7 +7,7 @@ import {
   type RoutingConfig,
   type Side,
 } from './types';
-import { venueRules, type VenueRules } from './venue-rules';
+import { orderSteps, type OrderSteps } from './order-steps';
 
 /** One venue as a hop sees it: fee, staleness, freshness and the walked side of its book. */
 export interface VenueCtx {
@@ -29,7 +29,7 @@ export interface VenueCtx {
   /** Per-base-unit price multiplier for ranking: (1+f)(1+s) on a buy, (1-f)(1-s) on a sell. */
   readonly rankMul: number;
   /** The market's order rules (docs/semantics.md section 13); null when it carries none. */
-  readonly rules: VenueRules | null;
+  readonly rules: OrderSteps | null;
 }
 
 /** A market conversion between two assets, with the venues it may use. */
@@ -98,7 +98,7 @@ export function hopContext(
       fresh: isFresh,
       levels: book === undefined ? null : side === 'buy' ? book.asks : book.bids,
       rankMul: side === 'buy' ? (1 + fee) * (1 + s) : (1 - fee) * (1 - s),
-      rules: withRules ? venueRules(listing.market?.rules) : null,
+      rules: withRules ? orderSteps(listing.market?.rules) : null,
     };
     venues.push(ctx);
     if (isFresh) {

@@ -3,7 +3,7 @@ import { BPS, reached } from './numeric';
 import { byLegOrder, totalPinned, type CapOf, type StrategyOptions } from './fill-value';
 import { solveHopWalk } from './strategies';
 import type { Hop, Leg, Quote, RouteRequest, Strategy, UnroutableReason } from './types';
-import { executable, sumBase } from './venue-rules';
+import { executable, sumBase } from './order-steps';
 import { walkVenue, type Fill, type WalkResult, type WalkSpec } from './walk';
 import { isRuledFill } from './ruled-leg';
 import { walkVenueRuled } from './walk-rules';

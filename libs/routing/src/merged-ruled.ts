@@ -3,7 +3,7 @@ import type { VenueCtx } from './hop-context';
 import { keepWorkspace, SLOTS, takeWorkspace, type Workspace } from './merged-workspace';
 import { advance, LEG_SLOTS, nothingBelow, RuledLeg, type RuledFill } from './ruled-leg';
 import type { VenueHeap } from './venue-heap';
-import { stepsIn } from './venue-rules';
+import { stepsIn } from './order-steps';
 import {
   recordingTape,
   type DropLookup,

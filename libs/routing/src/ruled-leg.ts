@@ -1,6 +1,6 @@
 import type { BookSideView } from '@app/books';
 import type { VenueCtx } from './hop-context';
-import { stepsIn } from './venue-rules';
+import { stepsIn } from './order-steps';
 import type { Fill, WalkSpec, WalkTape } from './walk';
 
 // A leg of the rule-aware walks (docs/semantics.md section 13) and its step through one level:

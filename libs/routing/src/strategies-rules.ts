@@ -1,7 +1,7 @@
 import { beatsBest, cannotBeatFull, pinnedAchieved, rankingPrice, type CapOf } from './fill-value';
 import { fillSearch } from './fill-search';
 import type { VenueCtx } from './hop-context';
-import { baseOfSteps, executable, missedMinimum, stepsIn } from './venue-rules';
+import { baseOfSteps, executable, missedMinimum, stepsIn } from './order-steps';
 import { MergedRuledWalk, NONE_DROPPED } from './merged-ruled';
 import { walkVenueRuled } from './walk-rules';
 import { recordingTape, type DropReason, type WalkResult, type WalkSpec } from './walk';

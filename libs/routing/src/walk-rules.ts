@@ -1,7 +1,7 @@
 import type { BookSideView } from '@app/books';
 import type { VenueCtx } from './hop-context';
 import { FIT_SLACK, stepFits, type LegRule, type RuledFill, type RuledStop } from './ruled-leg';
-import { stepsIn, type VenueRules } from './venue-rules';
+import { stepsIn, type OrderSteps } from './order-steps';
 import { recordingTape, type WalkResult, type WalkSpec, type WalkTape } from './walk';
 
 // The rule-aware walk of one venue (docs/semantics.md section 13): walk.ts's walk, except that a
@@ -121,7 +121,7 @@ function walkStepped(
   pb: number,
   ic: number,
   ib: number,
-  rules: VenueRules,
+  rules: OrderSteps,
   amount: number,
   cap: number,
   tape: WalkTape | null,

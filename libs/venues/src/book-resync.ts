@@ -1,26 +1,13 @@
 import { errorMessage } from '@app/retry';
-import { NetworkError } from 'ccxt';
+import type { EventEmitter } from 'node:events';
 import type { BookSlot } from './book-slot';
-import type { CcxtClient, CcxtProExchange } from './ccxt-venue';
+import type { BookSlots } from './book-slots';
+import type { CcxtProExchange } from './ccxt-venue';
 import { messageOf } from './failure-kind';
 import type { IngestorOptions, VenueSettings } from './options';
 import type { SubscriptionGroup } from './subscription-plan';
 import type { VenueCounters } from './venue-counters';
-
-/** What resynchronising reads and changes of a venue's runner. */
-export interface ResyncContext {
-  readonly exchange: CcxtProExchange;
-  readonly venue: VenueSettings;
-  readonly opts: IngestorOptions;
-  readonly counters: VenueCounters;
-  readonly slots: ReadonlyMap<string, BookSlot>;
-  /** ccxt symbol -> the slots its book feeds (itself and its aliases). */
-  readonly feeds: ReadonlyMap<string, readonly BookSlot[]>;
-  groups(): readonly SubscriptionGroup[];
-  /** Groups whose connection went: their watch loop forgets ccxt's books before subscribing again. */
-  readonly stale: Set<number>;
-  stopped(): boolean;
-}
+import type { BookEvents } from './venue-events';
 
 /**
  * Bringing bad books back from the venue's own snapshot, by the smallest unit the venue allows
@@ -32,8 +19,15 @@ export interface ResyncContext {
  * - `connection`: close the connection that carried the book; the loops of the books on it
  *   subscribe again. Where ccxt opens one connection per book, that is the book.
  * A book unit that does not finish within the silence timeout falls back to the connection.
+ * Connections are closed by the venue's connection (told through `events`).
  */
 export class BookResync {
+  readonly counters: Pick<VenueCounters, 'bookResyncs' | 'connectionResyncs'> = {
+    bookResyncs: 0,
+    connectionResyncs: 0,
+  };
+  private stopped = false;
+
   /**
    * Books being unsubscribed alone. Their group's watch is rejected as unsubscribed first: the loop
    * subscribes these alone before watching the group again, or ccxt would send the group's whole
@@ -41,48 +35,56 @@ export class BookResync {
    */
   readonly unwatching = new Set<string>();
 
-  constructor(private readonly ctx: ResyncContext) {}
+  constructor(
+    private readonly exchange: CcxtProExchange,
+    private readonly venue: VenueSettings,
+    private readonly opts: Pick<IngestorOptions, 'clock' | 'logger'>,
+    private readonly slots: BookSlots,
+    private readonly events: EventEmitter<BookEvents>,
+  ) {}
+
+  /** Resyncs under way end quietly: the venue stopped. */
+  stop(): void {
+    this.stopped = true;
+  }
 
   /** Resynchronise `slot`'s book (`escalate`: straight to its connection). */
   book(slot: BookSlot, reason: string, escalate = false): void {
-    const { ctx } = this;
-    for (const s of ctx.feeds.get(slot.source) ?? []) s.resync();
-    const target = ctx.slots.get(slot.source) ?? slot;
-    target.resyncSince = ctx.opts.clock();
-    const group = ctx.groups()[target.group];
-    const unit =
-      escalate || ctx.exchange.has.unWatchOrderBook !== true ? 'connection' : ctx.venue.rule.resync;
+    const { exchange, venue } = this;
+    for (const s of this.slots.fedBy(slot.source)) s.resync();
+    const target = this.slots.get(slot.source) ?? slot;
+    target.resyncSince = this.opts.clock();
+    const group = this.slots.groups[target.group];
+    const unit = escalate || exchange.has.unWatchOrderBook !== true ? 'connection' : venue.rule.resync;
     if (unit === 'connection') return this.connection(target, reason);
-    ctx.counters.bookResyncs++;
-    if (ctx.venue.rule.bookResync === 'drop') {
+    this.counters.bookResyncs++;
+    if (venue.rule.bookResync === 'drop') {
       // Binance's family: what ccxt does itself on a U/u gap (pro/binance.js handleOrderBook), the
       // book and its subscription dropped, then the book subscribed alone on the same connection.
-      delete ctx.exchange.orderbooks?.[target.source];
+      delete exchange.orderbooks?.[target.source];
       const subs = (target.client as unknown as { subscriptions?: Record<string, unknown> } | null)
         ?.subscriptions;
       if (subs !== undefined) delete subs[`orderbook::${target.source}`];
       this.watchAlone(target.source);
       return;
     }
-    const limit = ctx.venue.watchLimit;
+    const limit = venue.watchLimit;
     this.unwatching.add(target.source);
-    const timeout = new Promise<'timeout'>((r) =>
-      setTimeout(() => r('timeout'), ctx.venue.silenceMs).unref(),
-    );
-    const unwatch = ctx.exchange.unWatchOrderBook(target.source, limit === undefined ? {} : { limit }).then(
+    const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), venue.silenceMs).unref());
+    const unwatch = exchange.unWatchOrderBook(target.source, limit === undefined ? {} : { limit }).then(
       () => 'done' as const,
       (e: unknown) => messageOf(e),
     );
     void Promise.race([unwatch, timeout]).then((outcome) => {
       this.unwatching.delete(target.source);
-      if (ctx.stopped()) return;
+      if (this.stopped) return;
       if (outcome === 'done') {
         // A single-book loop subscribes again by itself (its watch was rejected as unsubscribed).
         if (group?.multi === true) this.watchAlone(target.source);
         return;
       }
-      ctx.opts.logger.debug?.('unsubscribing one book failed; closing its connection', {
-        exchangeId: ctx.venue.exchangeId,
+      this.opts.logger.debug?.('unsubscribing one book failed; closing its connection', {
+        exchangeId: venue.exchangeId,
         symbol: target.source,
         outcome,
       });
@@ -90,30 +92,24 @@ export class BookResync {
     });
   }
 
-  /** Close the connection that carried `slot`'s book (every connection when none is known yet). */
+  /** Have the connection that carried `slot`'s book closed (every connection when none is known yet). */
   connection(slot: BookSlot, reason: string): void {
-    const { ctx } = this;
-    ctx.counters.connectionResyncs++;
+    const { exchangeId } = this.venue;
+    this.counters.connectionResyncs++;
     const client = slot.client;
     // The connection that last carried the book may be gone already (the book went silent on its
     // successor, which never delivered it): then every connection of the venue is closed.
-    if (client === null || !Object.values(ctx.exchange.clients ?? {}).includes(client)) {
-      this.allConnections(`${ctx.venue.exchangeId} ${reason}`);
+    if (client === null || !Object.values(this.exchange.clients ?? {}).includes(client)) {
+      this.events.emit('closeAllConnections', `${exchangeId} ${reason}`);
       return;
     }
-    for (const s of ctx.slots.values())
+    const groups = new Set<number>();
+    for (const s of this.slots.values())
       if (s.client === client) {
         s.resync();
-        if (!s.isAlias) ctx.stale.add(s.group);
+        if (!s.isAlias) groups.add(s.group);
       }
-    fail(client, `${ctx.venue.exchangeId} ${reason}`);
-  }
-
-  /** Fail every connection of the venue the way ccxt fails a keepalive timeout; the loops re-subscribe. */
-  allConnections(reason: string): void {
-    const { ctx } = this;
-    for (const g of ctx.groups()) ctx.stale.add(g.index);
-    for (const client of Object.values(ctx.exchange.clients ?? {})) fail(client, reason);
+    this.events.emit('closeConnection', client, groups, `${exchangeId} ${reason}`);
   }
 
   /**
@@ -122,12 +118,11 @@ export class BookResync {
    * change to the old one. Without it ccxt starts each from the venue's fresh snapshot.
    */
   forget(symbols: readonly string[]): void {
-    const { ctx } = this;
-    const books = ctx.exchange.orderbooks;
+    const books = this.exchange.orderbooks;
     if (books === undefined) return;
-    const live = new Set(Object.values(ctx.exchange.clients ?? {}));
+    const live = new Set(Object.values(this.exchange.clients ?? {}));
     for (const s of symbols) {
-      const client = ctx.slots.get(s)?.client ?? null;
+      const client = this.slots.get(s)?.client ?? null;
       // Only a book whose connection ccxt dropped: one on a live connection still gets its changes.
       if (client !== null && !live.has(client)) delete books[s];
     }
@@ -140,35 +135,34 @@ export class BookResync {
    * by the venue's unit. Without either clue every book of the group is resynced.
    */
   integrityFailed(group: SubscriptionGroup, e: unknown): void {
-    const { ctx } = this;
     const text = errorMessage(e);
-    const books = ctx.exchange.orderbooks ?? {};
+    const books = this.exchange.orderbooks ?? {};
     const dropped = group.symbols.filter((s) => books[s] === undefined);
     const named = group.symbols.filter((s) => books[s] !== undefined && text.includes(`${s} :`));
     const hit = dropped.length + named.length > 0 ? [...dropped, ...named] : group.symbols;
-    ctx.opts.logger.debug?.('book integrity failed; resynchronising it', {
-      exchangeId: ctx.venue.exchangeId,
+    this.opts.logger.debug?.('book integrity failed; resynchronising it', {
+      exchangeId: this.venue.exchangeId,
       symbols: hit,
       error: messageOf(e),
     });
     for (const s of dropped) {
-      for (const slot of ctx.feeds.get(s) ?? []) slot.resync();
+      for (const slot of this.slots.fedBy(s)) slot.resync();
       if (group.multi && dropped.length < group.symbols.length) this.watchAlone(s);
     }
     for (const s of hit) {
       if (dropped.includes(s)) continue;
-      const slot = ctx.slots.get(s);
+      const slot = this.slots.get(s);
       if (slot !== undefined) this.book(slot, `${s}: ${messageOf(e)}`);
     }
   }
 
   /** Subscribe one book of a multi-symbol group by itself (ccxt subscribes only what is missing). */
   watchAlone(symbol: string): void {
-    const { ctx } = this;
-    if (ctx.venue.rule.bookResync === 'drop') sameStream(ctx, symbol);
-    ctx.exchange.watchOrderBookForSymbols([symbol], ctx.venue.watchLimit).catch((e: unknown) => {
-      ctx.opts.logger.debug?.('single-book resubscription failed', {
-        exchangeId: ctx.venue.exchangeId,
+    const { exchange, venue } = this;
+    if (venue.rule.bookResync === 'drop') sameStream(exchange, this.slots.groups, symbol);
+    exchange.watchOrderBookForSymbols([symbol], venue.watchLimit).catch((e: unknown) => {
+      this.opts.logger.debug?.('single-book resubscription failed', {
+        exchangeId: venue.exchangeId,
         symbol,
         error: messageOf(e),
       });
@@ -181,18 +175,13 @@ export class BookResync {
  * (pro/binance.js stream()): a book subscribed alone would land on another connection than its
  * group, which keeps sending its changes. Name the group's stream for the single book.
  */
-function sameStream(ctx: ResyncContext, symbol: string): void {
-  const group = ctx.groups().find((g) => g.symbols.includes(symbol));
+function sameStream(exchange: CcxtProExchange, groups: readonly SubscriptionGroup[], symbol: string): void {
+  const group = groups.find((g) => g.symbols.includes(symbol));
   const options = (
-    ctx.exchange as unknown as { options?: { streamBySubscriptionsHash?: Record<string, string> } }
+    exchange as unknown as { options?: { streamBySubscriptionsHash?: Record<string, string> } }
   ).options;
   const streams = options?.streamBySubscriptionsHash;
   if (group === undefined || streams === undefined) return;
   const stream = streams[`multipleOrderbook::${group.symbols.join(',')}`];
   if (stream !== undefined) streams[`multipleOrderbook::${symbol}`] = stream;
-}
-
-function fail(client: CcxtClient, reason: string): void {
-  client.onError(new NetworkError(reason));
-  void Promise.resolve(client.close()).catch(() => undefined);
 }

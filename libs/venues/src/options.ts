@@ -5,7 +5,7 @@ import { DEFAULT_BREAKER, type BreakerPolicy } from './breaker';
 import { DEFAULT_ASSETS, DEFAULT_VENUES } from './default-venues';
 import { DEFAULT_CHECKSUM_EVERY_MS } from './integrity';
 import type { VenueRule } from './venue-rule';
-import { defaultSilenceMs, ruleOf } from './venue-rules';
+import { defaultSilenceMs, ruleOf } from './venue-quirks';
 import type { VenueConfigEntry, VenuesConfig } from './venues-config';
 
 /** Structured log lines (the service logger of @app/logging fits); the default writes JSON to stderr. */
@@ -29,7 +29,7 @@ export interface VenueSettings {
   readonly ccxt: Readonly<Record<string, unknown>>;
   /** `limit` for watchOrderBook(ForSymbols); undefined = ccxt's default channel. */
   readonly watchLimit: number | undefined;
-  /** The venue's rules (venue-rules.ts). */
+  /** The venue's rules (venue-quirks.ts). */
   readonly rule: VenueRule;
   /** A book silent this long is resubscribed. */
   readonly silenceMs: number;

@@ -1,6 +1,6 @@
 import * as ccxt from 'ccxt';
 import { DEFAULT_VENUES } from './default-venues';
-import { defaultSilenceMs, ruleOf, VENUE_RULES } from './venue-rules';
+import { defaultSilenceMs, ruleOf, VENUE_RULES } from './venue-quirks';
 
 /** ccxt's pause between two subscribe messages on one connection: rateLimit x options.ws.cost (ms). */
 export function subscribePacingMs(exchangeId: string): number {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planSubscriptions } from './subscription-plan';
-import { DEFAULT_RULE } from './venue-rules';
-import type { VenueRule } from './venue-rule';
+import { DEFAULT_RULE, type VenueRule } from './venue-rule';
 
 const venue = (r: Partial<VenueRule>) => ({ exchangeId: 'x', rule: { ...DEFAULT_RULE, ...r } });
 const multi = { watchOrderBookForSymbols: true };

@@ -5,7 +5,7 @@ export type ResyncUnit = 'book' | 'connection';
 export type ChecksumMeaning = 'checksum' | 'gap';
 
 /**
- * One venue's rules (libs/venues/src/venue-rules.ts holds the table; docs/venues.md lists each
+ * One venue's rules (libs/venues/src/venue-quirks.ts holds the table; docs/venues.md lists each
  * with its source in the pinned ccxt or the venue's documentation).
  */
 export interface VenueRule {
@@ -40,3 +40,29 @@ export interface VenueRule {
   /** Where each value comes from (ccxt source file and line, venue documentation). */
   readonly sources: readonly string[];
 }
+
+/**
+ * The rule of a venue not in the table: one book per request (ccxt paces them), no connection
+ * cap, ccxt's default channel, resync by connection, 1 s updates.
+ */
+export const DEFAULT_RULE: VenueRule = Object.freeze({
+  perRequest: 1,
+  perConnection: null,
+  watchLimit: null,
+  updateMs: 1_000,
+  resync: 'connection',
+  checksumError: 'checksum',
+  sources: [],
+});
+
+/** A table entry: the default rule but for what the venue is known to differ in. */
+export const rule = (r: Partial<VenueRule> & Pick<VenueRule, 'sources'>): VenueRule =>
+  Object.freeze({ ...DEFAULT_RULE, ...r });
+
+// Sources several venues share.
+/** ccxt has no unWatchOrderBook for the class: the connection is the smallest unit it can resync. */
+export const NO_UNWATCH =
+  'ccxt has no unWatchOrderBook for this class: a bad book is resynced with its connection';
+/** ccxt declares unWatchOrderBook, but no test here speaks the venue's protocol to prove it works. */
+export const UNWATCH_UNTESTED =
+  'ccxt has unWatchOrderBook for this class, not exercised offline against its protocol: a bad book is resynced with its connection';

@@ -125,16 +125,19 @@ export function closeCode(frames: readonly ServerFrame[]): number | null {
 
 /**
  * The text frames, parsed as JSON, each checked against the AsyncAPI document, and the server's
- * close (when it sent one) against its close table and the error frame before it.
+ * close (when it sent one) against its close table and the error frame before it, unless it is
+ * the answer to `echoOf`, the payload of a close the client sent.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- arbitrary JSON under test
-export function textFrames(frames: readonly ServerFrame[]): any[] {
+export function textFrames(frames: readonly ServerFrame[], echoOf: Uint8Array | null = null): any[] {
   const texts = frames
     .filter((f) => f.opcode === 1)
     .map((f) => JSON.parse(f.payload.toString('utf8')) as unknown);
   for (const t of texts) assertDocumentedFrame(t);
   const close = frames.find((f) => f.opcode === 8);
-  if (close !== undefined && close.payload.length >= 2)
+  // The answer to the client's own close carries the client's code and reason (RFC 6455 5.5.1).
+  const echo = close !== undefined && echoOf !== null && close.payload.equals(echoOf);
+  if (close !== undefined && close.payload.length >= 2 && !echo)
     assertDocumentedClose(
       close.payload.readUInt16BE(0),
       close.payload.subarray(2).toString('utf8'),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { solve } from '@app/routing';
 import { cacheOf, CONFIG, NOW, req, type BookSpec } from '../test/fixtures';
-import { decimalOf, stepsIn, venueRules } from './venue-rules';
+import { decimalOf, stepsIn, orderSteps } from './order-steps';
 
 // The step as an exact decimal (docs/semantics.md section 13), and rules a hostile recording might carry.
 
@@ -28,9 +28,9 @@ describe('a step as m x 10^-d', () => {
   });
 
   it('floors maxAmount to whole steps and keeps every leg under 10^15 units', () => {
-    const r = venueRules({ amountStep: 0.1, minAmount: null, minCost: null, maxAmount: 9053.11035441 })!;
+    const r = orderSteps({ amountStep: 0.1, minAmount: null, minCost: null, maxAmount: 9053.11035441 })!;
     expect([r.maxSteps, r.maxBase]).toEqual([90531, 9053.1]);
-    expect(venueRules({ amountStep: 1e-8, minAmount: null, minCost: null, maxAmount: null })!.maxBase).toBe(
+    expect(orderSteps({ amountStep: 1e-8, minAmount: null, minCost: null, maxAmount: null })!.maxBase).toBe(
       9_999_999.99999999,
     );
   });

@@ -12,8 +12,8 @@ const STEP_SLACK = 1e-14;
 /** A step finer than 10^-22 has no exact power of ten to divide by: it counts as no step. */
 const MAX_SCALE_DIGITS = 22;
 
-/** The rules of one market, ready for the walks. */
-export interface VenueRules {
+/** One market's order rules as whole steps of an exact decimal, ready for the walks. */
+export interface OrderSteps {
   /** The record's rules, as shown by the proof. */
   readonly market: MarketRules;
   /** The step's integer mantissa m (step = m / scale); 0 when the market has no usable step. */
@@ -37,13 +37,13 @@ export interface VenueRules {
  * non-enumerable symbol (JSON and spreads do not see it): a solve asks for every venue of every
  * hop, and a property read costs a fraction of a WeakMap's look-up. Frozen rules use the WeakMap.
  */
-const KEPT = Symbol('venueRules');
-const frozen = new WeakMap<MarketRules, VenueRules>();
+const KEPT = Symbol('orderSteps');
+const frozen = new WeakMap<MarketRules, OrderSteps>();
 
 /** The walk's view of a market's rules; null for a market without any. Made once per record. */
-export function venueRules(market: MarketRules | null | undefined): VenueRules | null {
+export function orderSteps(market: MarketRules | null | undefined): OrderSteps | null {
   if (market === null || market === undefined) return null;
-  const kept = (market as { [KEPT]?: VenueRules })[KEPT];
+  const kept = (market as { [KEPT]?: OrderSteps })[KEPT];
   if (kept !== undefined) return kept;
   let rules = frozen.get(market);
   if (rules === undefined) {
@@ -54,7 +54,7 @@ export function venueRules(market: MarketRules | null | undefined): VenueRules |
   return rules;
 }
 
-function build(market: MarketRules): VenueRules {
+function build(market: MarketRules): OrderSteps {
   const dec = market.amountStep === null ? null : decimalOf(market.amountStep);
   // A step too coarse to count in whole units (over 10^15) allows no order at all: one unit, none
   // of it. One finer than 10^-22 is no step (a venue cannot tell such amounts apart anyway).
@@ -122,7 +122,7 @@ export function stepsAtLeast(base: number, stepUnits: number, scale: number): nu
 }
 
 /** The exact amount of `steps` steps: the integer steps*m over 10^d. */
-export function baseOfSteps(rules: VenueRules, steps: number): number {
+export function baseOfSteps(rules: OrderSteps, steps: number): number {
   return (steps * rules.stepUnits) / rules.scale;
 }
 
@@ -133,12 +133,12 @@ export interface SizedLeg {
 }
 
 /** Whether a leg can be sent as one order: at or above the minimum amount and cost (steps and maximum hold by construction). */
-export function executable(rules: VenueRules | null, leg: SizedLeg): boolean {
+export function executable(rules: OrderSteps | null, leg: SizedLeg): boolean {
   return rules === null || (leg.base >= rules.minAmount && leg.cost >= rules.minCost);
 }
 
 /** Which minimum an unexecutable leg misses, amount first. */
-export function missedMinimum(rules: VenueRules, leg: SizedLeg): 'min_amount' | 'min_cost' {
+export function missedMinimum(rules: OrderSteps, leg: SizedLeg): 'min_amount' | 'min_cost' {
   return leg.base < rules.minAmount ? 'min_amount' : 'min_cost';
 }
 
@@ -147,7 +147,7 @@ export function missedMinimum(rules: VenueRules, leg: SizedLeg): 'min_amount' | 
  * finest scale, divided once. Otherwise (a market without a step, or a sum past 2^53) the float
  * sum in the given order.
  */
-export function sumBase(parts: readonly { base: number; steps: number; rules: VenueRules | null }[]): number {
+export function sumBase(parts: readonly { base: number; steps: number; rules: OrderSteps | null }[]): number {
   let digits = 0;
   let exact = true;
   for (const p of parts) {
