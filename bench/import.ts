@@ -6,12 +6,12 @@
  * imported recording. The targets: the import at least half as fast as gzip -dc (time ratio <= 2),
  * peak RSS <= 300 MB. The generated files are kept in the temp directory for the next run.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { BenchRow } from './bench-row';
 import { generateTardisL2, type GeneratedBook } from './import-gen';
+import { spawnHeld } from './processes';
 
 const ROUNDS = 2;
 const BOOKS: readonly GeneratedBook[] = [
@@ -27,7 +27,7 @@ function run(
 ): Promise<{ ms: number; out: string }> {
   return new Promise((resolveRun, reject) => {
     const t0 = performance.now();
-    const child = spawn(cmd, args, { stdio: ['ignore', stdout, 'inherit'] });
+    const child = spawnHeld(cmd, cmd, args, { stdio: ['ignore', stdout, 'inherit'] });
     let out = '';
     child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
     child.once('error', reject);
@@ -135,9 +135,9 @@ async function backtestOver(dir: string): Promise<{ ms: number; line: string }> 
     ...['--from', `${DAY}:00:10Z`, '--to', `${DAY}:59:59Z`, '--out', report, '--no-decay'],
   ];
   const t0 = performance.now();
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawnHeld('backtest', process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
-  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+  child.stderr?.on('data', (c: Buffer) => (err += c.toString()));
   const code = await new Promise<number | null>((r) => child.once('exit', r));
   const ms = performance.now() - t0;
   if (code !== 0 || !existsSync(join(report, 'report.html')))

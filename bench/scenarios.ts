@@ -94,4 +94,9 @@ export const SCENARIOS: readonly Scenario[] = [
     run: async (o) => (await import('./flood')).benchFlood(o.baseline),
     long: 'about 2 min: npm start under a one-book flood, paced and in bursts (4 with --baseline)',
   },
+  {
+    name: 'import',
+    run: async () => (await import('./import')).benchImport(),
+    long: "2-3 min: replay import of a generated 2 GB day in tardis.dev's CSV against gzip -dc",
+  },
 ];
