@@ -8,22 +8,11 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { createGzip } from 'node:zlib';
+import { seeded } from '@app/synth';
 
 const HEADER = 'exchange,symbol,timestamp,local_timestamp,is_snapshot,side,price,amount';
 const START_US = 1_709_251_200_000_000; // 2024-03-01T00:00:00Z
 const TICK_CENTS = 1; // prices in cents: 0.01 apart
-
-/** mulberry32: small, fast, seeded. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const price = (cents: number): string => (cents / 100).toFixed(2);
 
@@ -36,7 +25,7 @@ export interface GeneratedBook {
 
 /** Writes about `bytes` of uncompressed CSV, gzipped (level 6, gzip's default), to `path`; returns its rows. */
 export async function generateTardisL2(path: string, bytes: number, book: GeneratedBook): Promise<number> {
-  const random = rng(book.seed);
+  const random = seeded(book.seed);
   const key = `${book.exchange},${book.symbol}`;
   const gzip = createGzip({ level: 6 });
   const file = createWriteStream(path);
