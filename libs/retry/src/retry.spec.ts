@@ -37,9 +37,11 @@ describe('retry', () => {
       calls++;
       return Promise.reject(calls === 3 ? last : new Error('down'));
     };
-    await expect(retry(call, { initialMs: 10, maxMs: 10, attempts: 3, time })).rejects.toBe(last);
+    // Randomness injected: full jitter under 10 ms draws a pause of 0 (no sleep) one time in ten.
+    const policy = { initialMs: 10, maxMs: 10, attempts: 3, random: () => 0.5, time };
+    await expect(retry(call, policy)).rejects.toBe(last);
     expect(calls).toBe(3);
-    expect(time.slept).toHaveLength(2);
+    expect(time.slept).toEqual([5, 5]);
   });
 
   it('throws at once a failure retryIf refuses, without a pause', async () => {
