@@ -34,13 +34,8 @@ export class TardisFold implements RowSink {
   ) {}
 
   l2Row(r: Input & L2Fields): void {
-    const book = r.book;
-    if (book === null || this.stopped()) {
-      this.leftOut++;
-      return;
-    }
-    this.closeBefore(r.localUs);
-    if (!book.listed) this.list(book, r.localUs);
+    const book = this.enter(r);
+    if (book === null) return;
     if (book.open && (book.openSnapshot !== r.snapshot || book.openFile !== r.index)) this.flush(book);
     if (!book.open) {
       // A snapshot message continues a run when the book's last message was one of the same file.
@@ -74,13 +69,8 @@ export class TardisFold implements RowSink {
   }
 
   snapshotRow(r: Input & SnapshotFields): void {
-    const book = r.book;
-    if (book === null || this.stopped()) {
-      this.leftOut++;
-      return;
-    }
-    this.closeBefore(r.localUs);
-    if (!book.listed) this.list(book, r.localUs);
+    const book = this.enter(r);
+    if (book === null) return;
     book.bids.clear();
     book.asks.clear();
     const lv = r.levels;
@@ -130,6 +120,18 @@ export class TardisFold implements RowSink {
   }
 
   /** The venue record (the venue's first time) and the market record, before the book's first record. */
+  /** A row's book, its earlier messages closed and the book listed; null for a row left out. */
+  private enter(r: Input & { readonly book: BookState | null }): BookState | null {
+    const book = r.book;
+    if (book === null || this.stopped()) {
+      this.leftOut++;
+      return null;
+    }
+    this.closeBefore(r.localUs);
+    if (!book.listed) this.list(book, r.localUs);
+    return book;
+  }
+
   private list(book: BookState, localUs: number): void {
     book.listed = true;
     const receivedAt = Math.floor(localUs / 1000);
