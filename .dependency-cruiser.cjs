@@ -13,16 +13,18 @@ const LAYERS = {
   html: [],
   events: [],
   config: [],
-  logging: ['retry'],
+  // The operators' view: structured console logs, the venue summary line, the /metrics port.
+  telemetry: ['retry'],
   books: ['events'],
   routing: ['events', 'books'],
   request: ['events', 'routing'],
   journal: ['routing', 'request'],
-  log: ['events', 'retry'],
-  synth: ['events', 'log'],
-  feed: ['events', 'books', 'log', 'journal', 'config', 'retry'],
-  audit: ['events', 'routing', 'journal', 'log', 'feed', 'retry'],
-  venues: ['events', 'books', 'log', 'logging', 'retry'],
+  // The event log: its port and two adapters (Kafka, the embedded on-disk log).
+  'event-log': ['events', 'retry'],
+  synth: ['events', 'event-log'],
+  feed: ['events', 'books', 'event-log', 'journal', 'config', 'retry'],
+  audit: ['events', 'routing', 'journal', 'event-log', 'feed', 'retry'],
+  venues: ['events', 'books', 'event-log', 'telemetry', 'retry'],
   // Recordings of other tools (tardis.dev) read into this project's records.
   import: ['events', 'books', 'retry'],
   // The generated API client stands alone: it is what a consumer of the API would import.

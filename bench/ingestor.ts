@@ -1,7 +1,7 @@
 import { Exchange as ccxtExchange, pro } from 'ccxt';
 import { join } from 'node:path';
 import type { EventRecord } from '@app/events';
-import type { RecordSink } from '@app/log';
+import type { RecordSink } from '@app/event-log';
 import { BookPublisher } from '@app/venues';
 import type { CcxtBook } from '@app/venues';
 import { ingestorOptions, type IngestorLogger } from '@app/venues';

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { BookCache } from '@app/books';
 import { parseRecordLine } from '@app/events';
-import { DEFAULT_FETCH, KafkaLog } from '@app/log';
+import { DEFAULT_FETCH, KafkaLog } from '@app/event-log';
 import { createBookFeed } from '@app/feed';
 import type { BenchRow } from './bench-row';
 import { bookRecords, toEntries, type StreamSpec } from '@app/synth';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BookCache } from '@app/books';
 import type { EventRecord } from '@app/events';
-import { EmbeddedLog, type AppendEntry, type EventLog } from '@app/log';
+import { EmbeddedLog, type AppendEntry, type EventLog } from '@app/event-log';
 import { createBookFeed, foldEntries } from '@app/feed';
 import type { BenchRow } from './bench-row';
 import { quantile } from './bench-row';

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EventRecord } from '@app/events';
 import { booksAt, rebuildBooks, timeIndexOf } from '@app/feed';
-import { EmbeddedLog, logSink } from '@app/log';
+import { EmbeddedLog, logSink } from '@app/event-log';
 import { bookRecords, listingRecords, type StreamSpec } from '@app/synth';
 import { quantile, type BenchRow } from './bench-row';
 import { prng } from './market-gen';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { journalIndexDir } from '@app/audit';
 import { encodeQuoteRecord, parseQuoteRecordLine } from '@app/journal';
-import { logSink, type EventLog } from '@app/log';
+import { logSink, type EventLog } from '@app/event-log';
 import type { BenchRow } from './bench-row';
 import { benchAsOfHour } from './longevity-asof';
 import { benchJournalLookups } from './longevity-journal';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BookCache } from '@app/books';
 import type { EventRecord } from '@app/events';
-import { EmbeddedLog, logSink } from '@app/log';
+import { EmbeddedLog, logSink } from '@app/event-log';
 import { ROUTE_DEFAULTS } from '@app/request';
 import { SERVER_DEFAULTS } from '@app/config';
 import { solve, type RouteRequest } from '@app/routing';

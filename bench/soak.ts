@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { BookCache, type OrderBook } from '@app/books';
 import type { EventRecord } from '@app/events';
 import { createBookFeed, logHorizon } from '@app/feed';
-import { EmbeddedLog, partitionBytes } from '@app/log';
+import { EmbeddedLog, partitionBytes } from '@app/event-log';
 import { runSoak, SYNTH_EPOCH, type SoakSpec } from '@app/synth';
 import { quantile, type BenchRow } from './bench-row';
 

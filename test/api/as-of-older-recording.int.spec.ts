@@ -7,7 +7,7 @@ import { findQuote, replayQuote } from '@app/audit';
 import type { BookView } from '@app/books';
 import type { EventRecord } from '@app/events';
 import { feedReplay } from '@app/feed';
-import { logSink } from '@app/log';
+import { logSink } from '@app/event-log';
 import { generateMarket } from '@app/synth';
 import { versionedFold } from '@test/support';
 import { startApiServer } from '../../apps/api/src/bootstrap';

@@ -3,7 +3,7 @@ import { createWriteStream, existsSync, mkdtempSync, readdirSync, rmSync, writeF
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { feedReplay, RecordingReader, replayFiles } from '@app/feed';
-import { EmbeddedLog, logSink } from '@app/log';
+import { EmbeddedLog, logSink } from '@app/event-log';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runReplayCli } from '../replay/support/run-replay';
 import { importCli, readRecording, ROOT } from './support/cli';

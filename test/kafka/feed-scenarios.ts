@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { EventRecord } from '@app/events';
-import { logSink, type EventLog } from '@app/log';
+import { logSink, type EventLog } from '@app/event-log';
 import { bookRecords, listingRecords, type StreamSpec } from '@app/synth';
 import { createBookFeed } from '@app/feed';
 import { bookCounts, bookHashes, cacheCounts, foldRecords, memoryLogger, waitFor } from './book-hashes';

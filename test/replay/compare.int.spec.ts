@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EventRecord } from '@app/events';
 import { createBookFeed, type LogBookFeed } from '@app/feed';
-import { EmbeddedLog, logSink } from '@app/log';
+import { EmbeddedLog, logSink } from '@app/event-log';
 import { routeRequest } from '@app/request';
 import type { RouteRequest, RoutingConfig } from '@app/routing';
 import { book, market, T0, venue, waitFor } from '@test/support';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { KafkaLog } from '@app/log';
+import { KafkaLog } from '@app/event-log';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { closeHost, type ApiHost } from '../../apps/api/src/compose';
 import { createBookFeed } from '@app/feed';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { SERVER_DEFAULTS } from '@app/config';
 import type { EventRecord } from '@app/events';
 import { encodeQuoteRecord, parseQuoteRecordLine, type QuoteRecord } from '@app/journal';
-import { EmbeddedLog, logSink } from '@app/log';
+import { EmbeddedLog, logSink } from '@app/event-log';
 import { ROUTE_DEFAULTS } from '@app/request';
 import { solve, type RouteRequest, type RoutingConfig } from '@app/routing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventRecord } from '@app/events';
 import { createBookFeed } from '@app/feed';
-import { KafkaLog } from '@app/log';
+import { KafkaLog } from '@app/event-log';
 import { bookRecords, listingRecords, type StreamSpec } from '@test/support';
 import { ownedBroker, type OwnedBroker } from '../kafka/broker';
 import { bookHashes, foldRecords, memoryLogger } from '../kafka/book-hashes';

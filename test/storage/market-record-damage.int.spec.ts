@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { findQuote, replayQuote } from '@app/audit';
 import { InstantFold, logSources } from '@app/feed';
 import type { EventRecord, Level } from '@app/events';
-import { EmbeddedLog, logSink, partitionFor } from '@app/log';
+import { EmbeddedLog, logSink, partitionFor } from '@app/event-log';
 import { ListingRepublisher, RecordWriter } from '@app/venues';
 import { book, market, venue } from '@test/support';
 import { startApiServer } from '../../apps/api/src/bootstrap';

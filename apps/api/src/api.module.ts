@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { ServerConfig } from '@app/config';
-import { EventLog } from '@app/log';
+import { EventLog } from '@app/event-log';
 import { Clock } from './clock';
 import { BookFeed } from '@app/feed';
 import { ClockSkew } from './health/clock-skew';

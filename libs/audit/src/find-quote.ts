@@ -1,6 +1,6 @@
 import { JOURNAL_TOPICS, type JournalTopic } from '@app/events';
 import { frameAsQuote, parseJournalEntryLine, type JournalEntryRecord, type QuoteRecord } from '@app/journal';
-import { partitionFor, type EventLog } from '@app/log';
+import { partitionFor, type EventLog } from '@app/event-log';
 import type { JournalLookups, KeyLookup } from './key-lookup';
 
 export interface FoundQuote {

@@ -1,6 +1,6 @@
 import { JOURNAL_TOPICS, type JournalTopic } from '@app/events';
 import { frameAsQuote, parseJournalEntryLine, type QuoteRecord } from '@app/journal';
-import { partitionFor, type EventLog, type LogEntry } from '@app/log';
+import { partitionFor, type EventLog, type LogEntry } from '@app/event-log';
 import { indexOf } from './find-quote';
 import type { JournalLookups, KeyLookup } from './key-lookup';
 

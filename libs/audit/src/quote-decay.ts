@@ -1,5 +1,5 @@
 import type { QuoteRecord } from '@app/journal';
-import type { EventLog } from '@app/log';
+import type { EventLog } from '@app/event-log';
 import { reachAt, rebuildBooks, timeIndexOf } from '@app/feed';
 import { solve, type RouteRequest, type RouteResult, type SolveInput } from '@app/routing';
 

@@ -1,6 +1,6 @@
 import type { BookCache, MarketsView } from '@app/books';
 import type { JournalPositions } from '@app/journal';
-import type { EventLog } from '@app/log';
+import type { EventLog } from '@app/event-log';
 import { horizonText, logHorizon } from './horizon';
 import { rebuildBooks } from './rebuild-books';
 import { TIME_BLOCK, timeIndexOf } from './time-index';

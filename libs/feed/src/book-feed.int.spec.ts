@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KafkaLog, logSink } from '@app/log';
+import { KafkaLog, logSink } from '@app/event-log';
 import { routeRequest } from '@app/request';
 import { SERVER_DEFAULTS } from '@app/config';
 import { solve } from '@app/routing';

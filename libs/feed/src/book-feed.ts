@@ -1,5 +1,5 @@
 import type { BookCache, MarketsView } from '@app/books';
-import type { LogHealth, PositionVector } from '@app/log';
+import type { LogHealth, PositionVector } from '@app/event-log';
 
 /** `starting` until caught up; `degraded` while the log is damaged or books could not be rebuilt. */
 export type FeedStatus = 'starting' | 'ok' | 'degraded';

@@ -1,6 +1,6 @@
 import type { BookCache } from '@app/books';
 import { parseRecordLine, type EventRecord, type TopicName } from '@app/events';
-import { nextTurn, type EventLog, type LogEntry } from '@app/log';
+import { nextTurn, type EventLog, type LogEntry } from '@app/event-log';
 
 /** A log entry that is not a valid record: never applied, not even in part, and named (events.md). */
 export interface SkippedEntry {

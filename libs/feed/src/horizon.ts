@@ -1,6 +1,6 @@
 import { parseRecordLine } from '@app/events';
 import type { JournalPositions } from '@app/journal';
-import { LogError, type EventLog } from '@app/log';
+import { LogError, type EventLog } from '@app/event-log';
 
 /** Where retention has cut the log (docs/operations-log.md "Retention"). */
 export interface LogHorizon {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BookCache, bookHash } from '@app/books';
 import type { EventRecord } from '@app/events';
-import { EmbeddedLog, logSink } from '@app/log';
+import { EmbeddedLog, logSink } from '@app/event-log';
 import { bookRecords, listingRecords, tempDir, versionedFold, type StreamSpec } from '@test/support';
 import { booksAt } from './as-of';
 import { InstantFold } from './instant-fold';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EmbeddedLog, logSink, type FollowOptions, type LogEntry, type LogPosition } from '@app/log';
+import { EmbeddedLog, logSink, type FollowOptions, type LogEntry, type LogPosition } from '@app/event-log';
 import { bookRecords, listingRecords } from '@app/synth';
 import { foldAndRebuildScenario } from '../../../test/kafka/feed-scenarios';
 import {

@@ -1,6 +1,12 @@
 import { BookCache, withoutListings, type MarketsView } from '@app/books';
 import { byCodeUnit, RECORD_TOPICS, type EventRecord, type TopicName } from '@app/events';
-import { partitionFor, type EventLog, type LogEntry, type LogPosition, type PositionVector } from '@app/log';
+import {
+  partitionFor,
+  type EventLog,
+  type LogEntry,
+  type LogPosition,
+  type PositionVector,
+} from '@app/event-log';
 import { Backoff, sleep, errorMessage } from '@app/retry';
 import { BookFeed, type FeedHealth, type FeedLogger } from './book-feed';
 import { FeedProgress } from './feed-progress';

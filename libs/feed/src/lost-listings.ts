@@ -1,6 +1,6 @@
 import type { MarketsView } from '@app/books';
 import { byCodeUnit } from '@app/events';
-import { partitionFor } from '@app/log';
+import { partitionFor } from '@app/event-log';
 
 /** Entries of a venues partition a reader never received (lost to damage in the log). */
 export interface VenuesGap {

@@ -1,7 +1,7 @@
 import { BookCache, withoutListings } from '@app/books';
 import { byCodeUnit } from '@app/events';
 import type { JournalPositions } from '@app/journal';
-import { TurnBudget, type EventLog } from '@app/log';
+import { TurnBudget, type EventLog } from '@app/event-log';
 import { lostListings, type RecordAt, type VenuesGap } from './lost-listings';
 import type { Rebuilt } from './rebuilt';
 import { repairLost } from './repair-lost';

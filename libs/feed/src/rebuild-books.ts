@@ -1,7 +1,7 @@
 import { BookCache, withoutListings } from '@app/books';
 import type { EventRecord } from '@app/events';
 import type { JournalPositions } from '@app/journal';
-import { partitionFor, TurnBudget, type EventLog } from '@app/log';
+import { partitionFor, TurnBudget, type EventLog } from '@app/event-log';
 import { decodeEntry, readRange } from './fold';
 import { refuseBeforeHorizon } from './horizon';
 import { lostListings, VenuesTracker } from './lost-listings';

@@ -1,6 +1,6 @@
 import type { EventRecord, TopicName } from '@app/events';
 import { RECORD_TOPICS } from '@app/events';
-import type { EventLog } from '@app/log';
+import type { EventLog } from '@app/event-log';
 import { decodeEntry, type OnSkipped } from './fold';
 import type { VenuesGap } from './lost-listings';
 import { RecordingReader, replayFiles, type SkippedLine } from './replay-files';

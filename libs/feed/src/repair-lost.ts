@@ -1,6 +1,6 @@
 import type { BookCache } from '@app/books';
 import type { EventRecord } from '@app/events';
-import { partitionFor, type EventLog } from '@app/log';
+import { partitionFor, type EventLog } from '@app/event-log';
 import { decodeEntry, readRange } from './fold';
 import type { VenuesGap } from './lost-listings';
 

@@ -1,6 +1,6 @@
 import type { ReplaySpeed } from '@app/config';
 import type { EventRecord } from '@app/events';
-import { LogError, type RecordSink } from '@app/log';
+import { LogError, type RecordSink } from '@app/event-log';
 import { Backoff, sleep, asError } from '@app/retry';
 import { RecordingReader, replayFiles, type SkippedLine } from './replay-files';
 import { shiftRecord, scanRecording } from './replay-loop';

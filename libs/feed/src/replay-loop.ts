@@ -1,4 +1,4 @@
-import type { EventLog } from '@app/log';
+import type { EventLog } from '@app/event-log';
 import { parseRecordLine, RECORD_TOPICS, type EventRecord } from '@app/events';
 import { RecordingReader } from './replay-files';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BookCache, bookHash } from '@app/books';
 import type { EventRecord } from '@app/events';
-import { EmbeddedLog, KafkaLog, logSink, type EventLog } from '@app/log';
+import { EmbeddedLog, KafkaLog, logSink, type EventLog } from '@app/event-log';
 import {
   bookRecords,
   cutFold,

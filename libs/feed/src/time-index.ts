@@ -1,5 +1,5 @@
 import { parseRecordLine, type EventRecord, type TopicName } from '@app/events';
-import { nextTurn, type EventLog, type LogEntry } from '@app/log';
+import { nextTurn, type EventLog, type LogEntry } from '@app/event-log';
 import type { VenuesGap } from './lost-listings';
 
 /** Offsets per block of the time index: block i covers offsets [i*BLOCK, (i+1)*BLOCK). */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseRecordLine, type BookRecord, type EventRecord } from '@app/events';
-import { EmbeddedLog, logSink } from '@app/log';
+import { EmbeddedLog, logSink } from '@app/event-log';
 import { book, messyLog, stateHashes, tempDir, versionedFold } from '@test/support';
 import { rebuildBooks } from './rebuild-books';
 import { TIME_BLOCK, TimeIndex } from './time-index';

@@ -1,5 +1,5 @@
 import { byCodeUnit, type EventRecord, type TopicName } from '@app/events';
-import type { EventLog, LogEntry, TurnBudget } from '@app/log';
+import type { EventLog, LogEntry, TurnBudget } from '@app/event-log';
 import { decodeEntry } from './fold';
 import { foldKeyOf, receivedAtOf, TIME_BLOCK, type KeyTimes, type PartitionTimes } from './time-index';
 

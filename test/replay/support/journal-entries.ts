@@ -3,7 +3,7 @@ import { JOURNAL_TOPICS } from '@app/events';
 import { parseJournalEntryLine, type JournalEntryRecord } from '@app/journal';
 import { QuoteJournal } from '@app/audit';
 import type { LogBookFeed } from '@app/feed';
-import type { EventLog } from '@app/log';
+import type { EventLog } from '@app/event-log';
 import { solve, type RouteRequest, type RoutingConfig } from '@app/routing';
 
 /** Every entry of the journal topics (quotes, then stream), parsed (a record that does not validate fails the test). */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { BookCache } from '@app/books';
 import { parseRecordLine, type EventRecord } from '@app/events';
 import { createBookFeed, type LogBookFeed } from '@app/feed';
-import { EmbeddedLog, logSink, type EventLog, type LogHealth } from '@app/log';
+import { EmbeddedLog, logSink, type EventLog, type LogHealth } from '@app/event-log';
 import { bookRecords, listingRecords, type StreamSpec } from '@test/support';
 import { memoryLogger } from '../../kafka/book-hashes';
 import { rawFrames, type RawFrame } from './disk';

@@ -4,7 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ServerConfig } from '@app/config';
 import type { BookCache, BookSideView } from '@app/books';
 import { byCodeUnit } from '@app/events';
-import { EventLog } from '@app/log';
+import { EventLog } from '@app/event-log';
 import { Clock } from '../clock';
 import { isFresh } from '../health/freshness';
 import { BookFeed, type FeedStatus } from '@app/feed';

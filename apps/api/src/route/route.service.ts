@@ -2,7 +2,7 @@ import { errorMessage } from '@app/retry';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ServerConfig } from '@app/config';
 import type { JournalPositions } from '@app/journal';
-import { EventLog, LogError } from '@app/log';
+import { EventLog, LogError } from '@app/event-log';
 import {
   solve,
   watchSymbols,

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 
 /**
  * The file operations through which the embedded log changes files: node:fs, or in tests a layer
- * that injects a full disk or a failing sync (libs/log/test/faulty-files.ts) where a small tmpfs
+ * that injects a full disk or a failing sync (libs/event-log/test/faulty-files.ts) where a small tmpfs
  * cannot be mounted. Reads go straight to node:fs.
  */
 export interface LogFiles {
