@@ -10,7 +10,7 @@ import { ROUTE_DEFAULTS } from '@app/request';
 import { solve, type RouteRequest, type RoutingConfig } from '@app/routing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QuoteJournal } from '@app/audit';
-import { createBookFeed, type LogBookFeed } from '@app/feed';
+import { createBookFeed, type LogBookFeed } from '@app/live-feed';
 import { generateMarket } from '@app/synth';
 import { runReplayCli } from './support/run-replay';
 import { findQuote } from '@app/audit';
