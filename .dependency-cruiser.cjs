@@ -18,7 +18,9 @@ const LAYERS = {
   books: ['events'],
   routing: ['events', 'books'],
   request: ['events', 'routing'],
-  journal: ['routing', 'request'],
+  // The journal's record format, pure: it never imports libs/request (and so never loads
+  // class-validator); its readers are given the stored-request validator by their callers.
+  journal: ['routing'],
   // The event log: its port and two adapters (Kafka, the embedded on-disk log).
   'event-log': ['events', 'retry'],
   synth: ['events', 'event-log'],
@@ -31,7 +33,7 @@ const LAYERS = {
   // horizon of what the log still holds; reads both the log (through live-feed's fold) and
   // recordings.
   history: ['events', 'books', 'event-log', 'journal', 'live-feed', 'recordings'],
-  audit: ['events', 'routing', 'journal', 'event-log', 'history', 'retry'],
+  audit: ['events', 'routing', 'request', 'journal', 'event-log', 'history', 'retry'],
   venues: ['events', 'books', 'event-log', 'telemetry', 'retry'],
   // Recordings of other tools (tardis.dev) read into this project's records.
   import: ['events', 'books', 'retry'],
