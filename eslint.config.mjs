@@ -16,7 +16,10 @@ const pureLibImports = {
       message: 'events, books, routing and journal stay pure.',
     },
     validatorImports,
-    { group: ['@app/log', '@app/config'], message: 'pure libs depend only on events <- books <- routing.' },
+    {
+      group: ['@app/event-log', '@app/config', '@app/request'],
+      message: 'pure libs depend only on events <- books <- routing.',
+    },
   ],
 };
 
@@ -133,7 +136,7 @@ export default tseslint.config(
           ],
           paths: [
             {
-              name: '@app/log',
+              name: '@app/event-log',
               importNames: ['EmbeddedLog', 'KafkaLog', 'openEventLog'],
               message: 'a spec that opens a real log is an integration spec: name it *.int.spec.ts',
             },

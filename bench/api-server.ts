@@ -6,7 +6,7 @@
  * Prints one JSON line with the URL once listening; SIGINT/SIGTERM closes it cleanly (so a CPU
  * profile is written).
  */
-import { createLogger } from '@app/logging';
+import { createLogger } from '@app/telemetry';
 import { onShutdown } from '../apps/api/src/compose';
 import { startBenchServer } from './api';
 import { ROUTE } from './api-rest';

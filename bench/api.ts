@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { HTTP_LIMIT_DEFAULTS, SERVER_DEFAULTS, type HttpLimits } from '@app/config';
 import type { EventRecord } from '@app/events';
-import { logSink } from '@app/log';
+import { logSink } from '@app/event-log';
 import { startApiServer } from '../apps/api/src/bootstrap';
 import { WallClock } from '../apps/api/src/clock';
 import { closeHost, openFeed, waitCaughtUp } from '../apps/api/src/compose';

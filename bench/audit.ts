@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import { findQuotes, SharedJournalIndex, sharedIndexTopics } from '@app/audit';
-import { KafkaLog } from '@app/log';
+import { KafkaLog } from '@app/event-log';
 import { quantile, type BenchRow } from './bench-row';
 import { benchKafka } from './kafka-broker';
 import { startLongevityHost, type LongevityHost } from './longevity-host';

@@ -4,7 +4,7 @@
  *   node dist/bench/fleet-server.js <brokers> <topicPrefix> [redisUrl]
  * Prints one JSON line with its URL once listening; SIGTERM closes it.
  */
-import { createLogger } from '@app/logging';
+import { createLogger } from '@app/telemetry';
 import { startApiServer } from '../apps/api/src/bootstrap';
 import { WallClock } from '../apps/api/src/clock';
 import { closeHost, onShutdown, openFeed } from '../apps/api/src/compose';

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SERVER_DEFAULTS } from '@app/config';
-import { KafkaLog, logSink } from '@app/log';
+import { KafkaLog, logSink } from '@app/event-log';
 import { FixedWindowLimiter } from '../apps/api/src/limits/rate-limiter';
 import { RedisLimits } from '../apps/api/src/limits/redis-limits';
 import type { ClientFigures } from './api-client';

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
-import type { EventLog } from '@app/log';
+import type { EventLog } from '@app/event-log';
 
 interface Built {
   readonly EmbeddedLog: new (o: {

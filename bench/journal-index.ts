@@ -17,7 +17,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { EmbeddedLog } from '@app/log';
+import { EmbeddedLog } from '@app/event-log';
 import { quantile, type BenchRow } from './bench-row';
 import { outputOf } from './child-io';
 import type { CatchUpFigures } from './journal-index-child';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { open } from 'lmdb';
 import { BookCache } from '@app/books';
 import { parseRecordLine } from '@app/events';
-import { partitionFor } from '@app/log';
+import { partitionFor } from '@app/event-log';
 import { bookRecords, toEntries } from '@app/synth';
 import { APPEND_FOLD_SPEC } from './log-specs';
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BookCache } from '@app/books';
 import { parseRecordLine } from '@app/events';
-import { EmbeddedLog, type AppendEntry } from '@app/log';
+import { EmbeddedLog, type AppendEntry } from '@app/event-log';
 import type { BenchRow } from './bench-row';
 import { bookRecords, toEntries } from '@app/synth';
 import { APPEND_FOLD_SPEC } from './log-specs';

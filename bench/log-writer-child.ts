@@ -4,7 +4,7 @@
  * fast as it can in batches, then reports how long the appends took.
  *   argv: dataDir records levels batch
  */
-import { EmbeddedLog } from '@app/log';
+import { EmbeddedLog } from '@app/event-log';
 import { bookRecords, toEntries } from '@app/synth';
 import { APPEND_FOLD_SPEC } from './log-specs';
 

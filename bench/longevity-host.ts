@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { SERVER_DEFAULTS } from '@app/config';
 import type { BookRecord } from '@app/events';
 import { journalIndexDir } from '@app/audit';
-import { logSink, type EventLog } from '@app/log';
+import { logSink, type EventLog } from '@app/event-log';
 import { startApiServer, type ApiServer } from '../apps/api/src/bootstrap';
 import { PinnedClock } from '../apps/api/src/clock';
 import { closeHost, openFeed, waitCaughtUp } from '../apps/api/src/compose';

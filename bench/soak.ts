@@ -10,8 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BookCache, type OrderBook } from '@app/books';
 import type { EventRecord } from '@app/events';
-import { createBookFeed, logHorizon } from '@app/feed';
-import { EmbeddedLog, partitionBytes } from '@app/log';
+import { createBookFeed } from '@app/live-feed';
+import { logHorizon } from '@app/history';
+import { EmbeddedLog, partitionBytes } from '@app/event-log';
 import { runSoak, SYNTH_EPOCH, type SoakSpec } from '@app/synth';
 import { quantile, type BenchRow } from './bench-row';
 

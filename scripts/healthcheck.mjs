@@ -37,7 +37,7 @@ function defaultPort() {
 async function ingestor() {
   const require = createRequire(import.meta.url);
   const { loadConfig } = require(resolve(ROOT, 'dist/libs/config/src/index.js'));
-  const { openEventLog } = require(resolve(ROOT, 'dist/libs/log/src/index.js'));
+  const { openEventLog } = require(resolve(ROOT, 'dist/libs/event-log/src/index.js'));
   const config = loadConfig('ingestor', [], process.env, process.cwd());
   const log = openEventLog({
     kafkaBrokers: config.log.kafkaBrokers,

@@ -1,5 +1,5 @@
 import type { BookRecord, EventRecord } from '@app/events';
-import { EmbeddedLog } from '@app/log';
+import { EmbeddedLog } from '@app/event-log';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findQuote } from '@app/audit';
 import { replayQuote } from '@app/audit';

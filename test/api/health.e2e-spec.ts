@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { logSink, type AppendEntry, type EventLog } from '@app/log';
+import { logSink, type AppendEntry, type EventLog } from '@app/event-log';
 import { book, market, T0, venue, waitFor } from '@test/support';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startApiServer } from '../../apps/api/src/bootstrap';

@@ -2,7 +2,7 @@ import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { findQuote } from '@app/audit';
-import { logSink, openEventLog } from '@app/log';
+import { logSink, openEventLog } from '@app/event-log';
 import { T0, tempDir } from '@test/support';
 import { startApp, type App } from '../storage/support/processes';
 import { call } from './support/http';

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bookHash, type BookCache, type BookSideView, type BookView } from '@app/books';
 import type { EventRecord } from '@app/events';
-import { logSink, openEventLog } from '@app/log';
+import { logSink, openEventLog } from '@app/event-log';
 import { bookRecords, listingRecords, type StreamSpec } from '@app/synth';
 import { foldRecords } from '../kafka/book-hashes';
 import { testBrokers } from '../kafka/broker';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KafkaLog, partitionFor } from '@app/log';
+import { KafkaLog, partitionFor } from '@app/event-log';
 import { waitFor } from '@test/support';
 import { closeAgents, get, openStream, type StreamClient } from './support/client';
 import { FLEET_VENUES, SESSION_MS, startFleet, type Fleet } from './support/fleet';
@@ -249,7 +249,7 @@ describe('the fleet', () => {
 
   it("an append whose partition's leader moved to a broker that answers for another partition of it is written whole", async () => {
     // kafkajs keeps a send's answers per broker across retries; this append is the case it would
-    // acknowledge without sending one partition's entries (libs/log kafka-send.ts).
+    // acknowledge without sending one partition's entries (libs/event-log kafka-send.ts).
     const prefix = `${fleet.env.TOPIC_PREFIX!}-moved`;
     const topic = `${prefix}.books`;
     const admin = new Kafka({

@@ -5,7 +5,7 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { journalIndexDir } from '@app/audit';
 import { JOURNAL_TOPICS } from '@app/events';
-import { EmbeddedLog, logSink, partitionFor } from '@app/log';
+import { EmbeddedLog, logSink, partitionFor } from '@app/event-log';
 import { startApiServer } from '../../apps/api/src/bootstrap';
 import { PinnedClock } from '../../apps/api/src/clock';
 import { closeHost, openFeed, waitCaughtUp, type ApiHost } from '../../apps/api/src/compose';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHARED_INDEX_BLOCK, SharedJournalIndex, sharedIndexTopics } from '@app/audit';
-import { KafkaLog, logSink } from '@app/log';
+import { KafkaLog, logSink } from '@app/event-log';
 import { T0, tempDir, waitFor } from '@test/support';
 import { world } from '../api/support/world';
 import { testBrokers } from '../kafka/broker';

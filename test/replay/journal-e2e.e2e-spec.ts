@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EmbeddedLog } from '@app/log';
+import { EmbeddedLog } from '@app/event-log';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeHost, openFeed, type ApiHost } from '../../apps/api/src/compose';
 import { findQuote, findQuotes, journalIndexDir, journalIndexes } from '@app/audit';

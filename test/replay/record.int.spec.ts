@@ -2,9 +2,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseRecordLine, type EventRecord } from '@app/events';
-import { EmbeddedLog, logSink } from '@app/log';
+import { EmbeddedLog, logSink } from '@app/event-log';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RecordingReader, replayFiles } from '@app/feed';
+import { RecordingReader, replayFiles } from '@app/recordings';
 import { generateMarket } from '@app/synth';
 import { runReplayCli } from './support/run-replay';
 

@@ -2,8 +2,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BookCache, type OrderBook } from '@app/books';
 import type { EventRecord } from '@app/events';
-import { booksAt, createBookFeed, logHorizon, rebuildBooks } from '@app/feed';
-import { EmbeddedLog, partitionBytes } from '@app/log';
+import { createBookFeed } from '@app/live-feed';
+import { booksAt, logHorizon, rebuildBooks } from '@app/history';
+import { EmbeddedLog, partitionBytes } from '@app/event-log';
 import { runSoak, type SoakSpec } from '@app/synth';
 import { T0, tempDir, waitFor } from '@test/support';
 

@@ -9,7 +9,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EmbeddedLog, logSink } from '@app/log';
+import { EmbeddedLog, logSink } from '@app/event-log';
 import { bookHashes } from '../kafka/book-hashes';
 import { flipByte, rawFrames, segments, shiftIndexEntry } from './support/disk';
 import { expectedFold, LAYOUT, moreBooks, readFrames, serve, SPEC, writeFixture } from './support/fixture';

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { newestReceivedAt } from '@app/feed';
-import { openEventLog } from '@app/log';
+import { newestReceivedAt } from '@app/recordings';
+import { openEventLog } from '@app/event-log';
 import { tempDir, waitFor } from '@test/support';
 import { startApp, type App } from './support/processes';
 

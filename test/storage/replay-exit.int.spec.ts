@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EventRecord } from '@app/events';
-import { EmbeddedLog, KafkaLog, type EventLog } from '@app/log';
+import { EmbeddedLog, KafkaLog, type EventLog } from '@app/event-log';
 import { bookRecords, listingRecords, type StreamSpec } from '@test/support';
 import { testBrokers } from '../kafka/broker';
 import { startApp, type App } from './support/processes';

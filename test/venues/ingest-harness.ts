@@ -7,7 +7,7 @@ import {
   type IngestorOptionsInput,
 } from '@app/venues';
 import { defaultOf } from '@app/config';
-import type { RecordSink } from '@app/log';
+import type { RecordSink } from '@app/event-log';
 import { MemorySink } from './memory-sink';
 import { T0 } from '@test/support';
 

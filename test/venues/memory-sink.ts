@@ -1,6 +1,6 @@
 import { BookCache } from '@app/books';
 import { parseRecord, type BookRecord, type EventRecord, type Level, type VenueRecord } from '@app/events';
-import type { RecordSink } from '@app/log';
+import type { RecordSink } from '@app/event-log';
 
 /** An in-memory RecordSink: validates every record like a reader would, folds it, and keeps it. */
 export class MemorySink implements RecordSink {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventRecord } from '@app/events';
-import { logSink, type RecordSink } from '@app/log';
+import { logSink, type RecordSink } from '@app/event-log';
 import { PinnedClock } from '../../apps/api/src/clock';
 import { call } from '../api/support/http';
 import { startTestServer } from '../api/support/server';

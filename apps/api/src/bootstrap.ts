@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Logger, type LoggerService, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { EmbeddedLog, type EventLog } from '@app/log';
+import { EmbeddedLog, type EventLog } from '@app/event-log';
 import { ApiModule, type ApiDeps } from './api.module';
 import { serveDocs } from './docs/serve';
 import { createEdge } from './edge/edge';
@@ -16,7 +16,7 @@ import {
   type SharedIndexTopics,
 } from '@app/audit';
 import { JOURNAL_TOPICS } from '@app/events';
-import { warmTimeIndex } from '@app/feed';
+import { warmTimeIndex } from '@app/history';
 import { ServiceStatus } from './health/service-status';
 import { ApiMetrics } from './metrics/api-metrics';
 import { installRouteTiming } from './metrics/route-timing';

@@ -1,13 +1,19 @@
 import { errorMessage } from '@app/retry';
 import { Logger } from '@nestjs/common';
 import type { LogConfig, ServerConfig } from '@app/config';
-import type { ServiceLogger } from '@app/logging';
+import type { ServiceLogger } from '@app/telemetry';
 import { RECORD_TOPICS } from '@app/events';
-import { DEFAULT_SNAPSHOT_POLICY, LogError, openEventLog, retentionLine, type EventLog } from '@app/log';
+import {
+  DEFAULT_SNAPSHOT_POLICY,
+  LogError,
+  openEventLog,
+  retentionLine,
+  type EventLog,
+} from '@app/event-log';
 import { startApiServer, type ApiServer, type PendingWork } from './bootstrap';
 import type { Clock } from './clock';
 import { NestLogger } from './logging/nest-logger';
-import { createBookFeed, type BookFeed, type FeedLogger } from '@app/feed';
+import { createBookFeed, type BookFeed, type FeedLogger } from '@app/live-feed';
 import { journalIndexDir } from '@app/audit';
 
 /** The pieces every API host process wires: the log, the feed folding it, the HTTP server. */

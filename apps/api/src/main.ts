@@ -1,5 +1,5 @@
 import { loadConfigOrExit } from '@app/config';
-import { createLogger } from '@app/logging';
+import { createLogger } from '@app/telemetry';
 import { PinnedClock, WallClock } from './clock';
 import { closeHost, onShutdown, openFeed, serveApi } from './compose';
 import { observe } from './observe';

@@ -1,5 +1,5 @@
 import type { ConsoleConfig, MetricsConfig } from '@app/config';
-import { startAdminServer, venueSummary, type ServiceLogger } from '@app/logging';
+import { startAdminServer, venueSummary, type ServiceLogger } from '@app/telemetry';
 import type { ApiServer } from './bootstrap';
 import type { StatusReport } from './health/service-status';
 

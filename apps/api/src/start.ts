@@ -1,5 +1,5 @@
 import { loadConfigOrExit, type StartConfig } from '@app/config';
-import { createLogger, quietRepeats, type ServiceLogger } from '@app/logging';
+import { createLogger, quietRepeats, type ServiceLogger } from '@app/telemetry';
 import { Clock, PinnedClock, WallClock } from './clock';
 import { closeHost, onShutdown, openFeed, serveApi } from './compose';
 import { playRecording } from './demo/play-recording';

@@ -1,6 +1,13 @@
 import type { ShardConfig } from '@app/config';
-import { LogError, logSink, ShardGroup, type EventLog, type GatedWriter, type RecordSink } from '@app/log';
-import type { ServiceLogger } from '@app/logging';
+import {
+  LogError,
+  logSink,
+  ShardGroup,
+  type EventLog,
+  type GatedWriter,
+  type RecordSink,
+} from '@app/event-log';
+import type { ServiceLogger } from '@app/telemetry';
 import type { Ingestor, IngestorOptions, VenueHealth, VenueSettings } from '@app/venues';
 
 /** Slots of the shard group: venue i (by exchangeId) is slot i mod SLOTS. */
@@ -49,7 +56,7 @@ interface Shard {
 
 /**
  * INGESTOR_GROUP: the configured venues split between the live ingestors of one group (Kafka
- * consumer group membership, libs/log ShardGroup), each venue run by exactly one of them. Every
+ * consumer group membership, libs/event-log ShardGroup), each venue run by exactly one of them. Every
  * slot has its own Ingestor writing through a gate: closed the moment this process may no longer
  * own the slot (a rebalance starting, its lease lapsing), so a venue is never published by two
  * ingestors at once. The slot's writer (its own Kafka client) is shut at the same moment: an

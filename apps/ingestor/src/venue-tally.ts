@@ -1,6 +1,6 @@
 import type { EventRecord } from '@app/events';
-import type { RecordSink } from '@app/log';
-import { venueSummary, type Fields } from '@app/logging';
+import type { RecordSink } from '@app/event-log';
+import { venueSummary, type Fields } from '@app/telemetry';
 import type { VenueHealth } from '@app/venues';
 
 /** A book counts as fresh in the ingestor's summary when it published within this window. */

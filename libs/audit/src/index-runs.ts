@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import { open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { TurnBudget } from '@app/log';
+import type { TurnBudget } from '@app/event-log';
 import { ENTRY, entryBuffer, mergeSources, type EntrySource } from './sorted-entries';
 
 export { ENTRY };

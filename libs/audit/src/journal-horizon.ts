@@ -1,5 +1,5 @@
 import { JOURNAL_TOPICS, type JournalTopic } from '@app/events';
-import { partitionFor, type EventLog } from '@app/log';
+import { partitionFor, type EventLog } from '@app/event-log';
 
 /** Where retention has cut one journal partition. */
 export interface JournalHorizon {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { copyFileSync, readdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EmbeddedLog, KafkaLog, type EventLog } from '@app/log';
+import { EmbeddedLog, KafkaLog, type EventLog } from '@app/event-log';
 import { seeded, tempDir } from '@test/support';
 import { testBrokers } from '../../../test/kafka/broker';
 import { JournalIndex } from './journal-index';

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JournalTopic } from '@app/events';
-import { partitionFor, TurnBudget, type EventLog, type LogEntry } from '@app/log';
+import { partitionFor, TurnBudget, type EventLog, type LogEntry } from '@app/event-log';
 import { retry, asError } from '@app/retry';
 import {
   ENTRY,

@@ -1,5 +1,5 @@
 import type { JournalTopic } from '@app/events';
-import type { EventLog } from '@app/log';
+import type { EventLog } from '@app/event-log';
 import { journalIndexDir, journalIndexes } from './journal-index';
 import type { JournalLookups, KeyLookup } from './key-lookup';
 import { SharedJournalIndex, sharedIndexTopics } from './shared-index/shared-index';

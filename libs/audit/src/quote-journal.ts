@@ -1,5 +1,5 @@
 import type { JournalTopic } from '@app/events';
-import { BatchAppender, MAX_RECORD_BYTES, type EventLog } from '@app/log';
+import { BatchAppender, MAX_RECORD_BYTES, type EventLog } from '@app/event-log';
 import {
   encodeFrameRecord,
   encodeQuoteRecord,

@@ -1,8 +1,8 @@
 import { jsonDiff, recordedRouting, type JsonChange, type QuoteRecord } from '@app/journal';
-import type { EventLog } from '@app/log';
+import type { EventLog } from '@app/event-log';
 import { SOLVER_VERSION, solve, watchSymbols, type SolveInput, type RouteResult } from '@app/routing';
 import { sha256Hex } from './sha256';
-import { rebuildBooks, type RebuildStats, type Rebuilt } from '@app/feed';
+import { rebuildBooks, type RebuildStats, type Rebuilt } from '@app/history';
 
 export type Solve = (input: SolveInput) => RouteResult;
 

@@ -1,4 +1,4 @@
-import { TurnBudget } from '@app/log';
+import { TurnBudget } from '@app/event-log';
 import { seeded } from '@app/synth';
 import { describe, expect, it } from 'vitest';
 import {

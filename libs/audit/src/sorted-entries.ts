@@ -1,4 +1,4 @@
-import type { TurnBudget } from '@app/log';
+import type { TurnBudget } from '@app/event-log';
 
 /** Bytes per index entry: 8 of the key's hash, 8 of the offset, both big-endian so bytes sort as numbers. */
 export const ENTRY = 16;

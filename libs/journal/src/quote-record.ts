@@ -22,7 +22,7 @@ export interface JournalConfig {
 /**
  * The cache's log position at compute time: per partition, the next offset to read (so every
  * entry below it was folded), of the `books` and `venues` topics. Structurally a complete
- * @app/log PositionVector.
+ * @app/event-log PositionVector.
  */
 export interface JournalPositions {
   readonly books: readonly number[];

@@ -6,7 +6,7 @@ import {
   type MarketRecord,
   type VenueRecord,
 } from '@app/events';
-import type { AppendEntry } from '@app/log';
+import type { AppendEntry } from '@app/event-log';
 import { seeded } from './random';
 
 /** Log entries for records, snapshots marked (what logSink appends). */

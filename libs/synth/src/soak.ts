@@ -1,5 +1,5 @@
 import type { BookRecord, EventRecord } from '@app/events';
-import type { AppendEntry } from '@app/log';
+import type { AppendEntry } from '@app/event-log';
 import { bookRecords, listingRecords, toEntries } from './record-stream';
 
 /** A long run of book updates through a log with retention, in simulated (compressed) time. */

@@ -1,5 +1,5 @@
-import type { RecordSink } from '@app/log';
-import { createLogger } from '@app/logging';
+import type { RecordSink } from '@app/event-log';
+import { createLogger } from '@app/telemetry';
 import type { Random } from '@app/retry';
 import { DEFAULT_BREAKER, type BreakerPolicy } from './breaker';
 import { DEFAULT_ASSETS, DEFAULT_VENUES } from './default-venues';
@@ -8,7 +8,7 @@ import type { VenueRule } from './venue-rule';
 import { defaultSilenceMs, ruleOf } from './venue-quirks';
 import type { VenueConfigEntry, VenuesConfig } from './venues-config';
 
-/** Structured log lines (the service logger of @app/logging fits); the default writes JSON to stderr. */
+/** Structured log lines (the service logger of @app/telemetry fits); the default writes JSON to stderr. */
 export interface IngestorLogger {
   /**
    * Per-attempt detail (a venue's retries, markets loaded): its state is in the venue records and

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BookRecord, EventRecord } from '@app/events';
-import { LogError, type RecordSink } from '@app/log';
+import { LogError, type RecordSink } from '@app/event-log';
 import { RecordWriter } from './record-writer';
 
 const book = (symbol: string, sequence: number, snapshot = false): BookRecord => ({

@@ -1,5 +1,5 @@
 import type { EventRecord } from '@app/events';
-import { BatchAppender, LogError, retryable, type RecordSink } from '@app/log';
+import { BatchAppender, LogError, retryable, type RecordSink } from '@app/event-log';
 import type { Random } from '@app/retry';
 import type { IngestorLogger } from './options';
 

@@ -1,5 +1,5 @@
 import type { EventRecord } from '@app/events';
-import { PARKED_PREFIX } from '@app/logging';
+import { PARKED_PREFIX } from '@app/telemetry';
 import { DDoSProtection, RateLimitExceeded } from 'ccxt';
 import { Backoff, backoffDelay } from '@app/retry';
 import { CircuitBreaker } from './breaker';

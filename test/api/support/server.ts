@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SERVER_DEFAULTS, type ServerConfig } from '@app/config';
 import type { EventRecord } from '@app/events';
-import { logSink, type EventLog, type RecordSink } from '@app/log';
+import { logSink, type EventLog, type RecordSink } from '@app/event-log';
 import type { ApiServer } from '../../../apps/api/src/bootstrap';
 import { PinnedClock, type Clock } from '../../../apps/api/src/clock';
 import { closeHost, openFeed, waitCaughtUp, type ApiHost } from '../../../apps/api/src/compose';

@@ -1,4 +1,4 @@
-import { KafkaLog, LogError } from '@app/log';
+import { KafkaLog, LogError } from '@app/event-log';
 
 /**
  * A writer whose acknowledgements the test knows: the service's own Kafka adapter (KafkaLog, as

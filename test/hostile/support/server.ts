@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSyn
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { EventRecord } from '@app/events';
-import { logSink, openEventLog, type EventLog } from '@app/log';
+import { logSink, openEventLog, type EventLog } from '@app/event-log';
 import { T0 } from '../../support/records';
 import { world } from '../../api/support/world';
 

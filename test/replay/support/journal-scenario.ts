@@ -1,7 +1,7 @@
 import { BASE_CONFIG } from '../../api/support/server';
 import type { ServerConfig } from '@app/config';
 import type { EventRecord } from '@app/events';
-import { logSink } from '@app/log';
+import { logSink } from '@app/event-log';
 import WebSocket from 'ws';
 import { startApiServer, type ApiServer } from '../../../apps/api/src/bootstrap';
 import { Clock } from '../../../apps/api/src/clock';

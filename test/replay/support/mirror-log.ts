@@ -1,5 +1,5 @@
 import type { TopicName } from '@app/events';
-import { EventLog, type AppendEntry, type LogEntry, type LogPosition } from '@app/log';
+import { EventLog, type AppendEntry, type LogEntry, type LogPosition } from '@app/event-log';
 
 /**
  * A read-only copy of a log's entries held in memory, offsets and bytes unchanged. The Kafka

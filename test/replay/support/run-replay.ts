@@ -1,5 +1,5 @@
 import type { LogConfig } from '@app/config';
-import type { EventLog } from '@app/log';
+import type { EventLog } from '@app/event-log';
 import { runReplay } from '../../../apps/replay/src/cli/program';
 import { NO_PROGRESS } from '../../../apps/replay/src/cli/progress';
 

@@ -1,7 +1,7 @@
 import { closeSync, openSync, readFileSync, readdirSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** One frame as this test reads it, independently of libs/log: where it is and what it holds. */
+/** One frame as this test reads it, independently of libs/event-log: where it is and what it holds. */
 export interface RawFrame {
   readonly file: string;
   readonly position: number;

@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LogFiles } from '@app/log';
-import { FaultyFiles } from '../../../libs/log/test/faulty-files';
+import type { LogFiles } from '@app/event-log';
+import { FaultyFiles } from '../../../libs/event-log/test/faulty-files';
 
 /** A small filesystem a test can fill and free. */
 export interface SmallDisk {

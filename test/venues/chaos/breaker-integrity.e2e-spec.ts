@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PARKED_PREFIX } from '@app/logging';
+import { PARKED_PREFIX } from '@app/telemetry';
 import { tempDir, waitFor } from '@test/support';
 import { startService, type ServiceProcess } from '../../api/support/service-process';
 import { ChaosVenue } from './chaos-venue';

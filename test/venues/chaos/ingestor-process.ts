@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { parseRecord, type BookRecord } from '@app/events';
-import { EmbeddedLog } from '@app/log';
+import { EmbeddedLog } from '@app/event-log';
 import { tempDir, waitFor } from '@test/support';
 
 const ROOT = resolve(__dirname, '../../..');

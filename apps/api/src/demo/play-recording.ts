@@ -1,8 +1,8 @@
 import { relative } from 'node:path';
 import type { ReplayConfig } from '@app/config';
-import { feedReplay, newestReceivedAt, type ReplayProgress } from '@app/feed';
-import { logSink } from '@app/log';
-import type { ServiceLogger } from '@app/logging';
+import { feedReplay, newestReceivedAt, type ReplayProgress } from '@app/recordings';
+import { logSink } from '@app/event-log';
+import type { ServiceLogger } from '@app/telemetry';
 import { ReplayClock } from '../clock';
 import { waitCaughtUp, type ApiHost } from '../compose';
 

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ServerConfig } from '@app/config';
 import { QuoteJournal } from '@app/audit';
-import { BookFeed } from '@app/feed';
-import type { VenueLine } from '@app/logging';
+import { BookFeed } from '@app/live-feed';
+import type { VenueLine } from '@app/telemetry';
 import { CLOCK_SKEW_TOLERANCE_MS } from '@app/routing';
 import { Clock } from '../clock';
 import { ClockSkew } from './clock-skew';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { ServiceLogger } from '@app/logging';
+import type { ServiceLogger } from '@app/telemetry';
 import type { Metric, Registry } from 'prom-client';
 import type { FromIngestor, IngestWorkerData, MetricFamily, ToIngestor } from './ingest-messages';
 

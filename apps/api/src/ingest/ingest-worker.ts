@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { logSink, openEventLog, retentionLine } from '@app/log';
+import { logSink, openEventLog, retentionLine } from '@app/event-log';
 import {
   Ingestor,
   ingestorOptions,

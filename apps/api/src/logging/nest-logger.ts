@@ -1,5 +1,5 @@
 import type { LoggerService } from '@nestjs/common';
-import type { ServiceLogger } from '@app/logging';
+import type { ServiceLogger } from '@app/telemetry';
 
 /** Nest's own start-up chatter (modules, routes, gateways): debug lines, not the console's. */
 const FRAMEWORK = new Set([

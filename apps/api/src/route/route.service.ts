@@ -2,7 +2,7 @@ import { errorMessage } from '@app/retry';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ServerConfig } from '@app/config';
 import type { JournalPositions } from '@app/journal';
-import { EventLog, LogError } from '@app/log';
+import { EventLog, LogError } from '@app/event-log';
 import {
   solve,
   watchSymbols,
@@ -12,9 +12,9 @@ import {
   type SolveInput,
 } from '@app/routing';
 import { Clock } from '../clock';
-import { BookFeed } from '@app/feed';
+import { BookFeed } from '@app/live-feed';
 import { QuoteJournal } from '@app/audit';
-import { booksAt } from '@app/feed';
+import { booksAt } from '@app/history';
 import { SERVER_CONFIG } from '../tokens';
 import type { RouteParams } from '@app/request';
 

@@ -1,6 +1,6 @@
 import { BookCache } from '@app/books';
 import type { EventRecord } from '@app/events';
-import type { RecordSink } from '@app/log';
+import type { RecordSink } from '@app/event-log';
 import type { IngestorLogger, VenueHealth } from '@app/venues';
 
 type Fields = Readonly<Record<string, unknown>>;

@@ -3,7 +3,7 @@ import { UsageError } from '@app/config';
 import { Command, Option } from 'commander';
 import { configOption } from '@app/config';
 import { formatDiff, journalInRange, replayQuote, type JournalOccurrence } from '@app/audit';
-import type { EventLog } from '@app/log';
+import type { EventLog } from '@app/event-log';
 import { instant, integer } from '../cli/args';
 import type { CliContext } from '../cli/context';
 import { openReadLog } from '../cli/open-log';

@@ -1,5 +1,5 @@
 import type { LogConfig } from '@app/config';
-import type { EventLog } from '@app/log';
+import type { EventLog } from '@app/event-log';
 import type { Progress } from './progress';
 
 /** What a replay command may touch: the process's environment and streams, passed in (tests pass their own). */

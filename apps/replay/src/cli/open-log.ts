@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { ConfigError, loadConfig, type LogConfig, UsageError } from '@app/config';
-import { openEventLog, type EventLog } from '@app/log';
+import { openEventLog, type EventLog } from '@app/event-log';
 import type { CliContext } from './context';
 
 /**

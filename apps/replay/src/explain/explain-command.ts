@@ -2,7 +2,7 @@ import { UsageError } from '@app/config';
 import { Command } from 'commander';
 import { configOption } from '@app/config';
 import { findQuotes, journalLookup, quoteDecay, replayInput, sha256Hex } from '@app/audit';
-import type { EventLog } from '@app/log';
+import type { EventLog } from '@app/event-log';
 import { constraintCosts, solveWithProof } from '@app/routing';
 import { integer } from '../cli/args';
 import type { CliContext } from '../cli/context';

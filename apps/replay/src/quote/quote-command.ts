@@ -16,7 +16,7 @@ import {
   type KeyLookup,
   type QuoteReplay,
 } from '@app/audit';
-import type { EventLog } from '@app/log';
+import type { EventLog } from '@app/event-log';
 import { integer } from '../cli/args';
 import type { CliContext } from '../cli/context';
 import { logConfig, openReadLog } from '../cli/open-log';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { nextTurn, TurnBudget, type EventLog } from '@app/log';
+import { nextTurn, TurnBudget, type EventLog } from '@app/event-log';
 import { ENTRY, keyHash } from '../index-runs';
 import { entryBuffer, mergeSources, sortEntries, type EntrySource } from '../sorted-entries';
 import { BLOCK, claimKey, encodeHead, levelOf, PAGE, pageKey, runKey, type RunHead } from './run-codec';

@@ -1,4 +1,4 @@
-import type { SharedTopic } from '@app/log';
+import type { SharedTopic } from '@app/event-log';
 import { ENTRY } from '../index-runs';
 import { decodePage, encodePage, pageKey, PAGE, type PageRef, type RunHead } from './run-codec';
 

@@ -1,4 +1,4 @@
-import type { SharedTopic } from '@app/log';
+import type { SharedTopic } from '@app/event-log';
 import { decodeHead, type RunHead } from './run-codec';
 
 /** Records read from the runs topic per request. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { JournalTopic } from '@app/events';
-import { KafkaLog, partitionFor, type EventLog, type SharedTopic } from '@app/log';
+import { KafkaLog, partitionFor, type EventLog, type SharedTopic } from '@app/event-log';
 import { seeded, waitFor } from '@test/support';
 import { testBrokers } from '../../../../test/kafka/broker';
 import { journalLookup } from '../journal-lookup';

@@ -1,5 +1,5 @@
 import type { TopicName } from '@app/events';
-import { partitionFor, type EventLog, type LogEntry, type SharedTopic } from '@app/log';
+import { partitionFor, type EventLog, type LogEntry, type SharedTopic } from '@app/event-log';
 import { keyHash } from '../index-runs';
 import type { KeyEntries, KeyLookup } from '../key-lookup';
 import type { RunHead } from './run-codec';
