@@ -3,7 +3,7 @@ import { fromBase64url, parseKeyIdHex } from './encoding';
 import { leafHash, sameHash } from './hash';
 import { findKey, type TrustedKey } from './keys';
 import type { InclusionProof } from './proof-json';
-import { logText, quoteText, responseDigest, type Receipt } from './receipt';
+import { quoteText, responseDigest, type Receipt } from './receipt';
 import { verifyInclusion } from './verify';
 
 /** The auditor's failure names (`route-service replay verify` exits 1 naming the first). */
@@ -17,7 +17,7 @@ const OK: ReceiptCheck = { ok: true };
 const fail = (failure: ReceiptFailure, detail: string): ReceiptCheck => ({ ok: false, failure, detail });
 
 /**
- * Step 1: both signatures, by the key the receipt names, which must be listed for its origin and
+ * Step 1: the signature over the quote text, by the key the receipt names, which must be listed for its origin and
  * have been signing at calculatedAt (a rotated-out key cannot vouch for a later quote).
  */
 export function verifyReceiptSignatures(r: Receipt, keys: readonly TrustedKey[]): ReceiptCheck {
@@ -27,14 +27,11 @@ export function verifyReceiptSignatures(r: Receipt, keys: readonly TrustedKey[])
   const quote = fromBase64url(r.signature, 64);
   if (quote === null || !key.verifier.verify(Buffer.from(quoteText(r), 'utf8'), quote))
     return fail('bad_signature', 'signature does not verify over the quote text');
-  const log = fromBase64url(r.logSignature, 64);
-  if (log === null || !key.verifier.verify(Buffer.from(logText(r), 'utf8'), log))
-    return fail('bad_signature', 'logSignature does not verify over the log text');
   return OK;
 }
 
 /**
- * Step 3: the receipt's record hash is the leaf at the proof's index (the promised one, when the
+ * Step 3: the receipt's record hash is the leaf at the proof's index (the hinted one, when the
  * receipt names it) under a checkpoint signed by a key of the receipt's origin.
  */
 export function verifyReceiptInclusion(
@@ -47,7 +44,7 @@ export function verifyReceiptInclusion(
   if (r.leafIndex !== null && proof.leafIndex !== r.leafIndex)
     return fail(
       'inclusion_failed',
-      `receipt promised leaf ${r.leafIndex}, the log has it at ${proof.leafIndex}`,
+      `receipt's hint is leaf ${r.leafIndex}, the log has it at ${proof.leafIndex}`,
     );
   const verifiers = keys.filter((k) => k.origin === r.origin).map((k) => k.verifier);
   const opened = openCheckpoint(proof.checkpoint, r.origin, verifiers);
@@ -68,7 +65,10 @@ export function verifyReceiptInclusion(
   return check.ok ? OK : fail('inclusion_failed', `inclusion path: ${check.failure}`);
 }
 
-/** Step 4: the record found in the log is the one the receipt was signed for. */
+/**
+ * Step 4: the record found in the log is the one the receipt names. recordHash is an unsigned
+ * hint: the caller also checks that the record carries the signed requestId and sha256.
+ */
 export function checkRecord(r: Receipt, record: Uint8Array): ReceiptCheck {
   return sameHash(leafHash(record), fromBase64url(r.recordHash, 32)!)
     ? OK
