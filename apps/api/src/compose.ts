@@ -14,7 +14,7 @@ import { startApiServer, type ApiServer, type PendingWork } from './bootstrap';
 import type { Clock } from './clock';
 import { NestLogger } from './logging/nest-logger';
 import { loadReceiptKeys } from './receipts/key-store';
-import { createBookFeed, type BookFeed, type FeedLogger } from '@app/feed';
+import { createBookFeed, type BookFeed, type FeedLogger } from '@app/live-feed';
 import { journalIndexDir } from '@app/audit';
 
 /** The pieces every API host process wires: the log, the feed folding it, the HTTP server. */
