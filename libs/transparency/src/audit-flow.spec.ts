@@ -12,8 +12,8 @@ import {
   parseInclusionProof,
   type InclusionProof,
 } from './proof-json';
-import { signReceipt } from './receipt';
-import { checkRecord, verifyReceiptInclusion } from './receipt-verify';
+import { responseDigest, signReceipt } from './receipt';
+import { checkRecord, checkRecordedQuote, verifyReceiptInclusion } from './receipt-verify';
 import { verifyConsistency } from './verify';
 
 const ORIGIN = 'route-service/a';
@@ -120,6 +120,30 @@ describe('a receipt checked against the log', () => {
       });
     expect(checkRecord(r, Buffer.from('{"requestId":"q-5","edited":1}'))).toMatchObject({
       failure: 'record_altered',
+    });
+  });
+
+  it('ties a receipt to its record by the signed fields; a wrong hint never fails a true inclusion', () => {
+    const r = l.receipts[7]!;
+    const recorded = { requestId: 'q-7', ...responseDigest(Buffer.from('body 7')), calculatedAt: 1007 };
+    expect(checkRecordedQuote(r, recorded)).toEqual({ ok: true });
+    for (const [field, value] of [
+      ['requestId', 'q-8'],
+      ['sha256', responseDigest(Buffer.from('body 8')).sha256],
+      ['bytes', 99],
+      ['calculatedAt', 1008],
+    ] as const)
+      expect(checkRecordedQuote(r, { ...recorded, [field]: value }), field).toMatchObject({
+        failure: 'record_altered',
+        detail: expect.stringContaining(field),
+      });
+    // A receipt whose unsigned hint was lost or edited still proves inclusion from the record found.
+    const hinted = { ...r, recordHash: l.receipts[8]!.recordHash };
+    expect(verifyReceiptInclusion(hinted, l.proof(7), trusted())).toMatchObject({
+      failure: 'inclusion_failed',
+    });
+    expect(verifyReceiptInclusion(hinted, l.proof(7), trusted(), leafHash(l.records[7]!))).toEqual({
+      ok: true,
     });
   });
 

@@ -49,8 +49,14 @@ export type { Checkpoint, CheckpointFailure, CheckpointPromise, OpenedCheckpoint
 export { encodeReceipt, quoteText, RECEIPT_KEYS, receiptJson, responseDigest, signReceipt } from './receipt';
 export type { Receipt, ReceiptInput } from './receipt';
 export { decodeReceipt, MAX_RECEIPT_CHARS, parseReceipt } from './receipt-decode';
-export { checkRecord, checkReplay, verifyReceiptInclusion, verifyReceiptSignatures } from './receipt-verify';
-export type { ReceiptCheck, ReceiptFailure } from './receipt-verify';
+export {
+  checkRecord,
+  checkRecordedQuote,
+  checkReplay,
+  verifyReceiptInclusion,
+  verifyReceiptSignatures,
+} from './receipt-verify';
+export type { ReceiptCheck, ReceiptFailure, RecordedQuote } from './receipt-verify';
 export { findKey, MAX_KEYS, parseKeysDocument, publishKey } from './keys';
 export type { KeysDocument, PublishedKey, TrustedKey } from './keys';
 export {

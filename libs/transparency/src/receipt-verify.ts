@@ -1,6 +1,6 @@
 import { openCheckpoint } from './checkpoint';
 import { fromBase64url, parseKeyIdHex } from './encoding';
-import { leafHash, sameHash } from './hash';
+import { leafHash, sameHash, type Hash } from './hash';
 import { findKey, type TrustedKey } from './keys';
 import type { InclusionProof } from './proof-json';
 import { quoteText, responseDigest, type Receipt } from './receipt';
@@ -38,6 +38,8 @@ export function verifyReceiptInclusion(
   r: Receipt,
   proof: InclusionProof,
   keys: readonly TrustedKey[],
+  /** leafHash of the record found in the log; default: the receipt's (unsigned) recordHash hint. */
+  leaf: Hash = fromBase64url(r.recordHash, 32)!,
 ): ReceiptCheck {
   if (proof.origin !== r.origin || proof.requestId !== r.requestId)
     return fail('inclusion_failed', 'the proof is for another origin or request');
@@ -54,7 +56,6 @@ export function verifyReceiptInclusion(
       'inclusion_failed',
       `checkpoint is of size ${opened.checkpoint.size}, the proof of ${proof.treeSize}`,
     );
-  const leaf = fromBase64url(r.recordHash, 32)!;
   const check = verifyInclusion(
     proof.leafIndex,
     proof.treeSize,
@@ -73,6 +74,31 @@ export function checkRecord(r: Receipt, record: Uint8Array): ReceiptCheck {
   return sameHash(leafHash(record), fromBase64url(r.recordHash, 32)!)
     ? OK
     : fail('record_altered', 'the record in the log does not hash to recordHash');
+}
+
+/** What a journal record says about the quote it logs: the fields the receipt's signature covers. */
+export interface RecordedQuote {
+  readonly requestId: string;
+  /** SHA-256 of the response bytes. */
+  readonly sha256: Hash;
+  readonly bytes: number;
+  readonly calculatedAt: number;
+}
+
+/**
+ * Step 4, the signed half: the record found carries the quote the receipt signed. This, not the
+ * recordHash hint, is what ties a receipt to its record.
+ */
+export function checkRecordedQuote(r: Receipt, recorded: RecordedQuote): ReceiptCheck {
+  const mismatch = [
+    recorded.requestId !== r.requestId && 'requestId',
+    !sameHash(recorded.sha256, fromBase64url(r.sha256, 32)!) && 'sha256',
+    recorded.bytes !== r.bytes && 'bytes',
+    recorded.calculatedAt !== r.calculatedAt && 'calculatedAt',
+  ].filter((m) => m !== false);
+  return mismatch.length === 0
+    ? OK
+    : fail('record_altered', `the record's ${mismatch.join(', ')} differ from what the receipt signed`);
 }
 
 /** Step 5: the replayed response is byte for byte the one the receipt signed. */
