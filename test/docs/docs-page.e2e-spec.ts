@@ -34,11 +34,11 @@ describe('/docs', () => {
     });
     await page.goto(`${s.url}/docs`);
     const summaries = page.locator('.opblock-summary');
-    await expect.poll(() => summaries.count(), { timeout: 15_000 }).toBe(14);
+    await expect.poll(() => summaries.count(), { timeout: 15_000 }).toBe(15);
     const listed = (await page.locator('.opblock-summary-method').allTextContents()).map(
       (m, i) => `${m} ${i}`,
     );
-    expect(listed).toHaveLength(14);
+    expect(listed).toHaveLength(15);
     const paths = await page.locator('.opblock-summary-path').allTextContents();
     for (const path of [
       '/route',
@@ -50,6 +50,7 @@ describe('/docs', () => {
       '/exchanges/status',
       '/health',
       '/ready',
+      '/keys',
       '/openapi.json',
       '/asyncapi.json',
       '/docs',

@@ -16,7 +16,9 @@ import { RouteController } from './route/route.controller';
 import { RouteService } from './route/route.service';
 import { StreamGateway } from './stream/stream.gateway';
 import { StreamHub } from './stream/stream-hub';
-import { SERVER_CONFIG } from './tokens';
+import { KeysController } from './receipts/keys.controller';
+import type { ReceiptKeys } from './receipts/key-store';
+import { RECEIPT_KEYS, SERVER_CONFIG } from './tokens';
 
 /**
  * What the API needs from its host process: settings, the folded book feed, the clock, the event
@@ -32,6 +34,8 @@ export interface ApiDeps {
   readonly limits: Limits;
   /** The edge's gate, made before Nest (edge/edge.ts): the stream hub asks it for client addresses. */
   readonly gate: RequestGate;
+  /** The key that signs this origin's receipts and checkpoints, and the keys /keys lists. */
+  readonly receiptKeys: ReceiptKeys;
 }
 
 @Module({})
@@ -39,7 +43,7 @@ export class ApiModule {
   static forRoot(deps: ApiDeps): DynamicModule {
     return {
       module: ApiModule,
-      controllers: [ExplainController, RouteController, MarketController, ReadyController],
+      controllers: [ExplainController, RouteController, MarketController, ReadyController, KeysController],
       providers: [
         { provide: SERVER_CONFIG, useValue: deps.config },
         { provide: BookFeed, useValue: deps.feed },
@@ -48,6 +52,7 @@ export class ApiModule {
         { provide: QuoteJournal, useValue: deps.journal },
         { provide: Limits, useValue: deps.limits },
         { provide: RequestGate, useValue: deps.gate },
+        { provide: RECEIPT_KEYS, useValue: deps.receiptKeys },
         RouteService,
         MarketService,
         ClockSkew,

@@ -25,6 +25,7 @@ import { StreamHub, type StreamStats } from './stream/stream-hub';
 import { STREAM_SOCKET_OPTIONS, StreamSocket } from './stream/stream-socket';
 import type { Limits } from './limits/limits';
 import { limitsFor } from './limits/limits-for';
+import { ephemeralReceiptKeys, type ReceiptKeys } from './receipts/key-store';
 
 /** POST /route body cap (clarifications 9). */
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -60,7 +61,9 @@ export interface PendingWork {
   readonly journalRecords: number;
 }
 
-export interface ApiServerOptions extends Omit<ApiDeps, 'journal' | 'limits' | 'gate'> {
+export interface ApiServerOptions extends Omit<ApiDeps, 'journal' | 'limits' | 'gate' | 'receiptKeys'> {
+  /** Default: a key held in memory only (receipts/key-store.ts ephemeralReceiptKeys). */
+  readonly receiptKeys?: ReceiptKeys;
   /** Default: from the config (shared through Redis with REDIS_URL, else in this process). */
   readonly limits?: Limits;
   /** Nest's logger: the service logger (NestLogger), false for none, or Nest's console at these levels. */
@@ -89,7 +92,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     flushMs: options.log instanceof EmbeddedLog ? 0 : 20,
     onError: (e) => journalLogger.error(`append failed, retrying: ${e.message}`),
   });
-  const { journalIndexDir, limits: given, ...rest } = options;
+  const { journalIndexDir, limits: given, receiptKeys, ...rest } = options;
   const limits = given ?? limitsFor(options.config);
   await limits.start();
   const indexer = journalIndexer(options.log, journalIndexDir, (e) =>
@@ -104,7 +107,13 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     bodyLimit: BODY_LIMIT_BYTES,
     stream: { ...STREAM_SOCKET_OPTIONS, WebSocket: StreamSocket },
   });
-  const deps: ApiDeps = { ...rest, journal, limits, gate: edge.gate };
+  const deps: ApiDeps = {
+    ...rest,
+    journal,
+    limits,
+    gate: edge.gate,
+    receiptKeys: receiptKeys ?? ephemeralReceiptKeys(options.config.receipts.origin),
+  };
   const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(deps), edge.adapter, {
     logger: options.logger ?? ['error', 'warn'],
     // Bodies are parsed by the edge's JSON parser (strict JSON), not Nest's default parsers.

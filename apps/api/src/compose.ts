@@ -13,6 +13,7 @@ import {
 import { startApiServer, type ApiServer, type PendingWork } from './bootstrap';
 import type { Clock } from './clock';
 import { NestLogger } from './logging/nest-logger';
+import { loadReceiptKeys } from './receipts/key-store';
 import { createBookFeed, type BookFeed, type FeedLogger } from '@app/live-feed';
 import { journalIndexDir } from '@app/audit';
 
@@ -22,6 +23,8 @@ export interface ApiHost {
   readonly feed: BookFeed;
   /** Where the journal's requestId index is kept (beside the data; docs/replay.md). */
   readonly journalIndexDir?: string;
+  /** DATA_DIR: where the receipt key (without RECEIPT_KEY_FILE) and its history are kept. */
+  readonly dataDir?: string;
   server: ApiServer | null;
 }
 
@@ -41,7 +44,13 @@ export async function openFeed(
   await refuseShortRetention(log);
   const feed = createBookFeed({ log, logger });
   await feed.start();
-  return { log, feed, journalIndexDir: journalIndexDir(config.dataDir), server: null };
+  return {
+    log,
+    feed,
+    journalIndexDir: journalIndexDir(config.dataDir),
+    dataDir: config.dataDir,
+    server: null,
+  };
 }
 
 /**
@@ -82,8 +91,18 @@ export async function serveApi(
   clock: Clock,
   logger: ServiceLogger,
 ): Promise<ApiServer> {
+  const receiptKeys =
+    host.dataDir === undefined
+      ? undefined
+      : loadReceiptKeys({
+          ...config.receipts,
+          dataDir: host.dataDir,
+          now: Date.now(),
+          logger: logger.child({ component: 'ReceiptKeys' }),
+        });
   host.server = await startApiServer({
     config,
+    ...(receiptKeys === undefined ? {} : { receiptKeys }),
     feed: host.feed,
     clock,
     log: host.log,

@@ -171,6 +171,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Public keys of quote receipts and checkpoints (extension) */
+    get: operations['getKeys'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/openapi.json': {
     parameters: {
       query?: never;
@@ -970,6 +987,24 @@ export interface components {
       result: components['schemas']['RouteResult'];
       proof: components['schemas']['SolveProof'];
       constraintCosts: components['schemas']['ConstraintCosts'];
+    };
+    /** @description One signing key of an origin. */
+    PublishedKey: {
+      /** @description The origin this key signs for, `route-service/<name>`. */
+      origin: string;
+      /** @description Signed-note key id of (origin, publicKey), 8 hex digits. */
+      keyId: string;
+      /** @description Standard base64 of the raw 32-byte Ed25519 public key. */
+      publicKey: string;
+      /** @description Epoch ms from which the key signs. */
+      notBefore: number;
+      /** @description Null while the key is current. */
+      notAfter: number | null;
+    };
+    /** @description The public keys that verify receipts and checkpoints (an extension of the spec). */
+    Keys: {
+      /** @description This process's origin's keys, oldest first: rotated-out keys stay listed. */
+      keys: components['schemas']['PublishedKey'][];
     };
   };
   responses: {
@@ -1936,6 +1971,41 @@ export interface operations {
           'application/json': components['schemas']['Readiness'];
         };
       };
+    };
+  };
+  getKeys: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request: echoed (header and RouteResult requestId) when it matches ^[\w.-]{1,200}$; any other value is replaced by a minted UUID without complaint. */
+        'x-request-id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every key this origin signed with; docs/audit.md says how to check one. */
+      200: {
+        headers: {
+          'x-request-id': components['headers']['x-request-id'];
+          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
+          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
+          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Keys'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      403: components['responses']['Ipv4Only'];
+      405: components['responses']['MethodNotAllowed'];
+      408: components['responses']['RequestTimeout'];
+      413: components['responses']['ContentTooLarge'];
+      414: components['responses']['UriTooLong'];
+      429: components['responses']['RateLimited'];
+      431: components['responses']['HeadersTooLarge'];
     };
   };
   getOpenApi: {

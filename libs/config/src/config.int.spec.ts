@@ -41,6 +41,7 @@ describe('loadConfig', () => {
       journalQueueBytes: 64 * 1024 * 1024,
       streamBudget: { framesPerSec: 5_000, bytesPerSec: 16 * 1024 * 1024 },
       redisUrl: null,
+      receipts: { keyFile: null, origin: 'route-service/main' },
     });
     expect(c.server.http).toEqual(HTTP_LIMIT_DEFAULTS);
     expect(c.log).toEqual({
@@ -253,6 +254,17 @@ describe('loadConfig', () => {
     expect(issues(() => loadConfig('api', [], bad, cwd)).sort()).toEqual(
       ['JOURNAL_RESPONSES', 'LOG_FORMAT', 'LOG_LEVEL', 'METRICS_PORT'].sort(),
     );
+  });
+
+  it('reads who signs receipts: the origin name and an existing key file', () => {
+    writeFileSync(join(cwd, 'receipt.pem'), '');
+    const c = loadConfig('api', [], { RECEIPT_ORIGIN_NAME: 'eu-1', RECEIPT_KEY_FILE: 'receipt.pem' }, cwd);
+    expect(c.server.receipts).toEqual({ origin: 'route-service/eu-1', keyFile: join(cwd, 'receipt.pem') });
+    const bad = { RECEIPT_ORIGIN_NAME: 'a b', RECEIPT_KEY_FILE: 'no-such.pem' };
+    expect(issues(() => loadConfig('api', [], bad, cwd)).sort()).toEqual([
+      'RECEIPT_KEY_FILE',
+      'RECEIPT_ORIGIN_NAME',
+    ]);
   });
 
   it('names the key and the value in the message', () => {

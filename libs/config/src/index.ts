@@ -15,7 +15,7 @@ export { CONFIG_KEYS, defaultOf } from './keys/keys';
 export type { LogConfig } from './log-config';
 export type { ReplayConfig, ReplaySpeed, ShardConfig } from './ingest-config';
 export { SERVER_DEFAULTS } from './server-config';
-export type { RoutingSettings, ServerConfig, StreamBudgetSettings } from './server-config';
+export type { ReceiptSettings, RoutingSettings, ServerConfig, StreamBudgetSettings } from './server-config';
 export { loadConfigOrExit } from './load-or-exit';
 export { HTTP_LIMIT_DEFAULTS } from './http-limits';
 export type { HttpLimits } from './http-limits';

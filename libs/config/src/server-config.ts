@@ -38,6 +38,16 @@ export interface ServerConfig {
   readonly journalQueueBytes: number;
   /** REDIS_URL: rate limit and stream cap shared through Redis; null = in this process. */
   readonly redisUrl: string | null;
+  /** RECEIPT_KEY_FILE and RECEIPT_ORIGIN_NAME (docs/audit.md "Origins and keys"). */
+  readonly receipts: ReceiptSettings;
+}
+
+/** Who signs this process's receipts and checkpoints. */
+export interface ReceiptSettings {
+  /** The signing key's PEM file; null = the key kept under DATA_DIR/receipts. */
+  readonly keyFile: string | null;
+  /** `route-service/<RECEIPT_ORIGIN_NAME>`. */
+  readonly origin: string;
 }
 
 /** The server's settings from --port, --host and the environment; every bad key reported through `r`. */
@@ -66,6 +76,10 @@ export function readServer(r: Reader): ServerConfig {
       bytesPerSec: r.int('STREAM_BYTES_PER_SEC'),
     },
     redisUrl: r.text('REDIS_URL'),
+    receipts: {
+      keyFile: r.path('RECEIPT_KEY_FILE'),
+      origin: `route-service/${r.text('RECEIPT_ORIGIN_NAME')!}`,
+    },
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signCheckpoint } from './checkpoint';
+import { openCheckpoint, promiseCovers, promiseLines, readPromise, signCheckpoint } from './checkpoint';
 import { leafHash } from './hash';
 import { MemoryHashColumn } from './hash-column';
 import { HashTree } from './hash-tree';
@@ -12,8 +12,8 @@ import {
   parseInclusionProof,
   type InclusionProof,
 } from './proof-json';
-import { signReceipt } from './receipt';
-import { checkRecord, verifyReceiptInclusion } from './receipt-verify';
+import { responseDigest, signReceipt } from './receipt';
+import { checkRecord, checkRecordedQuote, verifyReceiptInclusion } from './receipt-verify';
 import { verifyConsistency } from './verify';
 
 const ORIGIN = 'route-service/a';
@@ -39,7 +39,6 @@ function log(count: number) {
         calculatedAt: 1000 + i,
         recordHash: leafHash(record),
         leafIndex: i,
-        mergeBy: 6000 + i,
       },
       key,
     );
@@ -124,6 +123,30 @@ describe('a receipt checked against the log', () => {
     });
   });
 
+  it('ties a receipt to its record by the signed fields; a wrong hint never fails a true inclusion', () => {
+    const r = l.receipts[7]!;
+    const recorded = { requestId: 'q-7', ...responseDigest(Buffer.from('body 7')), calculatedAt: 1007 };
+    expect(checkRecordedQuote(r, recorded)).toEqual({ ok: true });
+    for (const [field, value] of [
+      ['requestId', 'q-8'],
+      ['sha256', responseDigest(Buffer.from('body 8')).sha256],
+      ['bytes', 99],
+      ['calculatedAt', 1008],
+    ] as const)
+      expect(checkRecordedQuote(r, { ...recorded, [field]: value }), field).toMatchObject({
+        failure: 'record_altered',
+        detail: expect.stringContaining(field),
+      });
+    // A receipt whose unsigned hint was lost or edited still proves inclusion from the record found.
+    const hinted = { ...r, recordHash: l.receipts[8]!.recordHash };
+    expect(verifyReceiptInclusion(hinted, l.proof(7), trusted())).toMatchObject({
+      failure: 'inclusion_failed',
+    });
+    expect(verifyReceiptInclusion(hinted, l.proof(7), trusted(), leafHash(l.records[7]!))).toEqual({
+      ok: true,
+    });
+  });
+
   it('a consistency proof travels as JSON and verifies between two checkpoints', () => {
     const path = l.tree.consistency(20, 37);
     if (!path.ok) throw new Error('missing');
@@ -137,6 +160,73 @@ describe('a receipt checked against the log', () => {
     expect(verifyConsistency(20, 37, root20.value, l.tree.root(), parsed.value.consistencyPath)).toEqual({
       ok: true,
     });
+  });
+});
+
+describe('the merge delay: a signed promise in every checkpoint', () => {
+  const l = log(10);
+  const promised = (time: number) =>
+    signCheckpoint(
+      {
+        origin: ORIGIN,
+        size: l.tree.size,
+        root: l.tree.root(),
+        extensions: promiseLines({ time, mergeDelayMs: 5000 }),
+      },
+      key,
+    );
+  const open = (note: string) => {
+    const o = openCheckpoint(
+      note,
+      ORIGIN,
+      trusted().map((k) => k.verifier),
+    );
+    if (!o.ok) throw new Error(o.detail);
+    return o.checkpoint;
+  };
+
+  it('is read back from the signed note, and covers only quotes older than time - delay', () => {
+    const cp = open(promised(7000));
+    expect(cp.extensions).toEqual(['time 7000', 'merge-delay-ms 5000']);
+    const p = readPromise(cp)!;
+    expect(p).toEqual({ time: 7000, mergeDelayMs: 5000 });
+    // l's receipts were calculated at 1000..1009: a checkpoint at 6005 covers the first six.
+    const at6005 = readPromise(open(promised(6005)))!;
+    expect(l.receipts.map((r) => promiseCovers(at6005, r.calculatedAt))).toEqual(
+      [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => i <= 5),
+    );
+  });
+
+  it('a covered receipt whose record no leaf of the tree holds is the signed contradiction', () => {
+    const missing = signReceipt(
+      {
+        requestId: 'q-lost',
+        response: Buffer.from('lost'),
+        calculatedAt: 1500,
+        recordHash: leafHash(Buffer.from('{"requestId":"q-lost"}')),
+        leafIndex: null,
+      },
+      key,
+    );
+    const cp = open(promised(7000));
+    expect(promiseCovers(readPromise(cp)!, missing.calculatedAt)).toBe(true);
+    const leaves = l.records.map((r) => leafHash(r).toString('base64url'));
+    expect(leaves).not.toContain(missing.recordHash);
+  });
+
+  it('a checkpoint without exactly the two lines, or with non-canonical numbers, promises nothing', () => {
+    const base = { origin: ORIGIN, size: 1, root: leafHash(Buffer.alloc(0)) };
+    for (const extensions of [
+      [],
+      ['time 7000'],
+      ['merge-delay-ms 5000', 'time 7000'],
+      ['time 07000', 'merge-delay-ms 5000'],
+      ['time 7000', 'merge-delay-ms -1'],
+      ['time 7000', 'merge-delay-ms 5000', 'x'],
+      ['time  7000', 'merge-delay-ms 5000'],
+    ])
+      expect(readPromise({ ...base, extensions }), extensions.join('|')).toBeNull();
+    expect(() => promiseLines({ time: 1.5, mergeDelayMs: 0 })).toThrow(RangeError);
   });
 });
 

@@ -72,3 +72,36 @@ export function openCheckpoint(
     };
   return { ok: true, checkpoint, note: typeof note === 'string' ? note : Buffer.from(note).toString('utf8') };
 }
+
+/**
+ * What every checkpoint of this service promises, in its two extension lines `time <ms>` and
+ * `merge-delay-ms <ms>`: the tree holds every record of the origin calculated at or before
+ * time − mergeDelayMs. Signed with the tree, so a receipt older than that and absent from the tree
+ * is the operator's own signed contradiction (docs/audit.md, "Merge delay").
+ */
+export interface CheckpointPromise {
+  /** Epoch ms at which the checkpoint was signed. */
+  readonly time: number;
+  readonly mergeDelayMs: number;
+}
+
+/** The promise's extension lines, in their one order. */
+export function promiseLines(p: CheckpointPromise): string[] {
+  if (![p.time, p.mergeDelayMs].every((n) => Number.isSafeInteger(n) && n >= 0))
+    throw new RangeError('time and merge delay are integers in [0, 2^53 - 1]');
+  return [`time ${p.time}`, `merge-delay-ms ${p.mergeDelayMs}`];
+}
+
+/** The promise of a checkpoint, or null unless its extensions are exactly the two lines. */
+export function readPromise(cp: Checkpoint): CheckpointPromise | null {
+  if (cp.extensions.length !== 2) return null;
+  const [t, d] = cp.extensions as [string, string];
+  const time = t.startsWith('time ') ? parseDecimal(t.slice(5)) : null;
+  const mergeDelayMs = d.startsWith('merge-delay-ms ') ? parseDecimal(d.slice(15)) : null;
+  return time === null || mergeDelayMs === null ? null : { time, mergeDelayMs };
+}
+
+/** Whether a checkpoint's promise covers a quote calculated at `calculatedAt`. */
+export function promiseCovers(p: CheckpointPromise, calculatedAt: number): boolean {
+  return p.time - p.mergeDelayMs >= calculatedAt;
+}

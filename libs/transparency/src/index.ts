@@ -36,21 +36,27 @@ export {
 export type { SigningKey, VerifierKey } from './note-key';
 export { NOTE_LIMITS, openNote, signNote } from './note';
 export type { NoteFailure, NoteLimits, NoteSignature, OpenedNote } from './note';
-export { checkpointText, openCheckpoint, parseCheckpointText, signCheckpoint } from './checkpoint';
-export type { Checkpoint, CheckpointFailure, OpenedCheckpoint } from './checkpoint';
 export {
-  encodeReceipt,
-  logText,
-  quoteText,
-  RECEIPT_KEYS,
-  receiptJson,
-  responseDigest,
-  signReceipt,
-} from './receipt';
+  checkpointText,
+  openCheckpoint,
+  parseCheckpointText,
+  promiseCovers,
+  promiseLines,
+  readPromise,
+  signCheckpoint,
+} from './checkpoint';
+export type { Checkpoint, CheckpointFailure, CheckpointPromise, OpenedCheckpoint } from './checkpoint';
+export { encodeReceipt, quoteText, RECEIPT_KEYS, receiptJson, responseDigest, signReceipt } from './receipt';
 export type { Receipt, ReceiptInput } from './receipt';
 export { decodeReceipt, MAX_RECEIPT_CHARS, parseReceipt } from './receipt-decode';
-export { checkRecord, checkReplay, verifyReceiptInclusion, verifyReceiptSignatures } from './receipt-verify';
-export type { ReceiptCheck, ReceiptFailure } from './receipt-verify';
+export {
+  checkRecord,
+  checkRecordedQuote,
+  checkReplay,
+  verifyReceiptInclusion,
+  verifyReceiptSignatures,
+} from './receipt-verify';
+export type { ReceiptCheck, ReceiptFailure, RecordedQuote } from './receipt-verify';
 export { findKey, MAX_KEYS, parseKeysDocument, publishKey } from './keys';
 export type { KeysDocument, PublishedKey, TrustedKey } from './keys';
 export {

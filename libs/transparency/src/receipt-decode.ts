@@ -23,7 +23,7 @@ const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 /**
  * An `x-quote-receipt` value back to a receipt: bounded, linear, every field checked, and only
  * the one canonical encoding accepted (so one receipt has one spelling). Says nothing yet about
- * its signatures: verifyReceiptSignatures does.
+ * its signature: verifyReceiptSignatures does.
  */
 export function decodeReceipt(header: string): Parsed<Receipt> {
   return parsing(() => {
@@ -60,9 +60,6 @@ function readReceipt(value: unknown): Receipt {
     if (fromBase64url(t, 64) === null) fail('bad_field', key, 'not canonical base64url of 64 bytes');
     return t;
   };
-  const calculatedAt = count(o, 'calculatedAt');
-  const mergeBy = count(o, 'mergeBy');
-  if (mergeBy < calculatedAt) fail('bad_field', 'mergeBy', 'before calculatedAt');
   if (o.terms !== 'indicative') fail('bad_field', 'terms', "must be 'indicative'");
   return {
     v: 1,
@@ -71,12 +68,10 @@ function readReceipt(value: unknown): Receipt {
     requestId: text(o, 'requestId', REQUEST_ID),
     sha256: hash('sha256'),
     bytes: count(o, 'bytes'),
-    calculatedAt,
+    calculatedAt: count(o, 'calculatedAt'),
     signature: sig('signature'),
     terms: 'indicative',
     recordHash: hash('recordHash'),
     leafIndex: countOrNull(o, 'leafIndex'),
-    mergeBy,
-    logSignature: sig('logSignature'),
   };
 }

@@ -1,9 +1,9 @@
 import { openCheckpoint } from './checkpoint';
 import { fromBase64url, parseKeyIdHex } from './encoding';
-import { leafHash, sameHash } from './hash';
+import { leafHash, sameHash, type Hash } from './hash';
 import { findKey, type TrustedKey } from './keys';
 import type { InclusionProof } from './proof-json';
-import { logText, quoteText, responseDigest, type Receipt } from './receipt';
+import { quoteText, responseDigest, type Receipt } from './receipt';
 import { verifyInclusion } from './verify';
 
 /** The auditor's failure names (`route-service replay verify` exits 1 naming the first). */
@@ -17,7 +17,7 @@ const OK: ReceiptCheck = { ok: true };
 const fail = (failure: ReceiptFailure, detail: string): ReceiptCheck => ({ ok: false, failure, detail });
 
 /**
- * Step 1: both signatures, by the key the receipt names, which must be listed for its origin and
+ * Step 1: the signature over the quote text, by the key the receipt names, which must be listed for its origin and
  * have been signing at calculatedAt (a rotated-out key cannot vouch for a later quote).
  */
 export function verifyReceiptSignatures(r: Receipt, keys: readonly TrustedKey[]): ReceiptCheck {
@@ -27,27 +27,26 @@ export function verifyReceiptSignatures(r: Receipt, keys: readonly TrustedKey[])
   const quote = fromBase64url(r.signature, 64);
   if (quote === null || !key.verifier.verify(Buffer.from(quoteText(r), 'utf8'), quote))
     return fail('bad_signature', 'signature does not verify over the quote text');
-  const log = fromBase64url(r.logSignature, 64);
-  if (log === null || !key.verifier.verify(Buffer.from(logText(r), 'utf8'), log))
-    return fail('bad_signature', 'logSignature does not verify over the log text');
   return OK;
 }
 
 /**
- * Step 3: the receipt's record hash is the leaf at the proof's index (the promised one, when the
+ * Step 3: the receipt's record hash is the leaf at the proof's index (the hinted one, when the
  * receipt names it) under a checkpoint signed by a key of the receipt's origin.
  */
 export function verifyReceiptInclusion(
   r: Receipt,
   proof: InclusionProof,
   keys: readonly TrustedKey[],
+  /** leafHash of the record found in the log; default: the receipt's (unsigned) recordHash hint. */
+  leaf: Hash = fromBase64url(r.recordHash, 32)!,
 ): ReceiptCheck {
   if (proof.origin !== r.origin || proof.requestId !== r.requestId)
     return fail('inclusion_failed', 'the proof is for another origin or request');
   if (r.leafIndex !== null && proof.leafIndex !== r.leafIndex)
     return fail(
       'inclusion_failed',
-      `receipt promised leaf ${r.leafIndex}, the log has it at ${proof.leafIndex}`,
+      `receipt's hint is leaf ${r.leafIndex}, the log has it at ${proof.leafIndex}`,
     );
   const verifiers = keys.filter((k) => k.origin === r.origin).map((k) => k.verifier);
   const opened = openCheckpoint(proof.checkpoint, r.origin, verifiers);
@@ -57,7 +56,6 @@ export function verifyReceiptInclusion(
       'inclusion_failed',
       `checkpoint is of size ${opened.checkpoint.size}, the proof of ${proof.treeSize}`,
     );
-  const leaf = fromBase64url(r.recordHash, 32)!;
   const check = verifyInclusion(
     proof.leafIndex,
     proof.treeSize,
@@ -68,11 +66,39 @@ export function verifyReceiptInclusion(
   return check.ok ? OK : fail('inclusion_failed', `inclusion path: ${check.failure}`);
 }
 
-/** Step 4: the record found in the log is the one the receipt was signed for. */
+/**
+ * Step 4: the record found in the log is the one the receipt names. recordHash is an unsigned
+ * hint: the caller also checks that the record carries the signed requestId and sha256.
+ */
 export function checkRecord(r: Receipt, record: Uint8Array): ReceiptCheck {
   return sameHash(leafHash(record), fromBase64url(r.recordHash, 32)!)
     ? OK
     : fail('record_altered', 'the record in the log does not hash to recordHash');
+}
+
+/** What a journal record says about the quote it logs: the fields the receipt's signature covers. */
+export interface RecordedQuote {
+  readonly requestId: string;
+  /** SHA-256 of the response bytes. */
+  readonly sha256: Hash;
+  readonly bytes: number;
+  readonly calculatedAt: number;
+}
+
+/**
+ * Step 4, the signed half: the record found carries the quote the receipt signed. This, not the
+ * recordHash hint, is what ties a receipt to its record.
+ */
+export function checkRecordedQuote(r: Receipt, recorded: RecordedQuote): ReceiptCheck {
+  const mismatch = [
+    recorded.requestId !== r.requestId && 'requestId',
+    !sameHash(recorded.sha256, fromBase64url(r.sha256, 32)!) && 'sha256',
+    recorded.bytes !== r.bytes && 'bytes',
+    recorded.calculatedAt !== r.calculatedAt && 'calculatedAt',
+  ].filter((m) => m !== false);
+  return mismatch.length === 0
+    ? OK
+    : fail('record_altered', `the record's ${mismatch.join(', ')} differ from what the receipt signed`);
 }
 
 /** Step 5: the replayed response is byte for byte the one the receipt signed. */

@@ -21,18 +21,17 @@ export interface Receipt {
   readonly bytes: number;
   /** Epoch milliseconds of the computation, as in the response body. */
   readonly calculatedAt: number;
-  /** base64url Ed25519 signature over quoteText(receipt). */
+  /** base64url Ed25519 signature over quoteText(receipt): the receipt's only signature. */
   readonly signature: string;
-  /** Always `indicative`: the quote is information, not an offer or a commitment to trade. */
+  /** Always `indicative` (the format admits nothing else): information, not an offer to trade. */
   readonly terms: 'indicative';
-  /** base64url of the journal record's RFC 6962 leaf hash, SHA-256(0x00 || the record's bytes in the log). */
+  /**
+   * Unsigned lookup hint: base64url of the journal record's RFC 6962 leaf hash. The record itself
+   * names requestId and response sha256, which the signature covers; the hint only saves a search.
+   */
   readonly recordHash: string;
-  /** The record's leaf index in the origin's log, when the append had returned it; else null. */
+  /** Unsigned lookup hint: the record's leaf index when the append had returned it; else null. */
   readonly leafIndex: number | null;
-  /** Epoch milliseconds by which a checkpoint of this origin covers the record (the merge delay's promise). */
-  readonly mergeBy: number;
-  /** base64url Ed25519 signature over logText(receipt). */
-  readonly logSignature: string;
 }
 
 /** The receipt's keys in their one encoded order. */
@@ -48,25 +47,13 @@ export const RECEIPT_KEYS = [
   'terms',
   'recordHash',
   'leafIndex',
-  'mergeBy',
-  'logSignature',
 ] as const satisfies readonly (keyof Receipt)[];
 
 type QuoteFields = Pick<Receipt, 'origin' | 'requestId' | 'sha256' | 'bytes' | 'calculatedAt'>;
-type LogFields = Pick<
-  Receipt,
-  'origin' | 'requestId' | 'sha256' | 'terms' | 'recordHash' | 'leafIndex' | 'mergeBy'
->;
 
 /** The text `signature` covers, exactly as the issue defines v1. */
 export function quoteText(r: QuoteFields): string {
   return `route-service receipt v1\n${r.origin}\n${r.requestId}\n${r.sha256}\n${r.bytes}\n${r.calculatedAt}\n`;
-}
-
-/** The text `logSignature` covers: the log binding, tied to the quote by origin, requestId and sha256. */
-export function logText(r: LogFields): string {
-  const index = r.leafIndex === null ? '-' : String(r.leafIndex);
-  return `route-service receipt-log v1\n${r.origin}\n${r.requestId}\n${r.sha256}\n${r.terms}\n${r.recordHash}\n${index}\n${r.mergeBy}\n`;
 }
 
 /** What the API knows when it has the response bytes and has appended (or queued) the record. */
@@ -78,7 +65,6 @@ export interface ReceiptInput {
   /** leafHash(record bytes). */
   readonly recordHash: Hash;
   readonly leafIndex: number | null;
-  readonly mergeBy: number;
 }
 
 /** Build and sign a receipt with the origin's key (whose name is the origin). */
@@ -88,13 +74,8 @@ export function signReceipt(input: ReceiptInput, key: SigningKey): Receipt {
   const count = (n: number | null) => n === null || (Number.isSafeInteger(n) && n >= 0);
   if (!ORIGIN.test(key.name) || !REQUEST_ID.test(input.requestId))
     throw new RangeError('bad origin or requestId');
-  if (
-    ![bytes, input.calculatedAt, input.mergeBy, input.leafIndex].every(count) ||
-    input.mergeBy < input.calculatedAt
-  )
-    throw new RangeError(
-      'bytes, times and leaf index are integers in [0, 2^53 - 1], mergeBy not before calculatedAt',
-    );
+  if (![bytes, input.calculatedAt, input.leafIndex].every(count))
+    throw new RangeError('bytes, calculatedAt and leaf index are integers in [0, 2^53 - 1]');
   if (input.recordHash.length !== HASH_BYTES) throw new RangeError('recordHash is 32 bytes');
   const fields = {
     origin: key.name,
@@ -105,7 +86,6 @@ export function signReceipt(input: ReceiptInput, key: SigningKey): Receipt {
     terms: 'indicative' as const,
     recordHash: toBase64url(input.recordHash),
     leafIndex: input.leafIndex,
-    mergeBy: input.mergeBy,
   };
   return {
     v: 1,
@@ -119,8 +99,6 @@ export function signReceipt(input: ReceiptInput, key: SigningKey): Receipt {
     terms: fields.terms,
     recordHash: fields.recordHash,
     leafIndex: fields.leafIndex,
-    mergeBy: fields.mergeBy,
-    logSignature: toBase64url(key.sign(Buffer.from(logText(fields), 'utf8'))),
   };
 }
 

@@ -14,7 +14,5 @@ sha=$(printf '%s' "$body" | openssl dgst -sha256 -binary | b64url)
 record='{"v":2,"type":"quote","requestId":"kat-1"}'
 rec=$({ printf '\x00'; printf '%s' "$record"; } | openssl dgst -sha256 -binary | b64url)
 printf 'route-service receipt v1\n%s\nkat-1\n%s\n%s\n1767225600000\n' "$origin" "$sha" "${#body}" >"$dir/q"
-printf 'route-service receipt-log v1\n%s\nkat-1\n%s\nindicative\n%s\n41\n1767225605000\n' "$origin" "$sha" "$rec" >"$dir/l"
 echo "sha256 $sha bytes ${#body} recordHash $rec"
 echo "signature $(openssl pkeyutl -sign -inkey "$dir/k.pem" -rawin -in "$dir/q" | b64url)"
-echo "logSignature $(openssl pkeyutl -sign -inkey "$dir/k.pem" -rawin -in "$dir/l" | b64url)"

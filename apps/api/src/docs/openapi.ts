@@ -22,6 +22,7 @@ import {
 import { STREAM_PATH } from '../edge/front-door';
 import examplesJson from './examples.json';
 import { EXPLAIN_SCHEMAS, ExplainedRouteSchema } from './explain-schema';
+import { AUDIT_SCHEMAS, KeysSchema } from './audit-schemas';
 
 /** Responses captured from the running demo by scripts/capture-examples.mjs (never written by hand). */
 const EXAMPLES = examplesJson as Record<string, unknown>;
@@ -282,6 +283,33 @@ function operations(): Record<string, Record<string, Operation>> {
         'x-extension': true,
       },
     },
+    '/keys': {
+      get: {
+        ...plain(
+          'getKeys',
+          'meta',
+          'Public keys of quote receipts and checkpoints (extension)',
+          jsonResponse(
+            'Every key this origin signed with; docs/audit.md says how to check one.',
+            KeysSchema,
+            {
+              keys: {
+                keys: [
+                  {
+                    origin: 'route-service/main',
+                    keyId: 'dc97567a',
+                    publicKey: '11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=',
+                    notBefore: 0,
+                    notAfter: null,
+                  },
+                ],
+              },
+            },
+          ),
+        ),
+        'x-extension': true,
+      },
+    },
     '/openapi.json': {
       get: served('getOpenApi', 'This document (OpenAPI 3.1)', 'application/json', { type: 'object' }),
     },
@@ -340,7 +368,7 @@ export function buildOpenApiDocument(): JsonObject {
     paths,
     components: {
       schemas: componentSchemas(
-        [...ROUTE_RESULT_SCHEMAS, ...MARKET_SCHEMAS, ...EXPLAIN_SCHEMAS],
+        [...ROUTE_RESULT_SCHEMAS, ...MARKET_SCHEMAS, ...EXPLAIN_SCHEMAS, ...AUDIT_SCHEMAS],
         '#/components/schemas/',
       ),
       responses: responseComponents(),

@@ -27,6 +27,11 @@ function redisCheck(raw: string): readonly string[] {
   return [];
 }
 
+/** A receipt origin's name: it ends `route-service/<name>`, a signed-note key name. */
+export function originNameCheck(raw: string): readonly string[] {
+  return /^[A-Za-z0-9._-]{1,64}$/.test(raw) ? [] : [`must be 1-64 of A-Z a-z 0-9 . _ -, got '${raw}'`];
+}
+
 /** The HTTP/WebSocket server: limits, stream budget, routing settings and the quote journal. */
 export const SERVER_KEYS: readonly ConfigKey[] = [
   {
@@ -134,6 +139,21 @@ export const SERVER_KEYS: readonly ConfigKey[] = [
     default: false,
     help: 'true: journal records keep the whole response, not only its hash and length',
     doc: '`true`: journal records keep the whole response (~12-17 KB) besides its hash and length (~410 B).',
+  },
+  {
+    env: { name: 'RECEIPT_KEY_FILE', apps: SERVER },
+    value: { type: 'path', missing: 'no such file' },
+    default: null,
+    shown: 'under DATA_DIR',
+    help: 'Ed25519 private key (PKCS#8 PEM) signing quote receipts and checkpoints; unset = one made under DATA_DIR/receipts, which proves nothing against whoever holds DATA_DIR',
+    doc: 'Ed25519 key (PKCS#8 PEM) signing receipts and checkpoints (docs/audit.md); unset = one made under `DATA_DIR/receipts/`, proving nothing against whoever holds DATA_DIR: keep it elsewhere.',
+  },
+  {
+    env: { name: 'RECEIPT_ORIGIN_NAME', apps: SERVER },
+    value: text(originNameCheck),
+    default: 'main',
+    help: "this process's log origin is route-service/<name>; each replica over one log needs its own",
+    doc: "This process's origin `route-service/<name>` (1-64 of `A-Z a-z 0-9 . _ -`): the name its receipts and checkpoints are signed under. Each API replica over one log needs its own.",
   },
   {
     env: { name: 'CONNECTIONS_MAX_PER_IP', apps: SERVER },
