@@ -23,8 +23,6 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
-  readdirSync,
-  renameSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -33,6 +31,7 @@ import { createConnection } from 'node:net';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureJars } from './jars.mjs';
 
 const KAFKA_VERSION = '3.9.1';
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -44,7 +43,7 @@ const dataDir = resolve(env.KAFKA_DATA_DIR ?? join(repoRoot, '.kafka'));
 const cacheDir = resolve(
   env.KAFKA_CACHE_DIR ?? join(homedir(), '.cache', 'route-service', `kafka-${KAFKA_VERSION}`),
 );
-/** Where the jars are; set by ensureJars() (each download fills a directory of its own). */
+/** Where the jars are; set from ensureJars() (each download fills a directory of its own). */
 let jarDir = join(cacheDir, 'libs');
 const startTimeoutMs = Number(env.KAFKA_START_TIMEOUT_MS ?? 90_000);
 const numPartitions = Number(env.KAFKA_NUM_PARTITIONS ?? 4);
@@ -91,71 +90,6 @@ for (const [name, value] of [
 ]) {
   if (!Number.isInteger(value) || value <= 0)
     fail(`${name} must be a positive integer, got '${String(value)}'`);
-}
-
-function pom() {
-  const dep = (g, a, v) =>
-    `<dependency><groupId>${g}</groupId><artifactId>${a}</artifactId><version>${v}</version></dependency>`;
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>route-service</groupId><artifactId>kafka-runtime</artifactId><version>1</version><packaging>pom</packaging>
-  <dependencies>
-    ${dep('org.apache.kafka', 'kafka_2.13', KAFKA_VERSION)}
-    ${dep('org.slf4j', 'slf4j-reload4j', '1.7.36')}
-    ${dep('ch.qos.reload4j', 'reload4j', '1.2.25')}
-  </dependencies>
-</project>
-`;
-}
-
-/**
- * Download the broker's runtime jars once; later runs are offline. Concurrent first starts (two
- * test brokers at once) must not share a half-filled folder: each download fills a folder of its
- * own, and `.complete` is then replaced atomically with that folder's name; readers use the folder
- * it names.
- */
-function ensureJars() {
-  const marker = join(cacheDir, '.complete');
-  if (existsSync(marker)) {
-    const named = readFileSync(marker, 'utf8').trim();
-    // Older caches wrote "<n> jars" and kept the jars in libs/.
-    const dir = /^libs[\w.-]*$/.test(named) ? join(cacheDir, named) : join(cacheDir, 'libs');
-    if (existsSync(dir)) {
-      jarDir = dir;
-      return;
-    }
-  }
-  mkdirSync(cacheDir, { recursive: true });
-  const dirName = `libs-${process.pid}-${Date.now()}`;
-  const dir = join(cacheDir, dirName);
-  const pomPath = join(cacheDir, `pom-${process.pid}.xml`);
-  writeFileSync(pomPath, pom());
-  say(`downloading Kafka ${KAFKA_VERSION} jars from Maven Central into ${dir} (once)`);
-  const r = spawnSync(
-    'mvn',
-    [
-      '-B',
-      '-q',
-      '-Dstyle.color=never',
-      '-f',
-      pomPath,
-      'dependency:copy-dependencies',
-      '-DincludeScope=runtime',
-      `-DoutputDirectory=${dir}`,
-    ],
-    // Maven's output goes to stderr: stdout carries only the script's own lines, whose last one
-    // is the KAFKA_BROKERS line callers parse.
-    { stdio: ['ignore', process.stderr, 'inherit'] },
-  );
-  if (r.error) fail(`could not run mvn (is Maven installed?): ${r.error.message}`);
-  if (r.status !== 0) fail(`mvn dependency:copy-dependencies exited with ${r.status}`);
-  const jars = readdirSync(dir).filter((f) => f.endsWith('.jar'));
-  if (!jars.some((j) => j.startsWith('kafka_2.13-'))) fail(`no kafka_2.13 jar in ${dir}`);
-  const tmp = `${marker}.${process.pid}`;
-  writeFileSync(tmp, `${dirName}\n`);
-  renameSync(tmp, marker);
-  jarDir = dir;
 }
 
 function writeConfig(node) {
@@ -291,7 +225,7 @@ async function start() {
     todo.push(node);
   }
   if (todo.length > 0) {
-    ensureJars();
+    jarDir = ensureJars(cacheDir, KAFKA_VERSION, say, fail);
     for (const node of todo) {
       mkdirSync(node.dir, { recursive: true });
       writeConfig(node);
@@ -397,7 +331,7 @@ switch (command) {
     await reset();
     break;
   case 'jars':
-    ensureJars();
+    jarDir = ensureJars(cacheDir, KAFKA_VERSION, say, fail);
     console.log(`KAFKA_JARS=${jarDir}`);
     break;
   case 'kill':
