@@ -1,5 +1,14 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import {
   formatVerifierKey,
@@ -85,8 +94,18 @@ function ownKey(file: string, logger: KeyStoreLogger): string {
   if (!existsSync(file)) {
     const { privateKey } = generateKeyPairSync('ed25519');
     const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
-    // 'wx': two processes starting on one DATA_DIR never overwrite each other's key.
-    writeFileSync(file, pem, { mode: 0o600, flag: 'wx' });
+    // Written whole under a name of its own, then linked into place: two processes starting on
+    // one DATA_DIR never overwrite each other's key, and the one that loses the race reads the
+    // winner's whole key, never half of it.
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, pem, { mode: 0o600 });
+    try {
+      linkSync(tmp, file);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    } finally {
+      unlinkSync(tmp);
+    }
   }
   chmodSync(file, 0o600);
   logger.warn(
@@ -107,7 +126,8 @@ function readHistory(file: string, origin: string): PublishedKey[] {
 }
 
 function writeAtomically(file: string, text: string): void {
-  const tmp = `${file}.tmp`;
+  // Named by process: two starting at once each rename a whole file of their own.
+  const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, text, { mode: 0o644 });
   renameSync(tmp, file);
 }
