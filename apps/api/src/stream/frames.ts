@@ -1,4 +1,6 @@
+import type { JournalPositions } from '@app/journal';
 import type { RouteResult } from '@app/routing';
+import type { FrameCause } from './v2/server-messages';
 
 const PREFIX = '{"requestId":""';
 
@@ -14,6 +16,12 @@ export class SharedFrame {
   journalled: Promise<void> = Promise.resolve();
   /** When (performance.now()) the book change this frame answers was folded; null for an opening frame. */
   changedAt: number | null = null;
+
+  /** The log positions its solve read. */
+  positions: JournalPositions = { books: [], venues: [] };
+  /** v2 only: why the tick was solved (null: an opening frame), and until when its books are fresh. */
+  cause: FrameCause | null = null;
+  validUntil: number | null = null;
 
   /** About the bytes of one stamped frame (what the stream budget charges). */
   readonly bytes: number;
