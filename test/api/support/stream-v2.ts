@@ -1,4 +1,5 @@
 import WebSocket from 'ws';
+import { assertDocumentedFrame, assertDocumentedV2Message } from './contract';
 
 /** A parsed server message of the v2 stream (fields checked by the tests). */
 export type Message = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -35,7 +36,11 @@ export async function openV2(
   ws.on('message', (data: Buffer) => {
     const text = data.toString();
     raw.push(text);
-    messages.push(JSON.parse(text) as Message);
+    const message = JSON.parse(text) as Message;
+    // Every message must be one the AsyncAPI document declares (v1 frames on /stream/route).
+    if (ws.protocol === 'routestream.v2') assertDocumentedV2Message(message);
+    else assertDocumentedFrame(message);
+    messages.push(message);
     wake?.();
   });
   ws.on('error', () => undefined);
