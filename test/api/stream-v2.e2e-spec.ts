@@ -250,3 +250,37 @@ describe('resume', () => {
     await b.closed;
   });
 });
+
+describe('envelope=v2 on /stream/route', () => {
+  const Q = '/stream/route?from=USDT&to=BTC&amountIn=100.1&bridges=&envelope=v2';
+
+  it('the client sends nothing: subscribed, then quotes in the v2 envelope; resume in the URL', async () => {
+    const a = await openV2(s.wsUrl, [], Q);
+    const opened = await a.take(ofType('subscribed', 'route'));
+    expect(opened.resume).toBeNull();
+    expect(await a.take(ofType('quote', 'route'))).toMatchObject({ seq: 1, cause: { kind: 'open' } });
+    a.ws.close();
+    await a.closed;
+    await sleep(20);
+    const b = await openV2(s.wsUrl, [], `${Q}&resume=${opened.streamId}.1`);
+    expect((await b.take(ofType('subscribed', 'route'))).resume).toEqual({ resumed: true, missedFrames: 0 });
+    expect(await b.take(ofType('quote', 'route'))).toMatchObject({ seq: 1, cause: { kind: 'resume' } });
+    b.ws.close();
+    await b.closed;
+  });
+
+  it('a bad envelope or resume is refused like any invalid parameter', async () => {
+    for (const [query, error] of [
+      [`${Q.replace('v2', 'v3')}`, "envelope must be 'v2' (the routestream.v2 envelope)"],
+      [`${Q}&resume=abc`, 'resume must be <streamId>.<seq>: a streamId this server sent and a seq'],
+      [
+        `${Q.replace('&envelope=v2', '')}&resume=${randomUUID()}.1`,
+        "envelope must be 'v2' (the routestream.v2 envelope)",
+      ],
+    ]) {
+      const c = await openV2(s.wsUrl, [], query!);
+      expect(await c.take(() => true)).toEqual({ error, code: 1008, reason: 'invalid request' });
+      expect((await c.closed).code).toBe(1008);
+    }
+  });
+});

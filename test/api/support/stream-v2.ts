@@ -38,7 +38,9 @@ export async function openV2(
     raw.push(text);
     const message = JSON.parse(text) as Message;
     // Every message must be one the AsyncAPI document declares (v1 frames on /stream/route).
-    if (ws.protocol === 'routestream.v2') assertDocumentedV2Message(message);
+    // (A refusal on /stream/route is the v1 error frame, whatever the envelope asked for.)
+    const v2 = ws.protocol === 'routestream.v2' || (path.includes('envelope=v2') && 'type' in message);
+    if (v2) assertDocumentedV2Message(message);
     else assertDocumentedFrame(message);
     messages.push(message);
     wake?.();

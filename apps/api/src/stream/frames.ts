@@ -48,3 +48,18 @@ export class SharedFrame {
 export function errorFrame(error: string, code: 1002 | 1008 | 1013, reason: string): string {
   return JSON.stringify({ error, code, reason });
 }
+
+/** A route the stream refuses: no market, or exact-out over a bridge (the REST 400's text). */
+export function routeProblem(
+  result: RouteResult,
+): { code: 'no_market' | 'exact_out_multi_hop_unsupported'; message: string } | null {
+  const reason = result.unroutableReason;
+  if (reason === 'no_market')
+    return { code: reason, message: `no market or bridge path between ${result.from} and ${result.to}` };
+  if (reason === 'exact_out_multi_hop_unsupported')
+    return {
+      code: reason,
+      message: `amountOut is unsupported over a bridge (${result.from} to ${result.to}); re-ask with amountIn`,
+    };
+  return null;
+}

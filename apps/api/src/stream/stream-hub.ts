@@ -12,7 +12,7 @@ import { RouteService, type LiveSolve } from '../route/route.service';
 import { SERVER_CONFIG } from '../tokens';
 import { Clock } from '../clock';
 import { STREAM_V2_PROTOCOL } from '../edge/front-door';
-import { errorFrame, type SharedFrame } from './frames';
+import { errorFrame, routeProblem, type SharedFrame } from './frames';
 import type { StreamSocket } from './stream-socket';
 import { PUSH_FLOOR_MS, Subscriber } from './subscriber';
 import { SOLVE_COST_FRAMES } from './frame-budget';
@@ -22,7 +22,7 @@ import { FrameOut } from './frame-out';
 import type { ResumePoint } from './v2/client-messages';
 import { RESUME_WINDOW_MS, ResumePoints } from './v2/resume-points';
 import type { CauseKind, ErrorFields, ResumeVerdict } from './v2/server-messages';
-import { welcomeMessage } from './v2/server-messages';
+import { heartbeatMessage, subscribedMessage, welcomeMessage } from './v2/server-messages';
 import {
   MESSAGES_BURST,
   MESSAGES_PER_SEC,
@@ -31,7 +31,8 @@ import {
   type SessionHost,
 } from './v2/session';
 import { CLIENT_MESSAGE_MAX_BYTES } from './v2/client-messages';
-import type { Subscription } from './v2/subscription';
+import { Subscription } from './v2/subscription';
+import { envelopeQuery } from './v2/envelope-query';
 import { validUntilOf } from './v2/valid-until';
 
 export interface StreamStats {
@@ -202,7 +203,8 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy, SessionHost {
         'connection limit reached',
       );
     }
-    const parsed = parseRouteQuery(queryOf(req.url ?? ''), 'stream');
+    const envelope = envelopeQuery(queryOf(req.url ?? ''));
+    const parsed = envelope.ok ? parseRouteQuery(envelope.route, 'stream') : envelope;
     if (!parsed.ok) {
       slot.release();
       return this.refuse(ws, parsed.error, 1008, 'invalid request');
@@ -213,10 +215,32 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy, SessionHost {
       slot.release();
       return this.refuse(ws, problem.message, 1008, problem.code);
     }
-    const group = this.groups.join(parsed.params, false);
-    const sub = new Subscriber(ws, address, group.key, now, (s) => this.pump.ready(s));
-    ws.once('close', () => this.leave(sub));
+    const v2 =
+      envelope.ok && envelope.v2 ? this.oldPathSubscription(ws, parsed.params, envelope.resume) : null;
+    const group = this.groups.join(parsed.params, v2 !== null);
+    const sub = new Subscriber(ws, address, group.key, now, (s) => this.pump.ready(s), v2);
+    ws.once('close', () => this.end(sub));
     this.start(sub, group, slot, solved);
+  }
+
+  /** `envelope=v2` on /stream/route: one subscription (id `route`), announced before its first quote. */
+  private oldPathSubscription(
+    ws: StreamSocket,
+    params: RouteParams,
+    resume: ResumePoint | null,
+  ): Subscription {
+    const subscription = new Subscription(
+      'route',
+      randomUUID(),
+      params,
+      resume === null ? 'open' : 'resume',
+      this.clock.now(),
+      true,
+    );
+    const verdict = resume === null ? null : this.verdict(resume, params);
+    this.resumes.opened(subscription.streamId, JSON.stringify(params));
+    ws.send(subscribedMessage(subscription.id, subscription.streamId, params, verdict));
+    return subscription;
   }
 
   /** A subscriber joins its group; the opening frame goes at once (a handshake is answered whatever the load). */
@@ -348,24 +372,15 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy, SessionHost {
 
   /** Ping every HEARTBEAT_MS; a socket that missed two pongs is reset and its slot freed (stream-socket.ts). */
   private beat(): void {
-    for (const sub of this.subs) if (sub.v2 === null) sub.ws.beat();
+    for (const sub of this.subs) {
+      if (sub.v2 === null) sub.ws.beat();
+      else if (sub.v2.oldPath && sub.ws.beat()) {
+        const { id, streamId, seq, validUntil } = sub.v2;
+        sub.ws.send(heartbeatMessage(this.clock.now(), [{ id, streamId, seq, validUntil }]));
+      }
+    }
     for (const session of this.sessions) session.beat();
   }
 }
 
 type Solved = LiveSolve & { request: RouteRequest };
-
-/** A route the stream refuses: no market, or exact-out over a bridge (the REST 400's text). */
-function routeProblem(
-  result: RouteResult,
-): { code: 'no_market' | 'exact_out_multi_hop_unsupported'; message: string } | null {
-  const reason = result.unroutableReason;
-  if (reason === 'no_market')
-    return { code: reason, message: `no market or bridge path between ${result.from} and ${result.to}` };
-  if (reason === 'exact_out_multi_hop_unsupported')
-    return {
-      code: reason,
-      message: `amountOut is unsupported over a bridge (${result.from} to ${result.to}); re-ask with amountIn`,
-    };
-  return null;
-}

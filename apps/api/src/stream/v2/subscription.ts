@@ -20,5 +20,7 @@ export class Subscription {
     readonly openCause: Extract<CauseKind, 'open' | 'resume'>,
     /** When it opened (epoch ms, the service clock). */
     readonly openedAt: number,
+    /** Opened as `/stream/route?...&envelope=v2` (a one-way socket of its own), not on /stream. */
+    readonly oldPath = false,
   ) {}
 }
