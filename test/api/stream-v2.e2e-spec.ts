@@ -278,7 +278,7 @@ describe('envelope=v2 on /stream/route', () => {
         "envelope must be 'v2' (the routestream.v2 envelope)",
       ],
     ]) {
-      const c = await openV2(s.wsUrl, [], query!);
+      const c = await openV2(s.wsUrl, [], query);
       expect(await c.take(() => true)).toEqual({ error, code: 1008, reason: 'invalid request' });
       expect((await c.closed).code).toBe(1008);
     }
