@@ -18,12 +18,22 @@ const LAYERS = {
   books: ['events'],
   routing: ['events', 'books'],
   request: ['events', 'routing'],
-  journal: ['routing', 'request'],
+  // The journal's record format, pure: it never imports libs/request (and so never loads
+  // class-validator); its readers are given the stored-request validator by their callers.
+  journal: ['routing'],
   // The event log: its port and two adapters (Kafka, the embedded on-disk log).
   'event-log': ['events', 'retry'],
   synth: ['events', 'event-log'],
-  feed: ['events', 'books', 'event-log', 'journal', 'config', 'retry'],
-  audit: ['events', 'routing', 'journal', 'event-log', 'feed', 'retry'],
+  // Following the live log: the book caches kept current, the fold of log entries into books and
+  // the listings lost to damage (both also used by history, which folds the same entries).
+  'live-feed': ['events', 'books', 'event-log', 'retry'],
+  // Recordings on disk (JSON lines): read back in order, and fed into a log at recorded speed.
+  recordings: ['events', 'event-log', 'config', 'retry'],
+  // Past instants: the books as of t (rebuilt backward or folded forward), the time index, the
+  // horizon of what the log still holds; reads both the log (through live-feed's fold) and
+  // recordings.
+  history: ['events', 'books', 'event-log', 'journal', 'live-feed', 'recordings'],
+  audit: ['events', 'routing', 'request', 'journal', 'event-log', 'history', 'retry'],
   venues: ['events', 'books', 'event-log', 'telemetry', 'retry'],
   // Recordings of other tools (tardis.dev) read into this project's records.
   import: ['events', 'books', 'retry'],

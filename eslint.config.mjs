@@ -17,7 +17,7 @@ const pureLibImports = {
     },
     validatorImports,
     {
-      group: ['@app/event-log', '@app/config'],
+      group: ['@app/event-log', '@app/config', '@app/request'],
       message: 'pure libs depend only on events <- books <- routing.',
     },
   ],

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddedLog } from '@app/event-log';
-import { createBookFeed } from '@app/feed';
+import { createBookFeed } from '@app/live-feed';
 import type { BenchRow } from './bench-row';
 import { forkHeld } from './processes';
 

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { BookCache } from '@app/books';
 import { parseRecordLine } from '@app/events';
 import { DEFAULT_FETCH, KafkaLog } from '@app/event-log';
-import { createBookFeed } from '@app/feed';
+import { createBookFeed } from '@app/live-feed';
 import type { BenchRow } from './bench-row';
 import { bookRecords, toEntries, type StreamSpec } from '@app/synth';
 import { requireOptional } from './optional-client';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { BookCache } from '@app/books';
 import type { EventRecord } from '@app/events';
 import { EmbeddedLog, type AppendEntry, type EventLog } from '@app/event-log';
-import { createBookFeed, foldEntries } from '@app/feed';
+import { createBookFeed, foldEntries } from '@app/live-feed';
 import type { BenchRow } from './bench-row';
 import { quantile } from './bench-row';
 import { bookRecords, listingRecords, toEntries, type StreamSpec } from '@app/synth';

@@ -12,7 +12,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EventRecord } from '@app/events';
-import { booksAt, rebuildBooks, timeIndexOf } from '@app/feed';
+import { booksAt, rebuildBooks, timeIndexOf } from '@app/history';
 import { EmbeddedLog, logSink } from '@app/event-log';
 import { bookRecords, listingRecords, type StreamSpec } from '@app/synth';
 import { quantile, type BenchRow } from './bench-row';

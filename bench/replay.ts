@@ -8,7 +8,7 @@ import { ROUTE_DEFAULTS } from '@app/request';
 import { SERVER_DEFAULTS } from '@app/config';
 import { solve, type RouteRequest } from '@app/routing';
 import { QuoteJournal } from '@app/audit';
-import { InstantFold, fileSource } from '@app/feed';
+import { InstantFold, fileSource } from '@app/history';
 import { runBacktest } from '../apps/replay/src/backtest/run-backtest';
 import { parseSchedule } from '../apps/replay/src/backtest/schedule';
 import { generateMarket } from '@app/synth';

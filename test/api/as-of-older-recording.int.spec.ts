@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { findQuote, replayQuote } from '@app/audit';
 import type { BookView } from '@app/books';
 import type { EventRecord } from '@app/events';
-import { feedReplay } from '@app/feed';
+import { feedReplay } from '@app/recordings';
 import { logSink } from '@app/event-log';
 import { generateMarket } from '@app/synth';
 import { versionedFold } from '@test/support';

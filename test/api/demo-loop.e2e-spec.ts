@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { BookCache, type BookSideView } from '@app/books';
-import { LOOP_GAP_MS, RecordingReader, replayFiles, scanRecording } from '@app/feed';
+import { LOOP_GAP_MS, RecordingReader, replayFiles, scanRecording } from '@app/recordings';
 import { tempDir, waitFor } from '@test/support';
 import { afterAll, describe, expect, it } from 'vitest';
 import { call, openStream, type Stream } from './support/http';

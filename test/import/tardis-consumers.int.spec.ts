@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { feedReplay, RecordingReader, replayFiles } from '@app/feed';
+import { feedReplay, RecordingReader, replayFiles } from '@app/recordings';
 import { EmbeddedLog, logSink } from '@app/event-log';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runReplayCli } from '../replay/support/run-replay';

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import type { EventRecord } from '@app/events';
 import { logSink, type EventLog } from '@app/event-log';
 import { bookRecords, listingRecords, type StreamSpec } from '@app/synth';
-import { createBookFeed } from '@app/feed';
+import { createBookFeed } from '@app/live-feed';
 import { bookCounts, bookHashes, cacheCounts, foldRecords, memoryLogger, waitFor } from './book-hashes';
 
 export const SPEC: StreamSpec = {

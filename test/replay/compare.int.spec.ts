@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EventRecord } from '@app/events';
-import { createBookFeed, type LogBookFeed } from '@app/feed';
+import { createBookFeed, type LogBookFeed } from '@app/live-feed';
 import { EmbeddedLog, logSink } from '@app/event-log';
 import { routeRequest } from '@app/request';
 import type { RouteRequest, RoutingConfig } from '@app/routing';

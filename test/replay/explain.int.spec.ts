@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findQuotes, quoteDecay, replayInput } from '@app/audit';
 import type { EventRecord } from '@app/events';
-import { createBookFeed, type LogBookFeed } from '@app/feed';
+import { createBookFeed, type LogBookFeed } from '@app/live-feed';
 import { EmbeddedLog, logSink } from '@app/event-log';
 import { routeRequest } from '@app/request';
 import {

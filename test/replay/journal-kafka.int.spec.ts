@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { KafkaLog } from '@app/event-log';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { closeHost, type ApiHost } from '../../apps/api/src/compose';
-import { createBookFeed } from '@app/feed';
+import { createBookFeed } from '@app/live-feed';
 import { findQuote } from '@app/audit';
 import { runReplayCli } from './support/run-replay';
 import { replayQuote } from '@app/audit';

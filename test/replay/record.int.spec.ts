@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parseRecordLine, type EventRecord } from '@app/events';
 import { EmbeddedLog, logSink } from '@app/event-log';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RecordingReader, replayFiles } from '@app/feed';
+import { RecordingReader, replayFiles } from '@app/recordings';
 import { generateMarket } from '@app/synth';
 import { runReplayCli } from './support/run-replay';
 

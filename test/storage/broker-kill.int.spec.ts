@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventRecord } from '@app/events';
-import { createBookFeed } from '@app/feed';
+import { createBookFeed } from '@app/live-feed';
 import { KafkaLog, logSink, MAX_RECORD_BYTES } from '@app/event-log';
 import { RecordWriter } from '@app/venues';
 import { ownedBroker, type OwnedBroker } from '../kafka/broker';

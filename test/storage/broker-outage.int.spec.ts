@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventRecord } from '@app/events';
-import { createBookFeed } from '@app/feed';
+import { createBookFeed } from '@app/live-feed';
 import { KafkaLog } from '@app/event-log';
 import { bookRecords, listingRecords, type StreamSpec } from '@test/support';
 import { ownedBroker, type OwnedBroker } from '../kafka/broker';

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { findQuote, replayQuote } from '@app/audit';
 import type { EventRecord } from '@app/events';
-import { createBookFeed } from '@app/feed';
+import { createBookFeed } from '@app/live-feed';
 import { EmbeddedLog, LogError, logSink } from '@app/event-log';
 import { RecordWriter } from '@app/venues';
 import { bookRecords, listingRecords } from '@test/support';

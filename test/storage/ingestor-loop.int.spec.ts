@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { newestReceivedAt } from '@app/feed';
+import { newestReceivedAt } from '@app/recordings';
 import { openEventLog } from '@app/event-log';
 import { tempDir, waitFor } from '@test/support';
 import { startApp, type App } from './support/processes';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findQuote, replayQuote } from '@app/audit';
-import { InstantFold, logSources } from '@app/feed';
+import { InstantFold, logSources } from '@app/history';
 import type { EventRecord, Level } from '@app/events';
 import { EmbeddedLog, logSink, partitionFor } from '@app/event-log';
 import { ListingRepublisher, RecordWriter } from '@app/venues';

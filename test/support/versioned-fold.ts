@@ -2,7 +2,7 @@ import { BookCache, bookHash } from '@app/books';
 import type { EventRecord } from '@app/events';
 
 /**
- * The versioned read written as plainly as possible, apart from the code under test (libs/feed):
+ * The versioned read written as plainly as possible, apart from the code under test (libs/history):
  * group the records by what they describe (a book, a market, a venue), keep each group in log
  * order, pick the record with the greatest receivedAt <= t (ties: the later one), and fold the
  * group's records from its first up to that one. `records` is the order they were written in,

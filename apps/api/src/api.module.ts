@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import type { ServerConfig } from '@app/config';
 import { EventLog } from '@app/event-log';
 import { Clock } from './clock';
-import { BookFeed } from '@app/feed';
+import { BookFeed } from '@app/live-feed';
 import { ClockSkew } from './health/clock-skew';
 import { ReadyController } from './health/ready.controller';
 import { ServiceStatus } from './health/service-status';

@@ -16,7 +16,7 @@ import {
   type SharedIndexTopics,
 } from '@app/audit';
 import { JOURNAL_TOPICS } from '@app/events';
-import { warmTimeIndex } from '@app/feed';
+import { warmTimeIndex } from '@app/history';
 import { ServiceStatus } from './health/service-status';
 import { ApiMetrics } from './metrics/api-metrics';
 import { installRouteTiming } from './metrics/route-timing';

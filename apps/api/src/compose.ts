@@ -13,7 +13,7 @@ import {
 import { startApiServer, type ApiServer, type PendingWork } from './bootstrap';
 import type { Clock } from './clock';
 import { NestLogger } from './logging/nest-logger';
-import { createBookFeed, type BookFeed, type FeedLogger } from '@app/feed';
+import { createBookFeed, type BookFeed, type FeedLogger } from '@app/live-feed';
 import { journalIndexDir } from '@app/audit';
 
 /** The pieces every API host process wires: the log, the feed folding it, the HTTP server. */

@@ -12,7 +12,7 @@ import {
 import { createLogger, quietRepeats, type ServiceLogger, startAdminServer } from '@app/telemetry';
 import { retry, errorMessage } from '@app/retry';
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import { feedReplay, newestReceivedAt } from '@app/feed';
+import { feedReplay, newestReceivedAt } from '@app/recordings';
 import { watchOrderBookIds } from '@app/venues';
 import { Ingestor } from '@app/venues';
 import { ingestorOptions, registerVenueMetrics, type IngestorOptions, type VenueHealth } from '@app/venues';

@@ -1,6 +1,7 @@
 import { JOURNAL_TOPICS, type JournalTopic } from '@app/events';
-import { frameAsQuote, parseJournalEntryLine, type JournalEntryRecord, type QuoteRecord } from '@app/journal';
+import { frameAsQuote, type JournalEntryRecord, type QuoteRecord } from '@app/journal';
 import { partitionFor, type EventLog } from '@app/event-log';
+import { parseJournalEntryLine } from './journal-parse';
 import type { JournalLookups, KeyLookup } from './key-lookup';
 
 export interface FoundQuote {

@@ -1,6 +1,7 @@
 export { QuoteJournal } from './quote-journal';
 export type { FrameEntry, JournalEntry, JournalMode, QuoteJournalOptions } from './quote-journal';
 export { sha256Hex } from './sha256';
+export { parseJournalEntryLine, parseQuoteRecord, parseQuoteRecordLine } from './journal-parse';
 export { findQuote } from './find-quote';
 export type { FoundQuote } from './find-quote';
 export { formatDiff, replayInput, replayQuote } from './replay-quote';

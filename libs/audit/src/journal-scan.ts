@@ -1,7 +1,8 @@
 import { JOURNAL_TOPICS, type JournalTopic } from '@app/events';
-import { frameAsQuote, parseJournalEntryLine, type QuoteRecord } from '@app/journal';
+import { frameAsQuote, type QuoteRecord } from '@app/journal';
 import { partitionFor, type EventLog, type LogEntry } from '@app/event-log';
 import { indexOf } from './find-quote';
+import { parseJournalEntryLine } from './journal-parse';
 import type { JournalLookups, KeyLookup } from './key-lookup';
 
 /** Where a journal entry is. */

@@ -1,6 +1,6 @@
 import type { QuoteRecord } from '@app/journal';
 import type { EventLog } from '@app/event-log';
-import { reachAt, rebuildBooks, timeIndexOf } from '@app/feed';
+import { reachAt, rebuildBooks, timeIndexOf } from '@app/history';
 import { solve, type RouteRequest, type RouteResult, type SolveInput } from '@app/routing';
 
 // Quote decay (docs/explain.md section 3): the legs of a journalled route, venue by venue and

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseQuoteRecordLine } from '@app/journal';
+import { parseQuoteRecordLine } from './journal-parse';
 import { EmbeddedLog, type AppendEntry, type EventLog } from '@app/event-log';
 import { SERVER_DEFAULTS } from '@app/config';
 import { SOLVER_VERSION, type RouteRequest } from '@app/routing';

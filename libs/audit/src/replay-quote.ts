@@ -2,7 +2,7 @@ import { jsonDiff, recordedRouting, type JsonChange, type QuoteRecord } from '@a
 import type { EventLog } from '@app/event-log';
 import { SOLVER_VERSION, solve, watchSymbols, type SolveInput, type RouteResult } from '@app/routing';
 import { sha256Hex } from './sha256';
-import { rebuildBooks, type RebuildStats, type Rebuilt } from '@app/feed';
+import { rebuildBooks, type RebuildStats, type Rebuilt } from '@app/history';
 
 export type Solve = (input: SolveInput) => RouteResult;
 

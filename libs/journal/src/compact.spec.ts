@@ -1,4 +1,4 @@
-import { ROUTE_DEFAULTS } from '@app/request';
+import { ROUTE_DEFAULTS, validateStoredRequest } from '@app/request';
 import { describe, expect, it } from 'vitest';
 import { base64urlToHex, hexToBase64url } from './hash-text';
 import {
@@ -6,10 +6,12 @@ import {
   REQUEST_DEFAULTS_V2,
   encodeFrameRecord,
   encodeQuoteRecord,
-  parseJournalEntryLine,
-  parseQuoteRecordLine,
+  journalParser,
   type QuoteRecord,
 } from './index';
+
+// Records are read as the callers read them: stored requests checked by the request model.
+const { parseJournalEntryLine, parseQuoteRecordLine } = journalParser(validateStoredRequest);
 
 const HASH = 'c'.repeat(64);
 const record: QuoteRecord = {

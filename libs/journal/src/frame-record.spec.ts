@@ -1,5 +1,9 @@
+import { validateStoredRequest } from '@app/request';
 import { describe, expect, it } from 'vitest';
-import { frameAsQuote, parseJournalEntryLine, parseQuoteRecord, type QuoteRecord } from './index';
+import { frameAsQuote, journalParser, type QuoteRecord } from './index';
+
+// Records are read as the callers read them: stored requests checked by the request model.
+const { parseJournalEntryLine, parseQuoteRecord } = journalParser(validateStoredRequest);
 
 const tick: QuoteRecord = {
   v: 1,

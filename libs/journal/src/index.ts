@@ -11,8 +11,14 @@ export { JournalError } from './journal-error';
 export type { JournalErrorCode } from './journal-error';
 export { frameAsQuote, journalRecord, recordedRouting, utf8Length } from './journal-record';
 export type { JournalInput, Sha256 } from './journal-record';
-export { parseJournalEntryLine, parseQuoteRecord, parseQuoteRecordLine } from './parse-quote-record';
-export type { JournalEntryParse, QuoteParse } from './parse-quote-record';
+export { journalParser } from './parse-quote-record';
+export type {
+  JournalEntryParse,
+  JournalParser,
+  QuoteParse,
+  RequestCheck,
+  RequestValidator,
+} from './parse-quote-record';
 export {
   CONFIG_DEFAULTS_V2,
   RECORD_DEFAULTS_V2,

@@ -1,4 +1,3 @@
-import { validateStoredRequest } from '@app/request';
 import { RECORD_DEFAULTS_V2, decodeOffsets, expandConfigV2, expandRequestV2 } from './compact';
 import { base64urlToHex } from './hash-text';
 import { JournalError } from './journal-error';
@@ -17,45 +16,67 @@ export type JournalEntryParse =
   | { readonly ok: true; readonly record: JournalEntryRecord }
   | { readonly ok: false; readonly error: JournalError };
 
-type Obj = Record<string, unknown>;
+/** A stored request checked, or the field it breaks and the rule's message. */
+export type RequestCheck =
+  | { readonly ok: true; readonly request: JournalRequest }
+  | { readonly ok: false; readonly field: string; readonly error: string };
 
-/** Parse one `quotes` topic value (JSON text) into a validated record; never throws. */
-export function parseQuoteRecordLine(text: string): QuoteParse {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return { ok: false, error: new JournalError('not_json', null, 'is not valid JSON') };
-  }
-  return parseQuoteRecord(value);
+/**
+ * The rules a stored request is checked against. They are the request model's (libs/request's
+ * validateStoredRequest, built on class-validator), passed in by the callers so that this format
+ * library loads no validator and stays pure.
+ */
+export type RequestValidator = (value: unknown) => RequestCheck;
+
+/** The journal's readers, each checking stored requests with one RequestValidator. */
+export interface JournalParser {
+  /** Parse one `quotes` topic value (JSON text) into a validated record; never throws. */
+  readonly parseQuoteRecordLine: (text: string) => QuoteParse;
+  /** Parse any `quotes` topic value: a QuoteRecord or a stream FrameRecord; never throws. */
+  readonly parseJournalEntryLine: (text: string) => JournalEntryParse;
+  /** Validate a decoded value as a quote journal record; never throws, never returns a partial record. */
+  readonly parseQuoteRecord: (value: unknown) => QuoteParse;
 }
 
-/** Parse any `quotes` topic value: a QuoteRecord or a stream FrameRecord; never throws. */
-export function parseJournalEntryLine(text: string): JournalEntryParse {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return { ok: false, error: new JournalError('not_json', null, 'is not valid JSON') };
-  }
-  if (typeof value === 'object' && value !== null && (value as Obj).type === 'quote_frame') {
+type Obj = Record<string, unknown>;
+
+export function journalParser(validateRequest: RequestValidator): JournalParser {
+  const parseQuoteRecord = (value: unknown): QuoteParse => {
     try {
-      return { ok: true, record: validateFrame(value as Obj) };
+      return { ok: true, record: validate(value, validateRequest) };
     } catch (e) {
       if (e instanceof JournalError) return { ok: false, error: e };
       throw e;
     }
-  }
-  return parseQuoteRecord(value);
+  };
+  const parseQuoteRecordLine = (text: string): QuoteParse => {
+    const value = jsonOf(text);
+    return value.ok ? parseQuoteRecord(value.value) : value;
+  };
+  const parseJournalEntryLine = (text: string): JournalEntryParse => {
+    const parsed = jsonOf(text);
+    if (!parsed.ok) return parsed;
+    const value = parsed.value;
+    if (typeof value === 'object' && value !== null && (value as Obj).type === 'quote_frame') {
+      try {
+        return { ok: true, record: validateFrame(value as Obj) };
+      } catch (e) {
+        if (e instanceof JournalError) return { ok: false, error: e };
+        throw e;
+      }
+    }
+    return parseQuoteRecord(value);
+  };
+  return { parseQuoteRecord, parseQuoteRecordLine, parseJournalEntryLine };
 }
 
-/** Validate a decoded value as a quote journal record; never throws, never returns a partial record. */
-export function parseQuoteRecord(value: unknown): QuoteParse {
+function jsonOf(
+  text: string,
+): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: JournalError } {
   try {
-    return { ok: true, record: validate(value) };
-  } catch (e) {
-    if (e instanceof JournalError) return { ok: false, error: e };
-    throw e;
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false, error: new JournalError('not_json', null, 'is not valid JSON') };
   }
 }
 
@@ -118,9 +139,9 @@ function offsets(o: Obj, key: string): number[] {
   return [...(v as number[])];
 }
 
-function request(v: unknown): JournalRequest {
+function request(v: unknown, validateRequest: RequestValidator): JournalRequest {
   // The one request model (libs/request) decides what a valid normalised request is.
-  const parsed = validateStoredRequest(v);
+  const parsed = validateRequest(v);
   if (!parsed.ok) throw new JournalError('bad_field', parsed.field, parsed.error);
   return parsed.request;
 }
@@ -135,7 +156,7 @@ function config(v: unknown): JournalConfig {
   };
 }
 
-function validate(value: unknown): QuoteRecord {
+function validate(value: unknown, validateRequest: RequestValidator): QuoteRecord {
   const o = obj(value, null);
   if (o.v !== 1 && o.v !== 2)
     throw new JournalError('bad_version', 'v', `unsupported version ${JSON.stringify(o.v)}`);
@@ -146,7 +167,7 @@ function validate(value: unknown): QuoteRecord {
   const requestId = str(o, '', 'requestId');
   // v2 leaves out what equals its defaults table (compact.ts); v1 stores everything.
   const rawRequest = get(o, '', 'request');
-  const req = request(v === 2 ? expandRequestV2(rawRequest, requestId) : rawRequest);
+  const req = request(v === 2 ? expandRequestV2(rawRequest, requestId) : rawRequest, validateRequest);
   if (req.requestId !== requestId)
     throw new JournalError('bad_field', 'request.requestId', `must equal requestId '${requestId}'`);
   const rawConfig = get(o, '', 'config');

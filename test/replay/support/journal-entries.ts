@@ -1,8 +1,9 @@
 import { SERVER_DEFAULTS } from '@app/config';
 import { JOURNAL_TOPICS } from '@app/events';
-import { parseJournalEntryLine, type JournalEntryRecord } from '@app/journal';
+import type { JournalEntryRecord } from '@app/journal';
+import { parseJournalEntryLine } from '@app/audit';
 import { QuoteJournal } from '@app/audit';
-import type { LogBookFeed } from '@app/feed';
+import type { LogBookFeed } from '@app/live-feed';
 import type { EventLog } from '@app/event-log';
 import { solve, type RouteRequest, type RoutingConfig } from '@app/routing';
 

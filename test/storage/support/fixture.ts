@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BookCache } from '@app/books';
 import { parseRecordLine, type EventRecord } from '@app/events';
-import { createBookFeed, type LogBookFeed } from '@app/feed';
+import { createBookFeed, type LogBookFeed } from '@app/live-feed';
 import { EmbeddedLog, logSink, type EventLog, type LogHealth } from '@app/event-log';
 import { bookRecords, listingRecords, type StreamSpec } from '@test/support';
 import { memoryLogger } from '../../kafka/book-hashes';

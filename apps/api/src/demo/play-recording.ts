@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import type { ReplayConfig } from '@app/config';
-import { feedReplay, newestReceivedAt, type ReplayProgress } from '@app/feed';
+import { feedReplay, newestReceivedAt, type ReplayProgress } from '@app/recordings';
 import { logSink } from '@app/event-log';
 import type { ServiceLogger } from '@app/telemetry';
 import { ReplayClock } from '../clock';

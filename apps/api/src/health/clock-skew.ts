@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { BookFeed } from '@app/feed';
+import { BookFeed } from '@app/live-feed';
 import { CLOCK_SKEW_TOLERANCE_MS } from '@app/routing';
 import { Clock } from '../clock';
 

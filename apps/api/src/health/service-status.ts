@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ServerConfig } from '@app/config';
 import { QuoteJournal } from '@app/audit';
-import { BookFeed } from '@app/feed';
+import { BookFeed } from '@app/live-feed';
 import type { VenueLine } from '@app/telemetry';
 import { CLOCK_SKEW_TOLERANCE_MS } from '@app/routing';
 import { Clock } from '../clock';

@@ -1,7 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { QuoteJournal } from '@app/audit';
 import { RECORD_TOPICS } from '@app/events';
-import type { BookFeed } from '@app/feed';
+import type { BookFeed } from '@app/live-feed';
 import type { EventLog } from '@app/event-log';
 import type { StatusReport } from '../health/service-status';
 import type { StreamStats } from '../stream/stream-hub';

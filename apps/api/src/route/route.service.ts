@@ -12,9 +12,9 @@ import {
   type SolveInput,
 } from '@app/routing';
 import { Clock } from '../clock';
-import { BookFeed } from '@app/feed';
+import { BookFeed } from '@app/live-feed';
 import { QuoteJournal } from '@app/audit';
-import { booksAt } from '@app/feed';
+import { booksAt } from '@app/history';
 import { SERVER_CONFIG } from '../tokens';
 import type { RouteParams } from '@app/request';
 

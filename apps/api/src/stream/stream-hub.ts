@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { ServerConfig } from '@app/config';
 import type { RouteRequest } from '@app/routing';
-import { BookFeed } from '@app/feed';
+import { BookFeed } from '@app/live-feed';
 import { RequestGate } from '../edge/request-gate';
 import { Limits, type StreamSlot } from '../limits/limits';
 import { QuoteJournal } from '@app/audit';

@@ -1,7 +1,7 @@
 import { errorMessage } from '@app/retry';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { InstantFold, fileSource, horizonText, logHorizon, logSources } from '@app/feed';
+import { InstantFold, fileSource, horizonText, logHorizon, logSources } from '@app/history';
 import type { EventLog } from '@app/event-log';
 import { configOption, UsageError } from '@app/config';
 import type { RoutingConfig } from '@app/routing';

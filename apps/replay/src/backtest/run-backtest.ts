@@ -1,5 +1,5 @@
 import { byCodeUnit } from '@app/events';
-import type { InstantFold } from '@app/feed';
+import type { InstantFold } from '@app/history';
 import { solve, type RouteResult, type RoutingConfig, type Strategy } from '@app/routing';
 import type { DecayTracker } from './decay-tracker';
 import { routeRequest, type Schedule } from './schedule';
@@ -29,7 +29,7 @@ export interface QuoteRow {
 }
 
 export interface BacktestInput {
-  /** The recorded books, folded up to each instant (libs/feed's one definition of "books at t"). */
+  /** The recorded books, folded up to each instant (libs/history's one definition of "books at t"). */
   readonly fold: InstantFold;
   readonly schedule: Schedule;
   readonly from: number;

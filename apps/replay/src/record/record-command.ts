@@ -2,7 +2,7 @@ import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { configOption } from '@app/config';
 import { RECORD_TOPICS, type TopicName } from '@app/events';
-import { decodeEntry, readRange } from '@app/feed';
+import { decodeEntry, readRange } from '@app/live-feed';
 import { Command } from 'commander';
 import type { CliContext } from '../cli/context';
 import { openReadLog } from '../cli/open-log';

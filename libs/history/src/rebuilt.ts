@@ -1,5 +1,5 @@
 import type { BookCache, MarketsView } from '@app/books';
-import type { VenuesGap } from './lost-listings';
+import type { VenuesGap } from '@app/live-feed';
 import type { Repair } from './repair-lost';
 
 export interface RebuildStats {

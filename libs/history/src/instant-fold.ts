@@ -1,6 +1,6 @@
 import { BookCache, withoutListings, type MarketsView } from '@app/books';
 import type { EventRecord } from '@app/events';
-import { lostListings, type RecordAt } from './lost-listings';
+import { lostListings, type RecordAt } from '@app/live-feed';
 import type { RecordSource } from './record-sources';
 import { isBase } from './versioned-scan';
 

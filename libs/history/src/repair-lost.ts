@@ -1,8 +1,7 @@
 import type { BookCache } from '@app/books';
 import type { EventRecord } from '@app/events';
 import { partitionFor, type EventLog } from '@app/event-log';
-import { decodeEntry, readRange } from './fold';
-import type { VenuesGap } from './lost-listings';
+import { decodeEntry, readRange, type VenuesGap } from '@app/live-feed';
 
 /** One listing given back its records from the copies written after the damage. */
 export interface Repair {

@@ -2,7 +2,7 @@ import { BookCache, withoutListings } from '@app/books';
 import { byCodeUnit } from '@app/events';
 import type { JournalPositions } from '@app/journal';
 import { TurnBudget, type EventLog } from '@app/event-log';
-import { lostListings, type RecordAt, type VenuesGap } from './lost-listings';
+import { lostListings, type RecordAt, type VenuesGap } from '@app/live-feed';
 import type { Rebuilt } from './rebuilt';
 import { repairLost } from './repair-lost';
 import { reconnectCountAt, type KeyTimes, type TimeIndex } from './time-index';

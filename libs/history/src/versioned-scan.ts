@@ -1,6 +1,6 @@
 import { byCodeUnit, type EventRecord, type TopicName } from '@app/events';
 import type { EventLog, LogEntry, TurnBudget } from '@app/event-log';
-import { decodeEntry } from './fold';
+import { decodeEntry } from '@app/live-feed';
 import { foldKeyOf, receivedAtOf, TIME_BLOCK, type KeyTimes, type PartitionTimes } from './time-index';
 
 /**

@@ -1,9 +1,8 @@
 import type { EventRecord, TopicName } from '@app/events';
 import { RECORD_TOPICS } from '@app/events';
 import type { EventLog } from '@app/event-log';
-import { decodeEntry, type OnSkipped } from './fold';
-import type { VenuesGap } from './lost-listings';
-import { RecordingReader, replayFiles, type SkippedLine } from './replay-files';
+import { decodeEntry, type OnSkipped, type VenuesGap } from '@app/live-feed';
+import { RecordingReader, replayFiles, type SkippedLine } from '@app/recordings';
 import { timeIndexOf, type PartitionTimes } from './time-index';
 
 /** An ordered source of records (one log partition, or a recording), read in its order. */

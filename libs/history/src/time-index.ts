@@ -1,6 +1,6 @@
 import { parseRecordLine, type EventRecord, type TopicName } from '@app/events';
 import { nextTurn, type EventLog, type LogEntry } from '@app/event-log';
-import type { VenuesGap } from './lost-listings';
+import type { VenuesGap } from '@app/live-feed';
 
 /** Offsets per block of the time index: block i covers offsets [i*BLOCK, (i+1)*BLOCK). */
 export const TIME_BLOCK = 256;

@@ -1,0 +1,12 @@
+export { rebuildBooks } from './rebuild-books';
+export type { RebuildOptions, RebuildStats, Rebuilt } from './rebuild-books';
+export type { Repair } from './repair-lost';
+export { booksAt, reachAt } from './as-of';
+export type { AsOfReach, BooksAt } from './as-of';
+export { InstantFold } from './instant-fold';
+export { fileSource, logSources } from './record-sources';
+export type { RecordSource, VenuesLoss } from './record-sources';
+export { horizonText, logHorizon, refuseBeforeHorizon } from './horizon';
+export type { LogHorizon } from './horizon';
+export { TIME_BLOCK, PartitionTimes, TimeIndex, foldKeyOf, timeIndexOf, warmTimeIndex } from './time-index';
+export type { KeyTimes } from './time-index';
