@@ -3,7 +3,7 @@ import { pinnedAchieved, type CapOf } from './fill-value';
 import type { VenueCtx } from './hop-context';
 import { FILL_EPS } from './numeric';
 import { executable, stepsAtLeast, baseOfSteps, type OrderSteps } from './order-steps';
-import { walkMergedRuled } from './merged-ruled';
+import { MergedRuledWalk, type RuledWalkResult } from './merged-ruled';
 import { walkVenueRuled } from './walk-rules';
 import type { WalkResult, WalkSpec } from './walk';
 
@@ -127,5 +127,21 @@ export function fillSearch(
   const floors = members.map((v) => set.find((r) => r.venue === v)!.floor);
   const result = walkMergedRuled(members, spec, members.map(capOf), floors);
   if (!result.full || result.fills.some((f) => !executable(f.venue.rules, f))) return null;
+  return result;
+}
+
+/**
+ * The merged walk once over `venues`, with no drops; `floors` (the fill search) first lays each
+ * venue's leg up to that many base units.
+ */
+export function walkMergedRuled(
+  venues: readonly VenueCtx[],
+  spec: WalkSpec,
+  caps: readonly number[],
+  floors: readonly number[] | null = null,
+): RuledWalkResult {
+  const walk = new MergedRuledWalk(venues, spec, caps, { floors });
+  const result = walk.run();
+  walk.finish();
   return result;
 }

@@ -1,17 +1,11 @@
 import type { FirstBelow } from './first-below';
 import type { VenueCtx } from './hop-context';
 import { keepWorkspace, SLOTS, takeWorkspace, type Workspace } from './merged-workspace';
-import { advance, LEG_SLOTS, nothingBelow, RuledLeg, type RuledFill } from './ruled-leg';
+import { advance, layFloor, LEG_SLOTS, nothingBelow, RuledLeg, type RuledFill } from './ruled-leg';
+import { DROPPED_MIN_AMOUNT, DROPPED_MIN_COST, droppedLookup, underMinimum } from './ruled-drops';
+import { sortByKey } from './walk-order';
 import type { VenueHeap } from './venue-heap';
-import { stepsIn } from './order-steps';
-import {
-  recordingTape,
-  type DropLookup,
-  type DropReason,
-  type WalkResult,
-  type WalkSpec,
-  type WalkTape,
-} from './walk';
+import { recordingTape, type DropLookup, type WalkResult, type WalkSpec, type WalkTape } from './walk';
 
 // split_optimal's walk with rules (docs/semantics.md section 13): the levels of the hop's venues
 // merged by ranking price (ties by venue order, then level order), each venue growing by whole
@@ -29,13 +23,6 @@ import {
 
 /** A rule-aware walk's result. */
 export type RuledWalkResult = WalkResult;
-
-/** A walk that dropped nothing. */
-export const NONE_DROPPED: DropLookup = { get: () => undefined };
-
-/** Why a venue was dropped (its `out` code; 0 = walking). */
-const DROPPED_MIN_AMOUNT = 1;
-const DROPPED_MIN_COST = 2;
 
 /** Options of a merged walk. */
 export interface MergedWalkOptions {
@@ -287,23 +274,9 @@ export class MergedRuledWalk {
     }
   }
 
-  /** The venues dropped, with the minimum each leg missed (read by proofs only: made into a map when asked). */
+  /** The venues dropped, with the minimum each leg missed (read by proofs only). */
   dropped(): DropLookup {
-    const order = this.droppedOrder;
-    if (order.length === 0) return NONE_DROPPED;
-    const codes = order.map((v) => this.out[v]!);
-    const venues = this.venues;
-    let map: Map<VenueCtx, DropReason> | null = null;
-    return {
-      get(venue: VenueCtx): DropReason | undefined {
-        if (map === null) {
-          map = new Map();
-          for (let i = 0; i < order.length; i++)
-            map.set(venues[order[i]!]!, codes[i] === DROPPED_MIN_AMOUNT ? 'min_amount' : 'min_cost');
-        }
-        return map.get(venue);
-      },
-    };
+    return droppedLookup(this.droppedOrder, this.out, this.venues);
   }
 
   /** The walk is over: legs left below a whole step are marked, the workspace kept for the next walk. */
@@ -416,102 +389,4 @@ export class MergedRuledWalk {
     this.steps = to;
     this.full = false;
   }
-}
-
-/** How far under a bound a leg's largest possible amount or cost must be to be sure it misses a minimum. */
-const UNDER_MARGIN = 1e-9;
-
-/**
- * Whether every leg `venue` could begin with at most `left` of the pinned amount (a leg never
- * overshoots it) is under the venue's minimum amount or cost. On a buy the book's first price is
- * its lowest and on a sell its highest, which bounds the leg's amount or cost from the pinned one;
- * where no bound follows (the amount of a buy pinned on the cost side), that minimum is not used.
- */
-function underMinimum(venue: VenueCtx, spec: WalkSpec, left: number): boolean {
-  const r = venue.rules;
-  if (r === null) return false;
-  const price = venue.levels!.price(0);
-  const most = left * (1 + UNDER_MARGIN);
-  let cost = Infinity;
-  let base = Infinity;
-  if (spec.side === 'buy') {
-    if (spec.pinned === 'in') {
-      cost = most / (1 + venue.fee);
-      base = cost / price;
-    } else base = most;
-  } else if (spec.pinned === 'in') {
-    base = most;
-    cost = most * price;
-  } else cost = most / (1 - venue.fee);
-  return r.minCost > cost * (1 + UNDER_MARGIN) || r.minAmount > base * (1 + UNDER_MARGIN);
-}
-
-/**
- * Sort venue indices `a[0..n)` into walk order: the better key first (`better` -1 lower, 1
- * higher), ties by venue index, as VenueHeap orders them. A merge sort with the comparison inline:
- * a comparator function called from a sort costs more than the walk it serves.
- */
-function sortByKey(a: Int32Array, n: number, keys: Float64Array, better: number, tmp: Int32Array): void {
-  let src = a;
-  let dst = tmp;
-  for (let width = 1; width < n; width *= 2) {
-    for (let lo = 0; lo < n; lo += 2 * width) {
-      const mid = Math.min(lo + width, n);
-      const hi = Math.min(lo + 2 * width, n);
-      let i = lo;
-      let j = mid;
-      for (let k = lo; k < hi; k++) {
-        if (j >= hi) dst[k] = src[i++]!;
-        else if (i >= mid) dst[k] = src[j++]!;
-        else {
-          const x = src[i]!;
-          const y = src[j]!;
-          const d = (keys[y]! - keys[x]!) * better;
-          if (d > 0 || (d === 0 && y < x)) {
-            dst[k] = y;
-            j++;
-          } else {
-            dst[k] = x;
-            i++;
-          }
-        }
-      }
-    }
-    const t = src;
-    src = dst;
-    dst = t;
-  }
-  if (src !== a) a.set(src.subarray(0, n));
-}
-
-/** Lay a venue's leg up to `floor` base units (the fill search's minimum); returns the pinned amount used. */
-function layFloor(w: RuledLeg, floor: number, tape: WalkTape | null): number {
-  const { limit, limitSteps } = w;
-  w.limit = floor;
-  w.limitSteps = w.stepUnits > 0 ? stepsIn(floor, w.stepUnits, w.scale) : Infinity;
-  let used = 0;
-  while (!w.done) used += advance(w, Infinity, tape);
-  w.limit = limit;
-  w.limitSteps = limitSteps;
-  if (w.lastStop === 3) {
-    w.done = false;
-    w.rule = null;
-  }
-  return used;
-}
-
-/**
- * The merged walk once over `venues`, with no drops; `floors` (the fill search) first lays each
- * venue's leg up to that many base units.
- */
-export function walkMergedRuled(
-  venues: readonly VenueCtx[],
-  spec: WalkSpec,
-  caps: readonly number[],
-  floors: readonly number[] | null = null,
-): RuledWalkResult {
-  const walk = new MergedRuledWalk(venues, spec, caps, { floors });
-  const result = walk.run();
-  walk.finish();
-  return result;
 }

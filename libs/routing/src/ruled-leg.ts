@@ -343,3 +343,19 @@ export function stepFits(
   }
   return false;
 }
+
+/** Lay a venue's leg up to `floor` base units (the fill search's minimum); returns the pinned amount used. */
+export function layFloor(w: RuledLeg, floor: number, tape: WalkTape | null): number {
+  const { limit, limitSteps } = w;
+  w.limit = floor;
+  w.limitSteps = w.stepUnits > 0 ? stepsIn(floor, w.stepUnits, w.scale) : Infinity;
+  let used = 0;
+  while (!w.done) used += advance(w, Infinity, tape);
+  w.limit = limit;
+  w.limitSteps = limitSteps;
+  if (w.lastStop === 3) {
+    w.done = false;
+    w.rule = null;
+  }
+  return used;
+}

@@ -2,7 +2,8 @@ import { beatsBest, cannotBeatFull, pinnedAchieved, rankingPrice, type CapOf } f
 import { fillSearch } from './fill-search';
 import type { VenueCtx } from './hop-context';
 import { baseOfSteps, executable, missedMinimum, stepsIn } from './order-steps';
-import { MergedRuledWalk, NONE_DROPPED } from './merged-ruled';
+import { MergedRuledWalk } from './merged-ruled';
+import { NONE_DROPPED } from './ruled-drops';
 import { walkVenueRuled } from './walk-rules';
 import { recordingTape, type DropReason, type WalkResult, type WalkSpec } from './walk';
 
