@@ -58,7 +58,7 @@ const API_ROOMS = {
   explorer: [],
   edge: ['limits'],
   route: ['edge', 'clock', 'tokens'],
-  stream: ['edge', 'route', 'limits', 'tokens'],
+  stream: ['edge', 'route', 'limits', 'tokens', 'clock'],
   docs: ['edge', 'stream', 'explorer'],
   health: ['docs', 'clock', 'tokens'],
   market: ['health', 'docs', 'clock', 'tokens'],

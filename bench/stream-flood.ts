@@ -4,7 +4,9 @@
  * the 50 distinct requests has a new state every tick; 1,000 and then 5,000 streams held by a
  * client process of their own. Per level: frames (and bytes) per second the clients receive, a
  * well-behaved client's GET /route latency (autocannon in its own process, 4 connections, 5 s) and
- * how long a new stream waits for its first frame, while the flood runs.
+ * how long a new stream waits for its first frame, while the flood runs. `api` runs each level
+ * with v1 clients (a /stream/route socket a stream) and then v2 clients (/stream, routestream.v2,
+ * 10 subscriptions a socket) in the same run, and reports v2's envelope bytes per frame.
  */
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
@@ -27,15 +29,23 @@ export interface FloodOptions {
   readonly levels: readonly number[];
   /** Client addresses for `streams` streams (hostile: the default per-IP cap a address). */
   readonly addresses: (streams: number) => number;
+  /** The stream protocols the flood clients speak, each level run once per protocol. */
+  readonly protocols: readonly ('v1' | 'v2')[];
 }
 
 /** `api`: every stream from one address, the connection limits raised. */
-export const API_FLOOD: FloodOptions = { scenario: 'api', levels: [1000, 5000], addresses: () => 1 };
+export const API_FLOOD: FloodOptions = {
+  scenario: 'api',
+  levels: [1000, 5000],
+  addresses: () => 1,
+  protocols: ['v1', 'v2'],
+};
 /** `hostile`: the default limits; STREAM_MAX_PER_IP streams an address (5,000 streams from 500 addresses). */
 export const HOSTILE_FLOOD: FloodOptions = {
   scenario: 'hostile',
   levels: [1000, 5000],
   addresses: (streams) => Math.ceil(streams / SERVER_DEFAULTS.streamMaxPerIp),
+  protocols: ['v1'],
 };
 
 export async function benchStreamFlood(o: FloodOptions): Promise<BenchRow[]> {
@@ -53,23 +63,29 @@ export async function benchStreamFlood(o: FloodOptions): Promise<BenchRow[]> {
     const { url } = await nextMessage<{ url: string }>(server);
     const port = Number(new URL(url).port);
     await ask(server, { moves: MOVES_PER_SEC });
-    for (const streams of o.levels) {
-      const addresses = o.addresses(streams);
-      const f = await floodLevel(server, port, url, streams, addresses);
-      const at = `${streams.toLocaleString('en-US')} streams (${DISTINCT} requests, ${addresses} address${addresses > 1 ? 'es' : ''})`;
-      const row = (metric: string, value: number, unit: string): void => {
-        rows.push({ scenario: o.scenario, metric: `stream flood ${at}: ${metric}`, value, unit });
-      };
-      row('frames/s received', f.framesPerSec, 'frames/s');
-      row('bytes/s received', f.bytesPerSec / 1e6, 'MB/s');
-      row('server CPU while flooded', f.serverCores, 'cores');
-      row('GET /route p99 (4 conns, client process)', f.rest.p99, 'ms');
-      row('GET /route p50', f.rest.p50, 'ms');
-      row('GET /route max', f.rest.max, 'ms');
-      row('GET /route quotes/s', f.rest.rps, 'req/s');
-      row(`new stream's first frame (worst of ${NEW_STREAMS})`, f.firstFrameMs, 'ms');
-      row('streams open at the end (of those opened)', f.stillOpen, 'streams');
-    }
+    for (const streams of o.levels)
+      for (const protocol of o.protocols) {
+        const addresses = o.addresses(streams);
+        const f = await floodLevel(server, port, url, streams, addresses, protocol);
+        const v = o.protocols.length > 1 ? `, ${protocol}` : '';
+        const at = `${streams.toLocaleString('en-US')} streams (${DISTINCT} requests, ${addresses} address${addresses > 1 ? 'es' : ''}${v})`;
+        const row = (metric: string, value: number, unit: string): void => {
+          rows.push({ scenario: o.scenario, metric: `stream flood ${at}: ${metric}`, value, unit });
+        };
+        row('frames/s received', f.framesPerSec, 'frames/s');
+        row('bytes/s received', f.bytesPerSec / 1e6, 'MB/s');
+        row('server CPU while flooded', f.serverCores, 'cores');
+        row('GET /route p99 (4 conns, client process)', f.rest.p99, 'ms');
+        row('GET /route p50', f.rest.p50, 'ms');
+        row('GET /route max', f.rest.max, 'ms');
+        row('GET /route quotes/s', f.rest.rps, 'req/s');
+        row(`new stream's first frame (worst of ${NEW_STREAMS})`, f.firstFrameMs, 'ms');
+        row('streams open at the end (of those opened)', f.stillOpen, 'streams');
+        if (protocol === 'v2')
+          row('v2 envelope bytes per frame (around the result)', f.envelopeBytesPerFrame, 'bytes');
+        else if (o.protocols.length > 1)
+          row('frame bytes (the result alone)', f.bytesPerSec / f.framesPerSec, 'bytes');
+      }
     await ask(server, { moves: 0 });
     return rows;
   } finally {
@@ -87,6 +103,7 @@ interface LevelFigures {
   readonly stillOpen: number;
   /** The server process's CPU over the measured window, in cores. */
   readonly serverCores: number;
+  readonly envelopeBytesPerFrame: number;
 }
 
 async function floodLevel(
@@ -95,6 +112,7 @@ async function floodLevel(
   url: string,
   streams: number,
   addresses: number,
+  protocol: 'v1' | 'v2',
 ): Promise<LevelFigures> {
   const clients = spawnHeld(
     'stream clients',
@@ -106,6 +124,7 @@ async function floodLevel(
       String(streams),
       String(addresses),
       String(DISTINCT),
+      protocol,
     ],
     { stdio: ['pipe', 'pipe', 'inherit'] },
   );
@@ -130,7 +149,13 @@ async function floodLevel(
     const serverCores = ((await cpuMicros(server)) - cpuFrom) / 1000 / (performance.now() - wallFrom);
     const report = lineFrom(clients, (l) => l.includes('"frames"'));
     clients.stdin!.write('report\n');
-    const r = JSON.parse(await report) as { frames: number; bytes: number; ms: number; closed: number };
+    const r = JSON.parse(await report) as {
+      frames: number;
+      bytes: number;
+      envelopeBytes: number;
+      ms: number;
+      closed: number;
+    };
     if (figures.failed > 0) throw new Error(`stream flood: ${figures.failed} GET /route requests failed`);
     return {
       framesPerSec: (r.frames * 1000) / r.ms,
@@ -139,6 +164,7 @@ async function floodLevel(
       firstFrameMs: Math.max(...firsts),
       stillOpen: streams - r.closed,
       serverCores,
+      envelopeBytesPerFrame: r.frames === 0 ? 0 : r.envelopeBytes / r.frames,
     };
   } finally {
     clients.kill('SIGKILL');

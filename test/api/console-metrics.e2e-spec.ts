@@ -141,6 +141,7 @@ describe('live mode with every venue unreachable', () => {
       'journal_queued_records',
       'journal_append_failures_total',
       'stream_frames_dropped_total',
+      'stream_frames_withheld_total',
       'http_rate_limited_total',
       'process_resident_memory_bytes',
     ])

@@ -1,6 +1,15 @@
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openRouteStream, type RouteResult, type StreamErrorFrame, type WebSocketLike } from '@app/client';
+import {
+  openRouteStream,
+  RouteStreamV2,
+  type ResumeVerdict,
+  type RouteResult,
+  type SendingWebSocket,
+  type StreamErrorFrame,
+  type V2Quote,
+  type WebSocketLike,
+} from '@app/client';
 import { apiClient } from '../api/support/http';
 import { assertDocumentedFrame } from '../api/support/contract';
 import { startTestServer, type TestServer } from '../api/support/server';
@@ -62,5 +71,41 @@ describe('@app/client', () => {
     expect(errors).toEqual([
       { error: 'from and to must differ (both are USDT)', code: 1008, reason: 'invalid request' },
     ]);
+  });
+
+  it('RouteStreamV2: welcome, quotes with contiguous seq; after a dropped connection it reconnects and resumes', async () => {
+    const sockets: WebSocket[] = [];
+    const quotes: V2Quote[] = [];
+    const subscribed: [string, ResumeVerdict | null][] = [];
+    const gaps: unknown[] = [];
+    const stream = new RouteStreamV2(
+      s.url,
+      {
+        onQuote: (q) => quotes.push(q),
+        onSubscribed: (_id, streamId, resume) => subscribed.push([streamId, resume]),
+        onGap: (...g) => gaps.push(g),
+      },
+      {
+        connect: (url, protocol) => {
+          const ws = new WebSocket(url, protocol);
+          sockets.push(ws);
+          return ws as unknown as SendingWebSocket;
+        },
+        random: () => 0.5,
+        reconnectMs: { first: 400, max: 1000 },
+      },
+    );
+    stream.subscribe('btc', { from: 'USDT', to: 'BTC', amountIn: 100.1, bridges: [] });
+    await expect.poll(() => quotes.length, { timeout: 5000 }).toBe(1);
+    expect(quotes[0]).toMatchObject({ id: 'btc', seq: 1, cause: { kind: 'open' } });
+    expect(subscribed[0]![1]).toBeNull();
+    // The connection drops (no close frame): the client reconnects and resumes from seq 1.
+    sockets[0]!.terminate();
+    await expect.poll(() => quotes.length, { timeout: 5000 }).toBe(2);
+    expect(sockets).toHaveLength(2);
+    expect(subscribed[1]![1]).toEqual({ resumed: true, missedFrames: 0 });
+    expect(quotes[1]).toMatchObject({ seq: 1, cause: { kind: 'resume' }, streamId: subscribed[1]![0] });
+    expect(gaps).toEqual([]);
+    stream.close();
   });
 });

@@ -96,6 +96,12 @@ describe('/explorer', () => {
       15_000,
     );
     expect(await legsShown()).toEqual([['alpha', '2.5']]);
+    // The v2 envelope's seq, skipped states and validUntil are shown with the frame.
+    const live = page.locator('#live');
+    expect(await live.getAttribute('data-seq')).toBe(String(await live.getAttribute('data-updates')));
+    expect(Number(await live.getAttribute('data-skipped'))).toBeGreaterThanOrEqual(0);
+    expect(Number(await live.getAttribute('data-valid-until'))).toBeGreaterThan(T0);
+    expect(await live.textContent()).toMatch(/\(seq \d+, \d+ skipped, valid until \d{4}-\d\d-\d\dT/);
     await page.screenshot({ path: join(ROOT, 'test-artifacts', 'explorer-live.png'), fullPage: true });
 
     // Offline: nothing but this server was asked for anything.

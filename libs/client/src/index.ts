@@ -23,3 +23,13 @@ export type {
   WebSocketLike,
 } from './stream';
 export type { components, operations, paths } from './openapi';
+export { RouteStreamV2, STREAM_V2_PROTOCOL } from './stream-v2';
+export type {
+  ResumeVerdict,
+  SendingWebSocket,
+  StreamRoute,
+  StreamV2Handlers,
+  StreamV2Options,
+  V2Error,
+  V2Quote,
+} from './stream-v2';

@@ -7,7 +7,8 @@ export type StreamQuery = Omit<operations['getRoute']['parameters']['query'], 'b
 /** The frame the server sends just before it closes a stream for a reason. */
 export interface StreamErrorFrame {
   error: string;
-  code: 1008 | 1013;
+  /** 1002: a malformed WebSocket frame; 1008: a refused request or client message; 1013: a limit or the journal. */
+  code: 1002 | 1008 | 1013;
   reason: string;
 }
 
@@ -29,7 +30,7 @@ export interface RouteStream {
 export interface RouteStreamHandlers {
   /** Each route frame (the current route on open, then one per change, at most every 100 ms). */
   onFrame(result: RouteResult): void;
-  /** The error frame sent before a refusal close (1008, 1013). */
+  /** The error frame sent before a refusal close (1002, 1008, 1013). */
   onError?(frame: StreamErrorFrame): void;
 }
 

@@ -8,9 +8,10 @@ import type { Supplied } from './values';
  * POST /route (clarifications 9): the body, already decoded by the strict JSON parser (no
  * duplicate or prototype keys, bounded depth), is an object of the same parameter names; numbers
  * as JSON numbers, flags as JSON booleans, lists as arrays or comma strings, balances as a string,
- * an array of entries or an object. Each value's string form follows the query rules.
+ * an array of entries or an object. Each value's string form follows the query rules. The v2
+ * stream's `subscribe` takes the same object in 'stream' mode (no balances, no asOf).
  */
-export function parseRouteBody(body: unknown): ParamsParse {
+export function parseRouteBody(body: unknown, mode: 'rest' | 'stream' = 'rest'): ParamsParse {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     return paramsError('body must be a JSON object');
   const supplied = new Map<RouteParamName, Supplied>();
@@ -18,5 +19,5 @@ export function parseRouteBody(body: unknown): ParamsParse {
     if (declaredParam(name) === undefined) return paramsError(`unknown parameter ${shown(name)}`);
     supplied.set(name as RouteParamName, { json });
   }
-  return parseRouteInput(supplied, 'rest');
+  return parseRouteInput(supplied, mode);
 }

@@ -3,6 +3,7 @@ import addFormats from 'ajv-formats';
 import { buildOpenApiDocument } from '../../../apps/api/src/docs/openapi';
 import { buildAsyncApiDocument, STREAM_CLOSES } from '../../../apps/api/src/docs/asyncapi';
 import { GATE_RESPONSES } from '../../../apps/api/src/docs/responses';
+import { V2_SERVER } from '../../../apps/api/src/docs/asyncapi-v2';
 
 /*
  * Every answer the e2e tests receive is checked against the service's own documents: the status
@@ -20,7 +21,8 @@ ajv.addSchema(OPENAPI, 'openapi');
 ajv.addSchema(ASYNCAPI, 'asyncapi');
 const compiled = new Map<string, ValidateFunction>();
 // Compiled up front: compiling on a stream's first frame would delay the frames a test times.
-for (const name of ['RouteResult', 'StreamError']) validator(`asyncapi#/components/schemas/${name}`);
+for (const name of ['RouteResult', 'StreamError', ...Object.values(V2_SERVER).map((s) => String(s.$id))])
+  validator(`asyncapi#/components/schemas/${name}`);
 
 function validator(pointer: string): ValidateFunction {
   let v = compiled.get(pointer);
@@ -158,6 +160,15 @@ export function assertDocumentedFrame(frame: unknown): void {
     frame,
     'stream frame',
   );
+}
+
+/** Throws unless `message` is a routestream.v2 server message as the AsyncAPI document declares it. */
+export function assertDocumentedV2Message(message: unknown): void {
+  const type = (message as { type?: unknown }).type;
+  if (typeof type !== 'string' || !Object.hasOwn(V2_SERVER, type))
+    throw new Error(`v2 message of undocumented type: ${JSON.stringify(message).slice(0, 200)}`);
+  const id = String(V2_SERVER[type as keyof typeof V2_SERVER].$id);
+  check(validator(`asyncapi#/components/schemas/${id}`), message, `v2 ${type} message`);
 }
 
 /** Throws unless a close the server started after an error frame is one the document lists. */

@@ -1,7 +1,7 @@
 /**
  * The browser side of /explorer, built to a classic script the page inlines (scripts/build.mjs).
  * It reads only this server: GET /route/explain for the route, its proof and costs; GET /orderbook
- * for the books of the first hop's routed venues (the depth chart); /stream/route for live updates
+ * for the books of the first hop's routed venues (the depth chart); /stream/route (with the v2 envelope) for live updates
  * of the route. Every value from the server is inserted as text (textContent), never as HTML.
  * The answers' shapes are the typed client's (@app/client, generated from the OpenAPI document).
  */
@@ -238,23 +238,43 @@ async function depth(result: RouteResult, proof: Proof): Promise<void> {
   });
 }
 
+/** What the explorer reads of a routestream.v2 message (docs/api.md "Stream protocol v2"). */
+interface StreamMessage {
+  type?: string;
+  error?: string;
+  message?: string;
+  seq?: number;
+  ticksSkipped?: number;
+  validUntil?: number | null;
+  result?: RouteResult;
+}
+
+/** Follow the route with the v2 envelope (seq, skipped states, validUntil) on the one-route stream. */
 function live(q: string): void {
   if (state.socket) state.socket.close();
   state.updates = 0;
   const proto = location.protocol === 'https:' ? 'wss://' : 'ws://';
-  const ws = new WebSocket(`${proto}${location.host}/stream/route?${q}`);
+  const ws = new WebSocket(`${proto}${location.host}/stream/route?${q}&envelope=v2`);
   state.socket = ws;
   ws.onmessage = (m: MessageEvent<string>) => {
-    const r = JSON.parse(m.data) as OrError<RouteResult>;
-    if (r.error) {
-      $('status').textContent = `stream: ${r.error}`;
+    const msg = JSON.parse(m.data) as StreamMessage;
+    if (msg.error !== undefined || msg.type === 'error') {
+      $('status').textContent = `stream: ${msg.error ?? msg.message ?? ''}`;
       return;
     }
+    if (msg.type !== 'quote' || msg.result === undefined) return;
+    const r = msg.result;
     state.updates += 1;
     const l = $('live');
     l.dataset.updates = String(state.updates);
+    l.dataset.seq = String(msg.seq);
+    l.dataset.skipped = String(msg.ticksSkipped);
+    l.dataset.validUntil =
+      msg.validUntil === null || msg.validUntil === undefined ? '' : String(msg.validUntil);
     const at = new Date(r.calculatedAt).toISOString();
-    l.textContent = `live: ${fmt(r.amountOut)} ${r.to} at ${at} (${state.updates} frames)`;
+    const until =
+      l.dataset.validUntil === '' ? 'no book' : new Date(Number(l.dataset.validUntil)).toISOString();
+    l.textContent = `live: ${fmt(r.amountOut)} ${r.to} at ${at} (seq ${msg.seq}, ${msg.ticksSkipped} skipped, valid until ${until})`;
     diagram(r);
   };
 }

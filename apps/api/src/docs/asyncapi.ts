@@ -7,6 +7,7 @@ import { componentSchemas, ref, type JsonObject } from './json-schema';
 import { PUSH_FLOOR_MS } from '../stream/subscriber';
 import { STREAM_CLOSE_TIMEOUT_MS, STREAM_MAX_CLIENT_MESSAGE_BYTES } from '../stream/stream-socket';
 import examplesJson from './examples.json';
+import { streamV2Channel, V2_SCHEMAS } from './asyncapi-v2';
 
 const EXAMPLES = examplesJson as Record<string, unknown>;
 
@@ -74,6 +75,12 @@ export const STREAM_CLOSES: readonly { code: number; reason: string; errorFrame:
     when: 'JOURNAL_STRICT=true and a frame could not be journalled.',
   },
   {
+    code: 1013,
+    reason: 'quote journal unavailable',
+    errorFrame: true,
+    when: 'The quote journal refuses a frame (the log refuses appends and its queue is full): the frame is not sent.',
+  },
+  {
     code: 1001,
     reason: 'server shutting down',
     errorFrame: false,
@@ -128,15 +135,16 @@ const STREAM_DESCRIPTION = [
   `${STREAM_CLOSE_TIMEOUT_MS} ms to answer it before the connection is reset.`,
 ].join('\n');
 
-/** The AsyncAPI 3.0 document of GET /stream/route, from the same tables as the OpenAPI document. */
+/** The AsyncAPI 3.0 document of GET /stream/route and GET /stream (v2), from the same tables as the OpenAPI document. */
 export function buildAsyncApiDocument(): JsonObject {
+  const v2 = streamV2Channel();
   const closes = STREAM_CLOSES.map(
     (c) => `| ${c.code} | ${c.reason || '(none)'} | ${c.errorFrame ? 'yes' : 'no'} | ${c.when} |`,
   );
   return {
     asyncapi: '3.0.0',
     info: {
-      title: 'Route quoting service: route stream',
+      title: 'Route quoting service: route streams',
       version: API_VERSION,
       description: `${STREAM_DESCRIPTION}\n\n| close code | reason | error frame first | when |\n| --- | --- | --- | --- |\n${closes.join('\n')}`,
     },
@@ -160,6 +168,7 @@ export function buildAsyncApiDocument(): JsonObject {
         },
         bindings: { ws: { method: 'GET', query: queryBinding(), bindingVersion: '0.1.0' } },
       },
+      stream: v2.channel,
     },
     operations: {
       sendRouteResult: {
@@ -176,10 +185,15 @@ export function buildAsyncApiDocument(): JsonObject {
         channel: { $ref: '#/channels/routeStream' },
         messages: [{ $ref: '#/channels/routeStream/messages/streamError' }],
       },
+      ...v2.operations,
     },
     components: {
-      schemas: componentSchemas([...ROUTE_RESULT_SCHEMAS, StreamErrorSchema], '#/components/schemas/'),
+      schemas: componentSchemas(
+        [...ROUTE_RESULT_SCHEMAS, StreamErrorSchema, ...V2_SCHEMAS],
+        '#/components/schemas/',
+      ),
       messages: {
+        ...v2.messages,
         routeResult: {
           name: 'RouteResult',
           title: 'Route frame',

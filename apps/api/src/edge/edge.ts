@@ -9,7 +9,7 @@ import type { RateLimiter } from '../limits/limits';
 import { clientErrorHandler, MAX_HEADER_BYTES, reset } from './answers';
 import { ConnectionBudget, type ConnectionStats } from './connection-budget';
 import { ErrorBodyFilter, MAX_PARAM_CHARS, RouteTable } from './error-body.filter';
-import { FrontDoor, STREAM_PATH, type RequestHandler } from './front-door';
+import { FrontDoor, isStreamPath, type RequestHandler } from './front-door';
 import { inFlightResponse } from './node-internals';
 import { RequestGate } from './request-gate';
 import { Upgrades } from './upgrades';
@@ -98,9 +98,9 @@ function createHttpServer(limits: HttpLimits, door: FrontDoor): Server {
     requestTimeout: limits.requestTimeoutMs,
     connectionsCheckingInterval: TIMEOUT_CHECK_MS,
     maxHeaderSize: MAX_HEADER_BYTES,
-    // Only the stream's path is taken as an upgrade; any other request with upgrade headers is a
+    // Only the streams' paths are taken as an upgrade; any other request with upgrade headers is a
     // plain request. Nodes without this option (20) need node20-upgrade-replay.ts instead.
-    shouldUpgradeCallback: (req) => pathOf(req.url ?? '') === STREAM_PATH,
+    shouldUpgradeCallback: (req) => isStreamPath(pathOf(req.url ?? '')),
   };
   const server = createServer(options);
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;

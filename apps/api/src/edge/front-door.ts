@@ -6,8 +6,17 @@ import { REQUEST_LIMITS, pathOf } from '@app/request';
 import { sendError, type AnswerHeaders } from './answers';
 import { withVerdict, type RequestGate } from './request-gate';
 
-/** The one WebSocket endpoint (spec 4.3). */
+/** The one-route WebSocket endpoint (spec 4.3). */
 export const STREAM_PATH = '/stream/route';
+/** The multiplexed WebSocket endpoint (docs/api.md "Stream protocol v2"). */
+export const STREAM_V2_PATH = '/stream';
+/** The subprotocol STREAM_V2_PATH speaks, and the only one it selects. */
+export const STREAM_V2_PROTOCOL = 'routestream.v2';
+
+/** Whether `path` is one of the WebSocket endpoints. */
+export function isStreamPath(path: string): boolean {
+  return path === STREAM_PATH || path === STREAM_V2_PATH;
+}
 
 /** A request's way on once the front door let it through (Fastify's router). */
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -127,16 +136,17 @@ export class FrontDoor {
     const url = req.url ?? '';
     const target = targetProblem(url);
     if (target !== null) return target;
-    if (pathOf(url) === STREAM_PATH) {
+    const path = pathOf(url);
+    if (isStreamPath(path)) {
       if (req.method === 'GET' || req.method === 'HEAD')
         return {
           status: 426,
-          error: `${STREAM_PATH} is a WebSocket endpoint: open it with a WebSocket handshake`,
+          error: `${path} is a WebSocket endpoint: open it with a WebSocket handshake`,
           headers: { upgrade: 'websocket' },
         };
       return {
         status: 405,
-        error: `method ${req.method} is not allowed on ${STREAM_PATH}`,
+        error: `method ${req.method} is not allowed on ${path}`,
         headers: { allow: 'GET' },
       };
     }

@@ -4,13 +4,22 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type ServerOptions } from 'ws';
 import { pathOf } from '@app/request';
 import { writeRawError, type AnswerHeaders } from './answers';
-import { headProblem, STREAM_PATH, targetProblem, type Problem } from './front-door';
+import {
+  headProblem,
+  isStreamPath,
+  STREAM_V2_PATH,
+  STREAM_V2_PROTOCOL,
+  targetProblem,
+  type Problem,
+} from './front-door';
 import { replayWithoutUpgrade } from './node20-upgrade-replay';
 import { withVerdict, type RequestGate } from './request-gate';
 
 /** ws's own test of a Sec-WebSocket-Key: 16 bytes in base64. */
 const KEY = /^[+/0-9A-Za-z]{22}==$/;
 const SUPPORTED_VERSIONS = '13, 8';
+/** An RFC 9110 token (a subprotocol name). */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /**
  * Node hands every request with `Connection: Upgrade` (and every CONNECT) to these listeners
@@ -33,7 +42,15 @@ export class Upgrades {
     /** Told of each socket handed to the stream (the connection budget never sheds streams). */
     private readonly onStream: (socket: Socket) => void,
   ) {
-    this.streams = new WebSocketServer({ ...streamOptions, noServer: true });
+    this.streams = new WebSocketServer({
+      ...streamOptions,
+      noServer: true,
+      // Checked before the handshake (protocolProblem): only /stream selects, and only v2.
+      handleProtocols: (offered, req) =>
+        pathOf(req.url ?? '') === STREAM_V2_PATH && offered.has(STREAM_V2_PROTOCOL)
+          ? STREAM_V2_PROTOCOL
+          : false,
+    });
     this.streams.on('headers', (headers: string[], req: IncomingMessage) => {
       for (const [name, value] of Object.entries(this.upgradeHeaders.get(req) ?? {}))
         headers.push(`${name}: ${value}`);
@@ -51,7 +68,7 @@ export class Upgrades {
 
   install(server: Server): void {
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-      if (pathOf(req.url ?? '') !== STREAM_PATH) return replayWithoutUpgrade(server, req, socket, head);
+      if (!isStreamPath(pathOf(req.url ?? ''))) return replayWithoutUpgrade(server, req, socket, head);
       withVerdict(this.gate.judgeRequest(req), (verdict) => {
         if (verdict.refusal !== null)
           return writeRawError(socket, verdict.refusal.status, verdict.refusal.error, verdict.headers);
@@ -84,14 +101,15 @@ export class Upgrades {
   }
 }
 
-const NOT_READY: Problem = { status: 404, error: `no endpoint at '${STREAM_PATH}'` };
+const NOT_READY: Problem = { status: 404, error: 'no stream endpoint yet: the server is starting' };
 
 /** What ws would refuse in a handshake, answered here with a status and a JSON body instead. */
 function handshakeProblem(req: IncomingMessage): Problem | null {
+  const path = pathOf(req.url ?? '');
   if (req.method !== 'GET')
     return {
       status: 405,
-      error: `method ${req.method} is not allowed on ${STREAM_PATH}`,
+      error: `method ${req.method} is not allowed on ${path}`,
       headers: { allow: 'GET' },
     };
   const head = headProblem(req);
@@ -101,7 +119,7 @@ function handshakeProblem(req: IncomingMessage): Problem | null {
   if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket')
     return {
       status: 426,
-      error: `${STREAM_PATH} takes a WebSocket handshake (Upgrade: websocket)`,
+      error: `${path} takes a WebSocket handshake (Upgrade: websocket)`,
       headers: { upgrade: 'websocket' },
     };
   const key = req.headers['sec-websocket-key'];
@@ -115,5 +133,27 @@ function handshakeProblem(req: IncomingMessage): Problem | null {
       // RFC 9110 15.5.22: a 426 names the protocol to upgrade to.
       headers: { upgrade: 'websocket', 'sec-websocket-version': SUPPORTED_VERSIONS },
     };
-  return null;
+  return protocolProblem(path, req.headers['sec-websocket-protocol']);
+}
+
+/**
+ * Subprotocols (RFC 6455 4.2.2): /stream speaks routestream.v2 and is refused without it;
+ * /stream/route speaks none and refuses any offered, never a 101 that echoes what it cannot speak.
+ */
+function protocolProblem(path: string, header: string | undefined): Problem | null {
+  const offered = header === undefined ? [] : header.split(',').map((p) => p.trim());
+  // A malformed list (RFC 6455 4.1: tokens, comma-separated) is left to ws, which refuses it.
+  if (offered.some((p) => !TOKEN.test(p))) return null;
+  if (path === STREAM_V2_PATH) {
+    if (offered.includes(STREAM_V2_PROTOCOL)) return null;
+    return {
+      status: 400,
+      error: `${STREAM_V2_PATH} speaks the subprotocol ${STREAM_V2_PROTOCOL}: offer it in Sec-WebSocket-Protocol`,
+    };
+  }
+  if (offered.length === 0) return null;
+  return {
+    status: 400,
+    error: `${path} speaks no subprotocol (offered: ${JSON.stringify(offered.slice(0, 4).join(', ').slice(0, 120))}); ${STREAM_V2_PROTOCOL} is served at ${STREAM_V2_PATH}`,
+  };
 }

@@ -71,6 +71,12 @@ export class ApiMetrics {
       () => sources.stream().framesDroppedTotal,
     );
     monotonic(
+      'stream_frames_withheld_total',
+      'Stream frames not sent because the quote journal refused them (the client is told: v2 error, v1 close 1013).',
+      registers,
+      () => sources.stream().framesWithheldTotal,
+    );
+    monotonic(
       'http_rate_limited_total',
       'Requests and stream upgrades refused 429 by the per-IP rate limit.',
       registers,

@@ -4,6 +4,9 @@ export interface StreamBudget {
   readonly bytesPerSec: number;
 }
 
+/** Push floor per stream (spec 4.3, 6.3). */
+export const PUSH_FLOOR_MS = 100;
+
 /** What one tick's solve is charged, in frames: a solve costs about as much CPU as this many frames. */
 export const SOLVE_COST_FRAMES = 5;
 /** The bucket holds at most this much of a second's budget (one push floor's worth). */

@@ -1,4 +1,6 @@
+import type { JournalPositions } from '@app/journal';
 import type { RouteResult } from '@app/routing';
+import type { FrameCause } from './v2/server-messages';
 
 const PREFIX = '{"requestId":""';
 
@@ -14,6 +16,12 @@ export class SharedFrame {
   journalled: Promise<void> = Promise.resolve();
   /** When (performance.now()) the book change this frame answers was folded; null for an opening frame. */
   changedAt: number | null = null;
+
+  /** The log positions its solve read. */
+  positions: JournalPositions = { books: [], venues: [] };
+  /** v2 only: why the tick was solved (null: an opening frame), and until when its books are fresh. */
+  cause: FrameCause | null = null;
+  validUntil: number | null = null;
 
   /** About the bytes of one stamped frame (what the stream budget charges). */
   readonly bytes: number;
@@ -39,4 +47,19 @@ export class SharedFrame {
 /** Clarifications 11: `{"error","code","reason"}`, sent before every error close. */
 export function errorFrame(error: string, code: 1002 | 1008 | 1013, reason: string): string {
   return JSON.stringify({ error, code, reason });
+}
+
+/** A route the stream refuses: no market, or exact-out over a bridge (the REST 400's text). */
+export function routeProblem(
+  result: RouteResult,
+): { code: 'no_market' | 'exact_out_multi_hop_unsupported'; message: string } | null {
+  const reason = result.unroutableReason;
+  if (reason === 'no_market')
+    return { code: reason, message: `no market or bridge path between ${result.from} and ${result.to}` };
+  if (reason === 'exact_out_multi_hop_unsupported')
+    return {
+      code: reason,
+      message: `amountOut is unsupported over a bridge (${result.from} to ${result.to}); re-ask with amountIn`,
+    };
+  return null;
 }

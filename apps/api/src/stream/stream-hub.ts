@@ -1,9 +1,8 @@
-import { errorMessage } from '@app/retry';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { ServerConfig } from '@app/config';
-import { watchSymbols, type RouteRequest } from '@app/routing';
+import type { RouteRequest } from '@app/routing';
 import { BookFeed } from '@app/live-feed';
 import { RequestGate } from '../edge/request-gate';
 import { Limits, type StreamSlot } from '../limits/limits';
@@ -11,26 +10,30 @@ import { QuoteJournal } from '@app/audit';
 import { parseRouteQuery, queryOf, type RouteParams } from '@app/request';
 import { RouteService, type LiveSolve } from '../route/route.service';
 import { SERVER_CONFIG } from '../tokens';
-import { errorFrame, SharedFrame } from './frames';
+import { Clock } from '../clock';
+import { STREAM_V2_PROTOCOL } from '../edge/front-door';
+import { errorFrame, routeProblem, type SharedFrame } from './frames';
 import type { StreamSocket } from './stream-socket';
 import { PUSH_FLOOR_MS, Subscriber } from './subscriber';
 import { SOLVE_COST_FRAMES } from './frame-budget';
 import { FramePump } from './frame-pump';
-
-/** Subscribers with the same normalised request: solved once per tick, the frame shared. */
-interface Group {
-  readonly key: string;
-  readonly params: RouteParams;
-  readonly subs: Set<Subscriber>;
-  watch: ReadonlySet<string>;
-  dirty: boolean;
-  /** A tick found it dirty: its new state is solved when one of its subscribers' turn comes (frame-pump.ts). */
-  due: boolean;
-  /** When the first change not yet answered by a tick was folded (push delay metric). */
-  dirtySince: number;
-  lastTickAt: number;
-  timer: NodeJS.Timeout | null;
-}
+import { StreamGroups, type Group } from './stream-groups';
+import { FrameOut } from './frame-out';
+import type { ResumePoint } from './v2/client-messages';
+import { RESUME_WINDOW_MS, ResumePoints } from './v2/resume-points';
+import type { CauseKind, ErrorFields, ResumeVerdict } from './v2/server-messages';
+import { heartbeatMessage, subscribedMessage, welcomeMessage } from './v2/server-messages';
+import {
+  MESSAGES_BURST,
+  MESSAGES_PER_SEC,
+  StreamSession,
+  SUBSCRIBES_PER_MIN,
+  type SessionHost,
+} from './v2/session';
+import { CLIENT_MESSAGE_MAX_BYTES } from './v2/client-messages';
+import { Subscription } from './v2/subscription';
+import { envelopeQuery } from './v2/envelope-query';
+import { validUntilOf } from './v2/valid-until';
 
 export interface StreamStats {
   readonly groups: number;
@@ -47,19 +50,23 @@ export interface StreamStats {
   /** Subscribers waiting for their turn in the stream budget now, and how often the budget held them. */
   readonly waiting: number;
   readonly budgetWaits: number;
+  /** Frames the journal refused, since start: never sent, and the client told (frame-out.ts). */
+  readonly framesWithheldTotal: number;
+  /** Open v2 sockets. */
+  readonly sessions: number;
 }
 
 const now = (): number => performance.now();
 
 /** The stream's state machine (spec 3, 6; clarifications 11). */
 @Injectable()
-export class StreamHub implements OnModuleInit, OnModuleDestroy {
-  private readonly groups = new Map<string, Group>();
-  private readonly watchers = new Map<string, Set<Group>>();
+export class StreamHub implements OnModuleInit, OnModuleDestroy, SessionHost {
+  private readonly groups: StreamGroups;
   /** Each open subscriber's place under its address's stream cap. */
   private readonly slots = new Map<Subscriber, StreamSlot>();
   private readonly subs = new Set<Subscriber>();
-  private knownSymbols = new Set<string>();
+  private readonly sessions = new Set<StreamSession>();
+  private readonly resumes = new ResumePoints();
   private unsubscribe: (() => void) | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private goingAway = false;
@@ -71,6 +78,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
   onPush: (delayMs: number) => void = () => undefined;
   private readonly logger = new Logger('StreamHub');
   private readonly pump: FramePump;
+  private readonly out: FrameOut;
 
   constructor(
     @Inject(BookFeed) private readonly feed: BookFeed,
@@ -79,7 +87,17 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
     @Inject(QuoteJournal) private readonly journal: QuoteJournal,
     @Inject(Limits) private readonly limits: Limits,
+    @Inject(Clock) private readonly clock: Clock,
   ) {
+    this.out = new FrameOut(journal, this.logger, (ms) => this.onPush(ms));
+    this.groups = new StreamGroups(
+      () => feed.cache,
+      (group) => {
+        for (const sub of group.subs) this.pump.ready(sub);
+      },
+      () => clock.now(),
+      now,
+    );
     this.pump = new FramePump(
       config.streamBudget,
       {
@@ -88,15 +106,15 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
           const group = this.groups.get(sub.groupKey);
           if (group !== undefined) this.solveTick(group);
         },
-        deliver: (sub, frame) => this.send(sub, frame),
+        deliver: (sub, frame) => this.out.deliver(sub, frame),
       },
       now,
     );
   }
 
   onModuleInit(): void {
-    this.knownSymbols = new Set(this.feed.cache.symbols());
-    this.unsubscribe = this.feed.onChange((symbols) => this.onBooksChanged(symbols));
+    this.groups.start();
+    this.unsubscribe = this.feed.onChange((symbols) => this.groups.onBooksChanged(symbols));
     this.heartbeat = setInterval(() => this.beat(), this.config.heartbeatMs);
     this.heartbeat.unref();
   }
@@ -105,7 +123,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
     this.unsubscribe?.();
     if (this.heartbeat !== null) clearInterval(this.heartbeat);
     this.pump.stop();
-    for (const g of this.groups.values()) if (g.timer !== null) clearTimeout(g.timer);
+    this.groups.stop();
     for (const s of this.subs) s.dispose();
   }
 
@@ -129,6 +147,8 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
       framesDroppedTotal: this.closedDropped + framesDropped,
       waiting: this.pump.waiting,
       budgetWaits: this.pump.waits,
+      framesWithheldTotal: this.out.withheldTotal,
+      sessions: this.sessions.size,
     };
   }
 
@@ -139,18 +159,20 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
    */
   async goAway(): Promise<number> {
     this.goingAway = true;
-    const open = [...this.subs];
+    for (const session of this.sessions) session.goaway('server shutting down', 1000);
+    const open = [...new Set([...this.subs].map((s) => s.ws)), ...[...this.sessions].map((s) => s.ws)];
+    const count = open.length;
     await Promise.all(
-      open.map(
+      [...new Set(open)].map(
         (sub) =>
           new Promise<void>((done) => {
-            if (sub.ws.readyState === sub.ws.CLOSED) return done();
-            sub.ws.once('close', () => done());
-            sub.ws.close(1001, 'server shutting down');
+            if (sub.readyState === sub.CLOSED) return done();
+            sub.once('close', () => done());
+            sub.close(1001, 'server shutting down');
           }),
       ),
     );
-    return open.length;
+    return count;
   }
 
   /** A socket passed the IPv4 rule and the rate limit: check the cap and the request, then subscribe. */
@@ -158,6 +180,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
     if (this.goingAway) return ws.close(1001, 'server shutting down');
     const address =
       this.gate.addressOf(req.socket.remoteAddress, req.headers['x-forwarded-for']) ?? 'unknown';
+    if (ws.protocol === STREAM_V2_PROTOCOL) return this.openSession(ws, address);
     const taken = this.limits.streams.take(address);
     if (!(taken instanceof Promise)) return this.admit(ws, req, address, taken);
     // Shared cap (Redis): the socket may close while the slot is asked for.
@@ -180,42 +203,55 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
         'connection limit reached',
       );
     }
-    const parsed = parseRouteQuery(queryOf(req.url ?? ''), 'stream');
+    const envelope = envelopeQuery(queryOf(req.url ?? ''));
+    const parsed = envelope.ok ? parseRouteQuery(envelope.route, 'stream') : envelope;
     if (!parsed.ok) {
       slot.release();
       return this.refuse(ws, parsed.error, 1008, 'invalid request');
     }
     const solved = this.solve(parsed.params);
-    const reason = solved.result.unroutableReason;
-    const result = solved.result;
-    if (reason === 'no_market' || reason === 'exact_out_multi_hop_unsupported') slot.release();
-    if (reason === 'no_market')
-      return this.refuse(
-        ws,
-        `no market or bridge path between ${result.from} and ${result.to}`,
-        1008,
-        reason,
-      );
-    if (reason === 'exact_out_multi_hop_unsupported') {
-      return this.refuse(
-        ws,
-        `amountOut is unsupported over a bridge (${result.from} to ${result.to}); re-ask with amountIn`,
-        1008,
-        reason,
-      );
+    const problem = routeProblem(solved.result);
+    if (problem !== null) {
+      slot.release();
+      return this.refuse(ws, problem.message, 1008, problem.code);
     }
+    const v2 =
+      envelope.ok && envelope.v2 ? this.oldPathSubscription(ws, parsed.params, envelope.resume) : null;
+    const group = this.groups.join(parsed.params, v2 !== null);
+    const sub = new Subscriber(ws, address, group.key, now, (s) => this.pump.ready(s), v2);
+    ws.once('close', () => this.end(sub));
+    this.start(sub, group, slot, solved);
+  }
 
-    const group = this.join(parsed.params);
-    const sub = new Subscriber(ws, address, group.key, now, (s) => this.pump.ready(s));
+  /** `envelope=v2` on /stream/route: one subscription (id `route`), announced before its first quote. */
+  private oldPathSubscription(
+    ws: StreamSocket,
+    params: RouteParams,
+    resume: ResumePoint | null,
+  ): Subscription {
+    const subscription = new Subscription(
+      'route',
+      randomUUID(),
+      params,
+      resume === null ? 'open' : 'resume',
+      this.clock.now(),
+      true,
+    );
+    const verdict = resume === null ? null : this.verdict(resume, params);
+    this.resumes.opened(subscription.streamId, JSON.stringify(params));
+    ws.send(subscribedMessage(subscription.id, subscription.streamId, params, verdict));
+    return subscription;
+  }
+
+  /** A subscriber joins its group; the opening frame goes at once (a handshake is answered whatever the load). */
+  private start(sub: Subscriber, group: Group, slot: StreamSlot, solved: Solved): void {
     this.slots.set(sub, slot);
     group.subs.add(sub);
     this.subs.add(sub);
-    ws.once('close', () => this.leave(sub));
-    // The opening frame goes at once (a handshake is answered whatever the load); the budget is
-    // charged for it and its solve, so what waits pays for it.
-    const frame = this.shared(solved);
+    // The budget is charged for the opening frame and its solve, so what waits pays for it.
+    const frame = this.frameOf(solved, group);
     this.pump.charge(SOLVE_COST_FRAMES + 1, frame.bytes);
-    this.send(sub, sub.takeNow(frame));
+    this.out.deliver(sub, sub.takeNow(frame));
   }
 
   private refuse(ws: StreamSocket, message: string, code: 1008 | 1013, reason: string): void {
@@ -223,82 +259,91 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
     ws.close(code, reason);
   }
 
+  /** A routestream.v2 socket: the welcome first, then the client's messages (v2/session.ts). */
+  private openSession(ws: StreamSocket, address: string): void {
+    const session = new StreamSession(ws, address, this, now);
+    this.sessions.add(session);
+    ws.once('close', () => this.sessions.delete(session));
+    session.send(
+      welcomeMessage({
+        heartbeatMs: this.config.heartbeatMs,
+        pushFloorMs: PUSH_FLOOR_MS,
+        resumeWindowMs: RESUME_WINDOW_MS,
+        limits: {
+          subscriptionsPerAddress: this.config.streamMaxPerIp,
+          messagesPerSec: MESSAGES_PER_SEC,
+          messagesBurst: MESSAGES_BURST,
+          messageBytes: CLIENT_MESSAGE_MAX_BYTES,
+          subscribesPerMin: SUBSCRIBES_PER_MIN,
+        },
+        serverTime: this.clock.now(),
+      }),
+    );
+  }
+
+  takeSlot(address: string): StreamSlot | null | Promise<StreamSlot | null> {
+    return this.limits.streams.take(address);
+  }
+
+  verdict(point: ResumePoint, params: RouteParams): ResumeVerdict {
+    return this.resumes.verdict(point, JSON.stringify(params), this.clock.now());
+  }
+
+  serverTime(): number {
+    return this.clock.now();
+  }
+
+  subscribe(
+    session: StreamSession,
+    subscription: Subscription,
+    minIntervalMs: number,
+    slot: StreamSlot,
+    announce: () => void,
+  ): Omit<ErrorFields, 'id' | 'op'> | Subscriber {
+    if (this.goingAway) return { code: 'rate_limited', status: 503, message: 'server shutting down' };
+    const solved = this.solve(subscription.params);
+    const problem = routeProblem(solved.result);
+    if (problem !== null) return { ...problem, status: 400 };
+    const group = this.groups.join(subscription.params, true);
+    const ready = (s: Subscriber): void => this.pump.ready(s);
+    const sub = new Subscriber(
+      session.ws,
+      session.address,
+      group.key,
+      now,
+      ready,
+      subscription,
+      minIntervalMs,
+    );
+    this.resumes.opened(subscription.streamId, JSON.stringify(subscription.params));
+    announce();
+    this.start(sub, group, slot, solved);
+    return sub;
+  }
+
+  end(sub: Subscriber): void {
+    const v2 = sub.v2;
+    if (v2 !== null) this.resumes.closed(v2.streamId, JSON.stringify(v2.params), v2.seq, this.clock.now());
+    this.leave(sub);
+  }
+
   /** One solve; its requestId becomes the tick's id if the result is sent. */
-  private solve(params: RouteParams): LiveSolve & { request: RouteRequest } {
+  private solve(params: RouteParams): Solved {
     this.solves++;
     const request: RouteRequest = { requestId: randomUUID(), ...params };
     return { request, ...this.routes.solveLive(request) };
   }
 
-  /** Journal a solve as a stream tick; the frames sent from it are journalled as they go out. */
-  private shared(solved: LiveSolve & { request: RouteRequest }): SharedFrame {
-    const tickId = solved.request.requestId;
-    const frame = new SharedFrame(solved.result, tickId);
-    frame.journalled = this.journal.record({
-      kind: 'stream_tick',
-      request: solved.request,
-      calculatedAt: solved.result.calculatedAt,
-      positions: solved.positions,
-      status: null,
-      // The tick's own text is the result under the tick id (what `quote <tickId>` reproduces).
-      body: frame.stamp(tickId),
-    });
-    frame.journalled.catch((e: unknown) => this.journalFailed(e));
+  /** The tick's frame, journalled; a v2 group's carries its cause and validUntil, and arms the staleness push. */
+  private frameOf(solved: Solved, group: Group, cause: CauseKind | null = null): SharedFrame {
+    const frame = this.out.tick(solved);
+    frame.positions = solved.positions;
+    if (!group.v2) return frame;
+    frame.validUntil = validUntilOf(solved.result, this.feed.routable());
+    if (cause !== null)
+      frame.cause = { kind: cause, markets: [...group.moved].sort(), positions: solved.positions };
+    this.groups.armStaleness(group, frame.validUntil);
     return frame;
-  }
-
-  /** Stamp a frame with the subscriber's own requestId, journal it, send exactly that text. */
-  private send(sub: Subscriber, frame: SharedFrame): void {
-    // A frame that cannot be journalled is not sent (the log refuses appends and the queue is full).
-    if (!this.journal.accepts('stream')) return;
-    const requestId = randomUUID();
-    const body = frame.stamp(requestId);
-    const journalled = this.journal.recordFrame({
-      requestId,
-      tickId: frame.tickId,
-      calculatedAt: frame.result.calculatedAt,
-      body,
-    });
-    if (this.journal.mode !== 'strict') {
-      journalled.catch((e: unknown) => this.journalFailed(e));
-      sub.ws.send(body);
-      if (frame.changedAt !== null) this.onPush(now() - frame.changedAt);
-      return;
-    }
-    // Strict: the frame leaves only once its record and its tick's record are in the log.
-    Promise.all([frame.journalled, journalled]).then(
-      () => {
-        if (sub.ws.readyState !== sub.ws.OPEN) return;
-        sub.ws.send(body);
-        if (frame.changedAt !== null) this.onPush(now() - frame.changedAt);
-      },
-      () => sub.ws.close(1011, 'quote journal unavailable'),
-    );
-  }
-
-  private journalFailed(e: unknown): void {
-    this.logger.error(`quote journal: ${errorMessage(e)}`);
-  }
-
-  private join(params: RouteParams): Group {
-    const key = JSON.stringify(params);
-    let group = this.groups.get(key);
-    if (group === undefined) {
-      group = {
-        key,
-        params,
-        subs: new Set(),
-        watch: new Set(),
-        dirty: false,
-        due: false,
-        dirtySince: 0,
-        lastTickAt: now(),
-        timer: null,
-      };
-      this.groups.set(key, group);
-      this.rewatch(group);
-    }
-    return group;
   }
 
   private leave(sub: Subscriber): void {
@@ -310,77 +355,32 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy {
     }
     this.slots.get(sub)?.release();
     this.slots.delete(sub);
-    const group = this.groups.get(sub.groupKey);
-    if (group === undefined) return;
-    group.subs.delete(sub);
-    if (group.subs.size > 0) return;
-    if (group.timer !== null) clearTimeout(group.timer);
-    for (const symbol of group.watch) this.watchers.get(symbol)?.delete(group);
-    this.groups.delete(group.key);
-  }
-
-  /** Re-derive a group's watch set (spec 6.2); true when it changed. */
-  private rewatch(group: Group): boolean {
-    const next = new Set(watchSymbols({ requestId: '', ...group.params }, this.feed.cache));
-    const changed = next.size !== group.watch.size || [...next].some((s) => !group.watch.has(s));
-    if (!changed) return false;
-    for (const symbol of group.watch) this.watchers.get(symbol)?.delete(group);
-    for (const symbol of next) {
-      let set = this.watchers.get(symbol);
-      if (set === undefined) this.watchers.set(symbol, (set = new Set()));
-      set.add(group);
-    }
-    group.watch = next;
-    return true;
-  }
-
-  private onBooksChanged(symbols: ReadonlySet<string>): void {
-    let listed = false;
-    for (const symbol of symbols) {
-      if (!this.knownSymbols.has(symbol)) {
-        this.knownSymbols.add(symbol);
-        listed = true;
-      }
-    }
-    // A newly listed market can open a path: every group's watch set is re-derived.
-    if (listed) for (const group of this.groups.values()) if (this.rewatch(group)) this.markDirty(group);
-    for (const symbol of symbols) {
-      const groups = this.watchers.get(symbol);
-      if (groups !== undefined) for (const group of groups) this.markDirty(group);
-    }
-  }
-
-  /** Leading and trailing edge: at once after a quiet floor, else once when the floor elapses. */
-  private markDirty(group: Group): void {
-    if (!group.dirty && !group.due) group.dirtySince = now();
-    group.dirty = true;
-    if (group.timer !== null) return;
-    const wait = Math.max(0, group.lastTickAt + PUSH_FLOOR_MS - now());
-    // Even the leading edge waits for the end of this turn so one fold batch is one solve.
-    group.timer = setTimeout(() => this.tick(group), Math.ceil(wait));
-  }
-
-  /** The floor has passed with changes unanswered: the group's subscribers queue for a frame. */
-  private tick(group: Group): void {
-    group.timer = null;
-    if (!group.dirty || group.subs.size === 0) return;
-    group.dirty = false;
-    group.due = true;
-    for (const sub of group.subs) this.pump.ready(sub);
+    this.groups.leave(sub);
   }
 
   /** Solve the group's newest state (one of its subscribers' turn came) and offer it to all of them. */
   private solveTick(group: Group): void {
     group.due = false;
     group.lastTickAt = now();
-    this.rewatch(group);
-    const frame = this.shared(this.solve(group.params));
+    this.groups.rewatch(group);
+    const frame = this.frameOf(this.solve(group.params), group, group.cause);
+    group.moved = new Set();
+    group.cause = 'book';
     frame.changedAt = group.dirtySince;
     for (const sub of group.subs) sub.offer(frame);
   }
 
   /** Ping every HEARTBEAT_MS; a socket that missed two pongs is reset and its slot freed (stream-socket.ts). */
   private beat(): void {
-    for (const sub of this.subs) sub.ws.beat();
+    for (const sub of this.subs) {
+      if (sub.v2 === null) sub.ws.beat();
+      else if (sub.v2.oldPath && sub.ws.beat()) {
+        const { id, streamId, seq, validUntil } = sub.v2;
+        sub.ws.send(heartbeatMessage(this.clock.now(), [{ id, streamId, seq, validUntil }]));
+      }
+    }
+    for (const session of this.sessions) session.beat();
   }
 }
+
+type Solved = LiveSolve & { request: RouteRequest };

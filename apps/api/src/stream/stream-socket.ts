@@ -2,9 +2,17 @@ import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
 import WebSocket from 'ws';
 import { errorFrame } from './frames';
+import { STREAM_V2_PROTOCOL } from '../edge/front-door';
+import { CLIENT_MESSAGE_MAX_BYTES } from './v2/client-messages';
+import { errorMessage } from './v2/server-messages';
 
 /** The largest message a client may send before the frame is refused unread (ws maxPayload). */
 export const STREAM_MAX_CLIENT_MESSAGE_BYTES = 1024;
+/**
+ * The largest frame a v2 socket reads: messages up to CLIENT_MESSAGE_MAX_BYTES are parsed, larger
+ * ones up to this get an error and the socket stays open, beyond it the socket closes 1009.
+ */
+export const STREAM_V2_MAX_FRAME_BYTES = 8 * CLIENT_MESSAGE_MAX_BYTES;
 /** After the server's close frame, how long a client has to answer it before the socket is reset. */
 export const STREAM_CLOSE_TIMEOUT_MS = 1000;
 /** Heartbeats in a row a client may leave unanswered; at the next one the socket is reset (spec 6.6). */
@@ -15,6 +23,10 @@ const NO_MESSAGES_REASON = 'client messages are not accepted';
 /** ws's own close timer (the fallback behind ours, which resets instead of closing). */
 const WS_CLOSE_TIMEOUT_MS = STREAM_CLOSE_TIMEOUT_MS + 1000;
 const noop = (): void => undefined;
+/** ws's method (untyped) that binds the socket with the receiver's limits. */
+interface WsInternals {
+  setSocket(this: WebSocket, socket: Socket, head: Buffer, options: Record<string, unknown>): void;
+}
 
 /** The options of the ws server that makes StreamSockets (made by the edge: bootstrap.ts hands them over). */
 export const STREAM_SOCKET_OPTIONS = {
@@ -50,6 +62,8 @@ export class StreamSocket extends WebSocket {
   private heartbeat: Buffer | null = null;
   private missed = 0;
   private closeTimer: NodeJS.Timeout | null = null;
+  /** A v2 socket's reader of client messages (stream/v2/session.ts); null on the one-way stream. */
+  messages: ((data: Buffer, isBinary: boolean) => void) | null = null;
   private readonly pongSent = (): void => {
     this.pongInFlight = false;
     const owed = this.owedPong;
@@ -62,9 +76,10 @@ export class StreamSocket extends WebSocket {
     super(...(args as [null]));
     // Client errors are answered with a close; an 'error' without a listener would throw.
     this.on('error', noop);
-    this.on('message', () => {
+    this.on('message', (data: Buffer, isBinary: boolean) => {
       // While closing, what the client still sends is dropped; the close timer bounds how long.
       if (this.readyState !== WebSocket.OPEN) return;
+      if (this.messages !== null) return this.messages(data, isBinary);
       this.send(errorFrame(NO_MESSAGES, 1008, NO_MESSAGES_REASON));
       this.close(1008, NO_MESSAGES_REASON);
     });
@@ -105,10 +120,36 @@ export class StreamSocket extends WebSocket {
     this.pong(data, false, this.pongSent);
   }
 
+  /**
+   * ws's server calls this after choosing the subprotocol: a v2 socket reads larger frames (its
+   * messages are parsed), the one-way stream keeps refusing anything over 1 KiB from its header.
+   */
+  setSocket(socket: Socket, head: Buffer, options: Record<string, unknown>): void {
+    const v2 = this.protocol === STREAM_V2_PROTOCOL;
+    const opts = v2
+      ? { ...options, maxPayload: STREAM_V2_MAX_FRAME_BYTES, skipUTF8Validation: false }
+      : options;
+    (WebSocket.prototype as unknown as WsInternals).setSocket.call(this, socket, head, opts);
+  }
+
   /** ws's receiver closes with a bare code on a bad frame: the error frame goes out first. */
   override close(code?: number, data?: string | Buffer): void {
     this.armCloseTimer();
     if (data !== undefined || this.readyState !== WebSocket.OPEN) return super.close(code, data);
+    if (this.messages !== null && (code === 1009 || code === 1002 || code === 1007)) {
+      const message =
+        code === 1009 ? `a frame is at most ${STREAM_V2_MAX_FRAME_BYTES} bytes` : 'malformed WebSocket frame';
+      this.send(
+        errorMessage({
+          id: null,
+          op: null,
+          code: code === 1009 ? 'message_too_large' : 'bad_message',
+          status: 400,
+          message: `${message}; the connection is closed`,
+        }),
+      );
+      return super.close(code, code === 1009 ? 'message too large' : 'protocol error');
+    }
     if (code === 1009) {
       this.send(errorFrame(NO_MESSAGES, 1008, NO_MESSAGES_REASON));
       return super.close(1008, NO_MESSAGES_REASON);

@@ -1,8 +1,10 @@
 import type { StreamSocket } from './stream-socket';
 import type { SharedFrame } from './frames';
+import type { Subscription } from './v2/subscription';
+import { PUSH_FLOOR_MS } from './frame-budget';
 
-/** Push floor per stream (spec 4.3, 6.3). */
-export const PUSH_FLOOR_MS = 100;
+export { PUSH_FLOOR_MS };
+
 /** Above this many unsent bytes a subscriber's frames are dropped, not queued (spec 6.4). */
 export const MAX_BUFFERED_BYTES = 256 * 1024;
 /** How often a blocked subscriber is checked for drain. */
@@ -19,6 +21,10 @@ export class Subscriber {
   private timer: NodeJS.Timeout | null = null;
   framesSent = 0;
   framesDropped = 0;
+  /** Frames taken for sending that the journal refused (frame-out.ts). */
+  framesWithheld = 0;
+  /** States offered to this stream so far, the opening one included (v2's `tick`). */
+  ticks = 0;
 
   constructor(
     readonly ws: StreamSocket,
@@ -27,10 +33,15 @@ export class Subscriber {
     private readonly now: () => number,
     /** Told when a pending frame may be sent (the pump queues the subscriber). */
     private readonly ready: (sub: Subscriber) => void,
+    /** A v2 subscription's envelope state; null on the one-route stream. */
+    readonly v2: Subscription | null = null,
+    /** The least time between two frames (a v2 subscription's minIntervalMs). */
+    private readonly floorMs = PUSH_FLOOR_MS,
   ) {}
 
   /** Offer the newest state; it replaces any frame still waiting. */
   offer(frame: SharedFrame): void {
+    this.ticks++;
     if (this.pending !== null) this.framesDropped++;
     this.pending = frame;
     this.flush();
@@ -52,8 +63,15 @@ export class Subscriber {
 
   /** Send `frame` now, outside the budget's queue (the opening frame). */
   takeNow(frame: SharedFrame): SharedFrame {
+    this.ticks++;
     this.sent();
     return frame;
+  }
+
+  /** A frame taken for sending was not sent (the journal refused it). */
+  withheld(): void {
+    this.framesSent--;
+    this.framesWithheld++;
   }
 
   private sent(): void {
@@ -71,7 +89,7 @@ export class Subscriber {
     return (
       this.ws.readyState === this.ws.OPEN &&
       this.ws.bufferedAmount <= MAX_BUFFERED_BYTES &&
-      this.lastSentAt + PUSH_FLOOR_MS <= this.now()
+      this.lastSentAt + this.floorMs <= this.now()
     );
   }
 
@@ -82,7 +100,7 @@ export class Subscriber {
       this.retryIn(DRAIN_POLL_MS);
       return false;
     }
-    const wait = this.lastSentAt + PUSH_FLOOR_MS - this.now();
+    const wait = this.lastSentAt + this.floorMs - this.now();
     if (wait > 0) {
       this.retryIn(wait);
       return false;

@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '@nestjs/common';
+import { errorMessage as messageOf } from '@app/retry';
+import type { QuoteJournal } from '@app/audit';
+import type { RouteRequest } from '@app/routing';
+import type { LiveSolve } from '../route/route.service';
+import { errorFrame, SharedFrame } from './frames';
+import type { Subscriber } from './subscriber';
+import { errorMessage, quoteMessage } from './v2/server-messages';
+
+const now = (): number => performance.now();
+
+/**
+ * What leaves for a socket: each tick journalled once, each frame stamped with its own requestId,
+ * journalled and written (v1: the result text; v2: a quote message around it). A frame the
+ * journal refuses is never dropped silently: a v2 subscription gets `journal_unavailable` (its
+ * next quote counts the withheld frame in ticksSkipped), a v1 stream closes 1013.
+ */
+export class FrameOut {
+  /** Frames the journal refused, since start (closed streams included). */
+  withheldTotal = 0;
+
+  constructor(
+    private readonly journal: QuoteJournal,
+    private readonly logger: Logger,
+    /** Told the delay (ms) from a folded book change to each frame written for it. */
+    private readonly onPush: (delayMs: number) => void,
+  ) {}
+
+  /** Journal a solve as a stream tick; the frames sent from it are journalled as they go out. */
+  tick(solved: LiveSolve & { request: RouteRequest }): SharedFrame {
+    const tickId = solved.request.requestId;
+    const frame = new SharedFrame(solved.result, tickId);
+    frame.journalled = this.journal.record({
+      kind: 'stream_tick',
+      request: solved.request,
+      calculatedAt: solved.result.calculatedAt,
+      positions: solved.positions,
+      status: null,
+      // The tick's own text is the result under the tick id (what `quote <tickId>` reproduces).
+      body: frame.stamp(tickId),
+    });
+    frame.journalled.catch((e: unknown) => this.failed(e));
+    return frame;
+  }
+
+  /** Stamp a frame with the subscriber's own requestId, journal it, send exactly that text. */
+  deliver(sub: Subscriber, frame: SharedFrame): void {
+    if (!this.journal.accepts('stream')) return this.withhold(sub, 'the quote journal refuses appends');
+    const requestId = randomUUID();
+    const body = frame.stamp(requestId);
+    const journalled = this.journal.recordFrame({
+      requestId,
+      tickId: frame.tickId,
+      calculatedAt: frame.result.calculatedAt,
+      body,
+    });
+    if (this.journal.mode !== 'strict') {
+      journalled.catch((e: unknown) => this.failed(e));
+      return this.write(sub, frame, body);
+    }
+    // Strict: the frame leaves only once its record and its tick's record are in the log.
+    Promise.all([frame.journalled, journalled]).then(
+      () => {
+        if (sub.ws.readyState === sub.ws.OPEN) this.write(sub, frame, body);
+      },
+      () => {
+        if (sub.v2 === null) return sub.ws.close(1011, 'quote journal unavailable');
+        this.withhold(sub, 'the quote journal did not take the frame');
+      },
+    );
+  }
+
+  private write(sub: Subscriber, frame: SharedFrame, body: string): void {
+    const v2 = sub.v2;
+    if (v2 === null) sub.ws.send(body);
+    else {
+      const tick = sub.ticks;
+      const ticksSkipped = tick - v2.lastSentTick - 1;
+      v2.lastSentTick = tick;
+      v2.seq++;
+      v2.validUntil = frame.validUntil;
+      const cause = frame.cause ?? { kind: 'open' as const, markets: [], positions: frame.positions };
+      sub.ws.send(
+        quoteMessage({
+          id: v2.id,
+          streamId: v2.streamId,
+          seq: v2.seq,
+          tick,
+          ticksSkipped,
+          cause: v2.seq === 1 ? { ...cause, kind: v2.openCause } : cause,
+          validUntil: frame.validUntil,
+          result: body,
+        }),
+      );
+    }
+    if (frame.changedAt !== null) this.onPush(now() - frame.changedAt);
+  }
+
+  /** The frame is not sent: counted, and the client told. */
+  private withhold(sub: Subscriber, why: string): void {
+    sub.withheld();
+    this.withheldTotal++;
+    if (sub.ws.readyState !== sub.ws.OPEN) return;
+    const v2 = sub.v2;
+    if (v2 === null) {
+      sub.ws.send(
+        errorFrame(`${why}; the stream is closed, reconnect later`, 1013, 'quote journal unavailable'),
+      );
+      return sub.ws.close(1013, 'quote journal unavailable');
+    }
+    sub.ws.send(
+      errorMessage({
+        id: v2.id,
+        op: 'subscribe',
+        code: 'journal_unavailable',
+        status: 503,
+        message: `${why}: a quote was withheld (the next one counts it in ticksSkipped)`,
+      }),
+    );
+  }
+
+  private failed(e: unknown): void {
+    this.logger.error(`quote journal: ${messageOf(e)}`);
+  }
+}
