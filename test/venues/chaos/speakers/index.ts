@@ -1,21 +1,16 @@
 import type { Speaker } from '../speaker';
 import { asterSpeaker, backpackSpeaker, bingxSpeaker, hitbtcSpeaker } from './batch-a';
 import { bitfinexSpeaker } from './bitfinex';
+import { binanceLike, okxLike } from './batch-like';
 import {
-  binanceLike,
   mexcSpeaker,
   nadoSpeaker,
-  okxLike,
   onetradingSpeaker,
   p2bSpeaker,
   pacificaSpeaker,
   phemexSpeaker,
-  poloniexSpeaker,
-  toobitSpeaker,
-  weexSpeaker,
-  whitebitSpeaker,
-  xtSpeaker,
 } from './batch-f';
+import { poloniexSpeaker, toobitSpeaker, weexSpeaker, whitebitSpeaker, xtSpeaker } from './batch-p';
 import {
   gateSpeaker,
   geminiSpeaker,
@@ -23,11 +18,8 @@ import {
   hollaexSpeaker,
   hyperliquidSpeaker,
   independentreserveSpeaker,
-  krakenSpeaker,
-  kucoinSpeaker,
-  lbankSpeaker,
-  lighterSpeaker,
 } from './batch-e';
+import { krakenSpeaker, kucoinSpeaker, lbankSpeaker, lighterSpeaker } from './batch-k';
 import {
   bybitLike,
   coinbaseSpeaker,

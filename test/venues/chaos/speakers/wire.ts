@@ -8,6 +8,11 @@ export const lv = (ls: readonly Level[]): string[][] => ls.map(([p, q]) => [Stri
 export const obj = (msg: unknown): Record<string, unknown> =>
   typeof msg === 'object' && msg !== null && !Array.isArray(msg) ? (msg as Record<string, unknown>) : {};
 
+/** CRC32 of `text` as an unsigned 32-bit integer (Independent Reserve and Kraken checksums). */
+export function crc32u(text: string): number {
+  return crc32(text) >>> 0;
+}
+
 /** CRC32 of `text` as a signed 32-bit integer (OKX, Bitget, Bitfinex and Kraken checksums). */
 export function signedCrc32(text: string): number {
   return crc32(text) | 0;
