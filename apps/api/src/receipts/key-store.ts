@@ -53,8 +53,7 @@ export function loadReceiptKeys(o: ReceiptKeyOptions): ReceiptKeys {
   const dir = join(o.dataDir, 'receipts');
   mkdirSync(dir, { recursive: true });
   const name = o.origin.slice(o.origin.indexOf('/') + 1);
-  const pem =
-    o.keyFile === null ? ownKey(join(dir, `${name}.pem`), o.logger) : readFileSync(o.keyFile, 'utf8');
+  const pem = o.keyFile === null ? ownKey(join(dir, `${name}.pem`)) : readFileSync(o.keyFile, 'utf8');
   const key = signingKeyFromPem(o.origin, pem);
   const historyFile = join(dir, `${name}.keys.json`);
   const history = readHistory(historyFile, o.origin);
@@ -79,18 +78,25 @@ export function loadReceiptKeys(o: ReceiptKeyOptions): ReceiptKeys {
         oldKeyId: current.keyId,
       });
   }
-  o.logger.info('receipt key', {
+  const fields = {
     origin: o.origin,
     keyId: id,
     publicKey: Buffer.from(key.publicKey).toString('base64'),
     verifierKey: formatVerifierKey(key),
     source: o.keyFile === null ? 'DATA_DIR' : 'RECEIPT_KEY_FILE',
-  });
+  };
+  // One line either way: the start's few lines stay few (an operator reads them all).
+  if (o.keyFile === null) o.logger.warn(BESIDE_THE_LOG, { ...fields, file: join(dir, `${name}.pem`) });
+  else o.logger.info('receipt key', fields);
   return { key, published };
 }
 
+/** The start's line for a key made beside the log: what it signs with, and what that proves. */
+export const BESIDE_THE_LOG =
+  'receipt key kept beside the log: it proves nothing against whoever holds this directory; set RECEIPT_KEY_FILE to a key kept elsewhere';
+
 /** The key beside the log: made once (mode 0600), then read. */
-function ownKey(file: string, logger: KeyStoreLogger): string {
+function ownKey(file: string): string {
   if (!existsSync(file)) {
     const { privateKey } = generateKeyPairSync('ed25519');
     const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
@@ -108,10 +114,6 @@ function ownKey(file: string, logger: KeyStoreLogger): string {
     }
   }
   chmodSync(file, 0o600);
-  logger.warn(
-    'receipt key kept beside the log: it proves nothing against whoever holds this directory; set RECEIPT_KEY_FILE to a key kept elsewhere',
-    { file },
-  );
   return readFileSync(file, 'utf8');
 }
 
