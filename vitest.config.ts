@@ -32,6 +32,8 @@ export default defineConfig({
   resolve: { alias },
   test: {
     pool: 'forks',
+    // The default report, then the slowest files and tests (test/support/slow-report.ts).
+    reporters: ['default', './test/support/slow-report.ts'],
     // Stops the Kafka test broker if this run started one (test/kafka/broker.ts).
     globalSetup: ['test/kafka/global-setup.ts'],
     testTimeout: 30_000,
