@@ -28,12 +28,17 @@ const alias = {
  * Four tiers (README "Tests"): `unit` specs touch no file, socket or process (lint-guarded);
  * `int` specs (`*.int.spec.ts`) use a real Kafka broker, real files, child processes or ccxt
  * against mock venues; `e2e` specs (`test/**\/*.e2e-spec.ts`) drive whole apps through sockets;
- * `fleet` (`test/fleet/*.fleet-spec.ts`) runs the replicated deployment and breaks it.
+ * `fleet` (`test/fleet/*.fleet-spec.ts`) runs the replicated deployment and breaks it; `chaos`
+ * (`test/venues/chaos/*.e2e-spec.ts`) runs misbehaving venues against the ingestor. `npm test` runs
+ * unit, int and e2e; fleet and chaos (long, and rarely affected by a change elsewhere) run in CI
+ * and by name (`npm run test:fleet`, `npm run test:chaos`).
  */
 export default defineConfig({
   resolve: { alias },
   test: {
     pool: 'forks',
+    // The default report, then the slowest files and tests (test/support/slow-report.ts).
+    reporters: ['default', './test/support/slow-report.ts'],
     // Stops the Kafka test broker if this run started one (test/kafka/broker.ts).
     globalSetup: ['test/kafka/global-setup.ts'],
     testTimeout: 30_000,
@@ -51,7 +56,15 @@ export default defineConfig({
         extends: true,
         test: { name: 'int', include: ['**/*.int.spec.ts'], exclude: ['**/node_modules/**', 'dist/**'] },
       },
-      { extends: true, test: { name: 'e2e', include: ['test/**/*.e2e-spec.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/**/*.e2e-spec.ts'],
+          exclude: ['test/venues/chaos/**', '**/node_modules/**'],
+        },
+      },
+      { extends: true, test: { name: 'chaos', include: ['test/venues/chaos/**/*.e2e-spec.ts'] } },
       {
         // The fleet (docs/operations-fleet.md): 3 brokers, Redis, HAProxy, 2 API replicas, 2
         // ingestors, each broken in turn under load. One file: its steps share the fleet.
