@@ -116,14 +116,14 @@ module.exports = {
       name: 'no-shipped-to-test',
       comment: 'What is built into dist/ (apps, libs, bench) never imports test code.',
       severity: 'error',
-      from: { path: '^(apps|libs|bench)/', pathNot: '(\\.spec\\.ts|\\.e2e-spec\\.ts)$|^libs/[^/]+/test/' },
+      from: { path: '^(apps|libs|bench)/', pathNot: '\\.spec\\.ts$|^libs/[^/]+/test/' },
       to: { path: '^test/' },
     },
     {
       name: 'no-spec-to-bench',
       comment: 'Specs share helpers through test/support, not through bench/.',
       severity: 'error',
-      from: { path: '(\\.spec\\.ts|\\.e2e-spec\\.ts)$|^test/' },
+      from: { path: '\\.spec\\.ts$|^test/' },
       to: { path: '^bench/' },
     },
     {

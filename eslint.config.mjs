@@ -113,7 +113,7 @@ export default tseslint.config(
   {
     // The unit tier touches no file, socket, process or broker (vitest.config.ts "Three tiers").
     files: ['**/*.spec.ts'],
-    ignores: ['**/*.int.spec.ts'],
+    ignores: ['**/*.int.spec.ts', '**/*.e2e.spec.ts', '**/*.fleet.spec.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -168,7 +168,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.spec.ts', '**/*.e2e-spec.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    files: ['**/*.spec.ts', 'test/**/*.ts', 'bench/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',

@@ -25,11 +25,11 @@ const alias = {
 };
 
 /**
- * Four tiers (README "Tests"): `unit` specs touch no file, socket or process (lint-guarded);
+ * Five tiers (README "Tests"): `unit` specs touch no file, socket or process (lint-guarded);
  * `int` specs (`*.int.spec.ts`) use a real Kafka broker, real files, child processes or ccxt
- * against mock venues; `e2e` specs (`test/**\/*.e2e-spec.ts`) drive whole apps through sockets;
- * `fleet` (`test/fleet/*.fleet-spec.ts`) runs the replicated deployment and breaks it; `chaos`
- * (`test/venues/chaos/*.e2e-spec.ts`) runs misbehaving venues against the ingestor. `npm test` runs
+ * against mock venues; `e2e` specs (`test/**\/*.e2e.spec.ts`) drive whole apps through sockets;
+ * `fleet` (`test/fleet/*.fleet.spec.ts`) runs the replicated deployment and breaks it; `chaos`
+ * (`test/venues/chaos/*.e2e.spec.ts`) runs misbehaving venues against the ingestor. `npm test` runs
  * unit, int and e2e; fleet and chaos (long, and rarely affected by a change elsewhere) run in CI
  * and by name (`npm run test:fleet`, `npm run test:chaos`).
  */
@@ -49,7 +49,13 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['libs/**/*.spec.ts', 'apps/**/*.spec.ts', 'test/**/*.spec.ts'],
-          exclude: ['**/*.int.spec.ts', '**/node_modules/**', 'dist/**'],
+          exclude: [
+            '**/*.int.spec.ts',
+            '**/*.e2e.spec.ts',
+            '**/*.fleet.spec.ts',
+            '**/node_modules/**',
+            'dist/**',
+          ],
         },
       },
       {
@@ -60,18 +66,18 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'e2e',
-          include: ['test/**/*.e2e-spec.ts'],
+          include: ['test/**/*.e2e.spec.ts'],
           exclude: ['test/venues/chaos/**', '**/node_modules/**'],
         },
       },
-      { extends: true, test: { name: 'chaos', include: ['test/venues/chaos/**/*.e2e-spec.ts'] } },
+      { extends: true, test: { name: 'chaos', include: ['test/venues/chaos/**/*.e2e.spec.ts'] } },
       {
         // The fleet (docs/operations-fleet.md): 3 brokers, Redis, HAProxy, 2 API replicas, 2
         // ingestors, each broken in turn under load. One file: its steps share the fleet.
         extends: true,
         test: {
           name: 'fleet',
-          include: ['test/fleet/**/*.fleet-spec.ts'],
+          include: ['test/fleet/**/*.fleet.spec.ts'],
           testTimeout: 120_000,
           hookTimeout: 240_000,
         },
