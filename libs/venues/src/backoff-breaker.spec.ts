@@ -117,6 +117,7 @@ describe("a 429's Retry-After holds ccxt's REST throttle", () => {
     // Three requests queued before the 429 arrives: the first leaves at once, two wait in ccxt's queue.
     const queued = [1, 2, 3].map(() => raw.throttle(5).then(() => at.push(Date.now() - t0)));
     await new Promise((r) => setTimeout(r, 10));
+    const hit = Date.now() - t0;
     raw.onRestResponse(
       429,
       'Too Many Requests',
@@ -128,7 +129,11 @@ describe("a 429's Retry-After holds ccxt's REST throttle", () => {
     await Promise.all(queued);
     expect(at[0]).toBeLessThan(50);
     expect(at[1]).toBeGreaterThanOrEqual(950);
-    expect(at[2]! - at[1]!).toBeGreaterThanOrEqual(90);
+    // The third leaves a pace after the hold ends, not with the second. Measured from the hold's
+    // end, not from the second's departure: a timer that fires late delays the second, and ccxt's
+    // bucket, refilled by the clock, then lets the third go sooner after it (81 ms seen on a busy
+    // CI machine), though no earlier than the pace allows.
+    expect(at[2]!).toBeGreaterThanOrEqual(hit + 1000 + 90);
     // A request made during the wait waits too (before the throttle), then keeps the pace.
     until = Date.now() + 300;
     const t1 = Date.now();
