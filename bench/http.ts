@@ -8,7 +8,8 @@
  * rotating), so a change of machine load falls on all alike. Reports per cell the median over the
  * rounds of req/s, p50 and p99, and the ratios route / health and rules / no rules (the median of
  * the per-round ratios: cells next to each other in time).
- * BENCH_HTTP_CONNECTIONS (16), BENCH_HTTP_SECONDS (3 per cell), BENCH_HTTP_ROUNDS (4).
+ * BENCH_HTTP_CONNECTIONS (16), BENCH_HTTP_WARMUP (8 s per route endpoint and service, unmeasured),
+ * BENCH_HTTP_SECONDS (3 per cell), BENCH_HTTP_ROUNDS (4).
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
