@@ -28,15 +28,33 @@ const alias = {
  * Five tiers (README "Tests"): `unit` specs touch no file, socket or process (lint-guarded);
  * `int` specs (`*.int.spec.ts`) use a real Kafka broker, real files, child processes or ccxt
  * against mock venues; `e2e` specs (`test/**\/*.e2e.spec.ts`) drive whole apps through sockets;
+ * `alone` holds the int and e2e files that time the service under load (run after, one at a time);
  * `fleet` (`test/fleet/*.fleet.spec.ts`) runs the replicated deployment and breaks it; `chaos`
  * (`test/venues/chaos/*.e2e.spec.ts`) runs misbehaving venues against the ingestor. `npm test` runs
- * unit, int and e2e; fleet and chaos (long, and rarely affected by a change elsewhere) run in CI
- * and by name (`npm run test:fleet`, `npm run test:chaos`).
+ * unit, int, e2e and alone; fleet and chaos (long, and rarely affected by a change elsewhere) run
+ * in CI and by name (`npm run test:fleet`, `npm run test:chaos`).
+ *
+ * int and e2e files mostly wait on sockets, brokers and child processes, not on the CPU: they run
+ * two at a time on two cores (int + e2e took 910 s one at a time in CI). The files that time the
+ * service under attack or flood (ALONE: their bounds mean nothing with other files on the same
+ * cores) run after them, one at a time, as does chaos.
  */
+const TOGETHER = { sequence: { groupOrder: 0 } };
+const ALONE = [
+  'test/hostile/**/*.e2e.spec.ts',
+  'test/venues/flood.e2e.spec.ts',
+  'test/api/gate.e2e.spec.ts',
+  'test/api/shutdown.e2e.spec.ts',
+  'test/api/stream.e2e.spec.ts',
+  'test/api/stream-pressure.e2e.spec.ts',
+  'libs/audit/src/quote-journal.int.spec.ts',
+];
+
 export default defineConfig({
   resolve: { alias },
   test: {
     pool: 'forks',
+    maxWorkers: 2,
     // The default report, then the slowest files and tests (test/support/slow-report.ts).
     reporters: ['default', './test/support/slow-report.ts'],
     // Stops the Kafka test broker if this run started one (test/kafka/broker.ts).
@@ -60,17 +78,41 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'int', include: ['**/*.int.spec.ts'], exclude: ['**/node_modules/**', 'dist/**'] },
+        test: {
+          name: 'int',
+          include: ['**/*.int.spec.ts'],
+          exclude: [...ALONE, '**/node_modules/**', 'dist/**'],
+          ...TOGETHER,
+        },
       },
       {
         extends: true,
         test: {
           name: 'e2e',
           include: ['test/**/*.e2e.spec.ts'],
-          exclude: ['test/venues/chaos/**', '**/node_modules/**'],
+          exclude: [...ALONE, 'test/venues/chaos/**', '**/node_modules/**'],
+          ...TOGETHER,
         },
       },
-      { extends: true, test: { name: 'chaos', include: ['test/venues/chaos/**/*.e2e.spec.ts'] } },
+      {
+        // After the others, one file at a time: these assert how fast the service answers while
+        // attacked or flooded, which other test files on the same cores would decide instead.
+        extends: true,
+        test: {
+          name: 'alone',
+          include: ALONE,
+          poolOptions: { forks: { singleFork: true } },
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'chaos',
+          include: ['test/venues/chaos/**/*.e2e.spec.ts'],
+          poolOptions: { forks: { singleFork: true } },
+        },
+      },
       {
         // The fleet (docs/operations-fleet.md): 3 brokers, Redis, HAProxy, 2 API replicas, 2
         // ingestors, each broken in turn under load. One file: its steps share the fleet.
