@@ -8,7 +8,8 @@
  * rotating), so a change of machine load falls on all alike. Reports per cell the median over the
  * rounds of req/s, p50 and p99, and the ratios route / health and rules / no rules (the median of
  * the per-round ratios: cells next to each other in time).
- * BENCH_HTTP_CONNECTIONS (16), BENCH_HTTP_SECONDS (3 per cell), BENCH_HTTP_ROUNDS (4).
+ * BENCH_HTTP_CONNECTIONS (16), BENCH_HTTP_WARMUP (8 s per route endpoint and service, unmeasured),
+ * BENCH_HTTP_SECONDS (3 per cell), BENCH_HTTP_ROUNDS (4).
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -44,6 +45,7 @@ export async function benchHttp(baseline: string | null): Promise<BenchRow[]> {
   const connections = setting('BENCH_HTTP_CONNECTIONS', 16);
   const seconds = setting('BENCH_HTTP_SECONDS', 3);
   const rounds = setting('BENCH_HTTP_ROUNDS', 4);
+  const warmup = setting('BENCH_HTTP_WARMUP', 8);
   const dir = mkdtempSync(join(tmpdir(), 'bench-http-'));
   const removeDir = hold({
     label: `temp dir ${dir}`,
@@ -75,8 +77,12 @@ export async function benchHttp(baseline: string | null): Promise<BenchRow[]> {
         throw new Error(`${s.label}, ${e.name}: ${f.failed} failed, ${f.ok} answered`);
       return { ...f, cpuUs };
     };
-    // Warm-up (JIT, caches, first journal segments): not counted.
-    for (const s of services) for (const e of ENDPOINTS) await run(s, e, 1);
+    // Warm-up (JIT, caches, first journal segments): not counted. A route request runs the solver,
+    // whose optimised code takes several seconds of load to settle (the solve's own time fell from
+    // 241 to 153 us over the first 9 s in one run, the rules walk having more code to optimise than
+    // the plain walk), and a service answering for hours is past it: each route endpoint is warmed
+    // for BENCH_HTTP_WARMUP seconds, so the cells compare services in their steady state.
+    for (const s of services) for (const e of ENDPOINTS) await run(s, e, e.path === '/health' ? 1 : warmup);
     const cells = new Map<string, Cell[]>();
     for (let r = 0; r < rounds; r++) {
       console.error(`http: round ${r + 1} of ${rounds} (${connections} connections, ${seconds} s a cell)`);

@@ -62,7 +62,7 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'stream-flood',
     run: async () => [...(await benchStreamFlood(API_FLOOD)), ...(await benchStreamFlood(HOSTILE_FLOOD))],
-    long: 'about 1 min',
+    long: 'about 90 s',
   },
   { name: 'longevity', run: () => benchLongevity(), long: 'about 80 s' },
   {

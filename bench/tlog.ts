@@ -13,6 +13,8 @@ import {
   leafHash,
   MemoryHashColumn,
   openCheckpoint,
+  opensslSigner,
+  pemFromSeed,
   parseKeysDocument,
   publishKey,
   signCheckpoint,
@@ -23,6 +25,7 @@ import {
   verifyReceiptSignatures,
   type Hash,
 } from '@app/transparency';
+import { createPrivateKey } from 'node:crypto';
 import { quantile, type BenchRow } from './bench-row';
 
 const ORIGIN = 'route-service/bench';
@@ -67,7 +70,10 @@ export function benchTlog(): BenchRow[] {
   const text = Buffer.from(
     `route-service receipt v1\n${ORIGIN}\nbench-1\n${'A'.repeat(43)}\n2011\n1700000000000\n`,
   );
-  row('one Ed25519 signature CPU p50', cpuPerCall(() => key.sign(text)).p50, 'us');
+  row('one Ed25519 signature CPU p50 (libsodium)', cpuPerCall(() => key.sign(text)).p50, 'us');
+  // The same signature through node:crypto (OpenSSL), the fallback where the addon cannot load.
+  const openssl = opensslSigner(createPrivateKey({ key: pemFromSeed(Buffer.alloc(32, 1)), format: 'pem' }));
+  row('one Ed25519 signature CPU p50 (node:crypto)', cpuPerCall(() => openssl(text)).p50, 'us');
   const verified = cpuPerCall((i) => {
     const d = decodeReceipt(headers[i % 64]!);
     if (!d.ok || !verifyReceiptSignatures(d.value, keys.value).ok) throw new Error('receipt did not verify');

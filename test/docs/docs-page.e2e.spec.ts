@@ -78,6 +78,8 @@ describe('/docs', () => {
     await page.locator('#stream-open').click();
     const log = page.locator('#stream-log');
     await expect.poll(() => log.textContent(), { timeout: 15_000 }).toMatch(/USDT->BTC in [0-9.]+ out/);
+    // The console asks for the v2 envelope by default: the first quote is seq 1, tick 1, cause open.
+    expect(await log.textContent()).toMatch(/seq 1 tick 1 skipped 0 cause open valid until \S+: USDT->BTC/);
     await page.locator('#stream-close').click();
     await expect.poll(() => log.textContent(), { timeout: 15_000 }).toContain('closed 1000');
 

@@ -9,7 +9,7 @@ import {
   type QuoteKind,
 } from '@app/journal';
 import { SOLVER_VERSION, type RoutingConfig } from '@app/routing';
-import { sha256Hex } from './sha256';
+import { sha256Hex, sha256HexOfBytes } from './sha256';
 
 /**
  * `batched` (default): record() resolves once the entry is queued; the queue is appended to the
@@ -67,6 +67,11 @@ export interface JournalEntry {
   readonly status: number | null;
   /** The exact response text written to the socket. */
   readonly body: string;
+  /**
+   * `body`'s UTF-8 bytes when the caller encoded them to send (GET/POST /route): hashed and
+   * measured as they are, instead of encoding the text again for each.
+   */
+  readonly bytes?: Uint8Array;
 }
 
 /** One stream frame as sent: the subscriber's requestId, the tick it carries, the exact text. */
@@ -207,7 +212,8 @@ export class QuoteJournal {
         status: entry.status,
         body: entry.body,
         storeResponse: false,
-        responseBytes: Buffer.byteLength(entry.body, 'utf8'),
+        responseBytes: entry.bytes?.length ?? Buffer.byteLength(entry.body, 'utf8'),
+        responseSha256: entry.bytes === undefined ? undefined : sha256HexOfBytes(entry.bytes),
       },
       sha256Hex,
     );

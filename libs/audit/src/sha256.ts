@@ -4,3 +4,8 @@ import { createHash } from 'node:crypto';
 export function sha256Hex(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
+
+/** SHA-256 of bytes already encoded (the response as sent), lowercase hex: no second encoding. */
+export function sha256HexOfBytes(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}

@@ -20,6 +20,8 @@ export interface JournalInput {
   readonly storeResponse: boolean;
   /** UTF-8 length of `body` when the caller has a faster way to count it (Buffer.byteLength). */
   readonly responseBytes?: number;
+  /** `sha256(body)` when the caller hashed the bytes it sent already (hashed once, not twice). */
+  readonly responseSha256?: string;
 }
 
 /** UTF-8 length of a string without any platform API. */
@@ -58,7 +60,7 @@ export function journalRecord(input: JournalInput, sha256: Sha256): QuoteRecord 
     },
     positions,
     status: input.status,
-    responseSha256: sha256(input.body),
+    responseSha256: input.responseSha256 ?? sha256(input.body),
     responseBytes: input.responseBytes ?? utf8Length(input.body),
     response: input.storeResponse ? (JSON.parse(input.body) as unknown) : null,
   };

@@ -34,6 +34,8 @@ export {
   verifierKey,
 } from './note-key';
 export type { SigningKey, VerifierKey } from './note-key';
+export { ed25519Signer, opensslSigner } from './ed25519-sign';
+export type { Sign } from './ed25519-sign';
 export { NOTE_LIMITS, openNote, signNote } from './note';
 export type { NoteFailure, NoteLimits, NoteSignature, OpenedNote } from './note';
 export {

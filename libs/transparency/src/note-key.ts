@@ -1,4 +1,5 @@
-import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, verify, type KeyObject } from 'node:crypto';
+import { ed25519Signer } from './ed25519-sign';
 import { fromBase64, keyIdHex, parseKeyIdHex, toBase64 } from './encoding';
 
 /** The C2SP signed-note signature type byte of Ed25519. */
@@ -59,7 +60,7 @@ export function signingKey(name: string, privateKey: KeyObject): SigningKey {
     name,
     keyId: noteKeyId(name, publicKey),
     publicKey,
-    sign: (message) => sign(null, message, privateKey),
+    sign: ed25519Signer(privateKey),
   };
 }
 

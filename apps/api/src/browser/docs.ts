@@ -2,7 +2,7 @@
  * The browser side of /docs, built to a classic script the page inlines (scripts/build.mjs):
  * Swagger UI over the OpenAPI document (a JSON block in the page), its try-it console aimed at this
  * server, and the live stream console, a plain WebSocket to this server that prints a summary of
- * each frame.
+ * each frame (with the v2 envelope's seq, tick and skipped states when the query asks for it).
  */
 import type { RouteResult, StreamErrorFrame } from '@app/client';
 
@@ -53,13 +53,40 @@ function line(t: string): void {
   log.scrollTop = log.scrollHeight;
 }
 
-/** One line per frame: an error frame as it came, a route frame as its gist. */
-function summary(data: string): string {
-  const f = JSON.parse(data) as RouteResult | StreamErrorFrame;
-  if ('error' in f) return `error frame ${data}`;
+/** A v2 message on the one-route stream (`envelope=v2`): the envelope around the v1 frame. */
+interface V2Message {
+  readonly type: string;
+  readonly seq?: number;
+  readonly tick?: number;
+  readonly ticksSkipped?: number;
+  readonly validUntil?: number | null;
+  readonly cause?: { readonly kind: string };
+  readonly result?: RouteResult;
+  readonly code?: string;
+  readonly message?: string;
+}
+
+function gist(f: RouteResult): string {
   const why = f.unroutableReason ? ` (${f.unroutableReason})` : '';
+  return `${f.from}->${f.to} in ${f.amountIn} out ${f.amountOut}${why} requestId ${f.requestId}`;
+}
+
+/**
+ * One line per frame: an error frame as it came, a route frame as its gist; with `envelope=v2`
+ * (the default query) also its seq, tick, skipped states, cause and validUntil, so a gap shows.
+ */
+function summary(data: string): string {
+  const f = JSON.parse(data) as RouteResult | StreamErrorFrame | V2Message;
   const at = new Date().toISOString().slice(11, 23);
-  return `${at} ${f.from}->${f.to} in ${f.amountIn} out ${f.amountOut}${why} requestId ${f.requestId}`;
+  if ('error' in f) return `error frame ${data}`;
+  if ('type' in f) {
+    if (f.type === 'subscribed') return `${at} subscribed streamId ${(f as { streamId?: string }).streamId}`;
+    if (f.type !== 'quote' || f.result === undefined) return `${at} ${f.type} ${data}`;
+    const until = f.validUntil == null ? 'never' : new Date(f.validUntil).toISOString().slice(11, 23);
+    const envelope = `seq ${f.seq} tick ${f.tick} skipped ${f.ticksSkipped} cause ${f.cause?.kind} valid until ${until}`;
+    return `${at} ${envelope}: ${gist(f.result)}`;
+  }
+  return `${at} ${gist(f)}`;
 }
 
 byId('stream-form').addEventListener('submit', (e) => {

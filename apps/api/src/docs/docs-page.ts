@@ -61,13 +61,16 @@ function streamSection(asyncapi: JsonObject): string {
 ${paragraphs}
 <h3>Frames</h3>
 <p>Route frames are bare <b>RouteResult</b> objects (schema under Schemas above). Error frames are
-<code>{"error": string, "code": 1008 | 1013, "reason": string}</code>, sent just before the close they name.</p>
+<code>{"error": string, "code": 1008 | 1013, "reason": string}</code>, sent just before the close they name.
+With <code>envelope=v2</code> (as the console below asks by default) each frame is a v2 <code>quote</code>
+message instead: seq, tick, skipped states, cause and validUntil around the same result (the
+<code>stream</code> channel of the AsyncAPI document).</p>
 <h3>Connection parameters (query string)</h3>
 <table><tr><th>name</th><th>required</th><th>default</th><th>rule</th></tr>${rows}</table>
 <h3>Close codes</h3>
 <table><tr><th>code</th><th>reason</th><th>error frame first</th><th>when</th></tr>${closes}</table>
 <h3>Try it</h3>
-<form id="stream-form"><code>ws://${'<span id="stream-host"></span>'}/stream/route?</code><input id="stream-query" size="60" value="from=USDT&amp;to=BTC&amp;amountIn=1000">
+<form id="stream-form"><code>ws://${'<span id="stream-host"></span>'}/stream/route?</code><input id="stream-query" size="60" value="from=USDT&amp;to=BTC&amp;amountIn=1000&amp;envelope=v2">
 <button type="submit" id="stream-open">Connect</button> <button type="button" id="stream-close">Disconnect</button></form>
 <pre id="stream-log" aria-live="polite"></pre>
 </section>`;

@@ -63,7 +63,7 @@ export class RouteController {
     void reply.status(answer.status);
     if (!answer.ok) return { error: answer.error };
     void reply.header('content-type', 'application/json; charset=utf-8');
-    return Buffer.from(answer.body, 'utf8');
+    return answer.body;
   }
 
   private badRequest(reply: FastifyReply, error: string, status: 400 | 415 = 400): object {
