@@ -11,7 +11,11 @@ const files = execFileSync('git', ['ls-files', 'apps', 'libs', 'test'], { encodi
   .filter(Boolean);
 const specs = files.filter((f) => f.endsWith('.spec.ts'));
 const isSource = (f) =>
-  /^(apps|libs)\//.test(f) && f.endsWith('.ts') && !/\.(spec|d)\.ts$/.test(f) && !f.endsWith('/index.ts');
+  /^(apps|libs)\//.test(f) &&
+  f.endsWith('.ts') &&
+  !/\.(spec|d)\.ts$/.test(f) &&
+  !f.endsWith('/index.ts') &&
+  !f.includes('/test/');
 const stem = (f) => f.split('/').pop().replace(/\.ts$/, '');
 const specStem = (s) =>
   s
@@ -44,14 +48,14 @@ for (const f of files.filter(isSource)) {
   const bare = f.replace(/\.ts$/, '');
   for (const s of specs) {
     if (imports.get(s).has(bare)) {
-      const used = exported(f).filter((n) => new RegExp(`\\b${n}\\b`).test(text.get(s)));
+      const used = exported(f).filter((n) => new RegExp(`(?<![.\\w'"])${n}\\b`).test(text.get(s)));
       entry[s] = used.length ? `imports and calls ${used.slice(0, 3).join(', ')}` : `imports ${stem(f)}`;
     }
   }
   if (!Object.keys(entry).length && libOf(f)) {
     for (const s of specs) {
       if (!imports.get(s).has(libOf(f))) continue;
-      const used = exported(f).filter((n) => new RegExp(`\\b${n}\\b`).test(text.get(s)));
+      const used = exported(f).filter((n) => new RegExp(`(?<![.\\w'"])${n}\\b`).test(text.get(s)));
       if (used.length)
         entry[s] = `uses ${used.slice(0, 3).join(', ')} through ${libOf(f).replace('@', '@app/')}`;
     }

@@ -11,10 +11,15 @@ const tracked = (): string[] =>
 
 /**
  * Source files that need a test: TypeScript under apps/ and libs/, except specs, declarations
- * (.d.ts: types only, nothing to run) and index.ts barrels (re-exports only; their files are tested).
+ * (.d.ts: types only, nothing to run), index.ts barrels (re-exports only; their files are tested)
+ * and files in a library's own test/ folder (fixtures and child programs its specs run, never shipped).
  */
 const needsTest = (f: string): boolean =>
-  /^(apps|libs)\//.test(f) && f.endsWith('.ts') && !/\.(spec|d)\.ts$/.test(f) && basename(f) !== 'index.ts';
+  /^(apps|libs)\//.test(f) &&
+  f.endsWith('.ts') &&
+  !/\.(spec|d)\.ts$/.test(f) &&
+  basename(f) !== 'index.ts' &&
+  !f.includes('/test/');
 
 const specStem = (s: string): string => basename(s).replace(/\.(?:(?:int|e2e|fleet)\.)?spec\.ts$/, '');
 
