@@ -19,13 +19,40 @@ class VenueFill implements RuledFill {
   steps = 0;
   rule: LegRule = null;
   fitStopped = false;
-  constructor(readonly venue: VenueCtx) {}
+  constructor(public venue: VenueCtx) {}
 }
 
 /** A rule-aware walk of one venue for the whole pinned amount (best_single, quotes, the fill search). */
 export function walkVenueRuled(venue: VenueCtx, spec: WalkSpec, cap: number): WalkResult {
+  const fill = new VenueFill(venue);
+  const full = walkAlone(fill, spec, cap);
+  return { fills: fill.base > 0 ? [fill] : [], full };
+}
+
+/**
+ * The leg of the last `quoteVenueRuled` (base 0: none), valid until the next call. A hop quotes
+ * every venue it lists, a walk each, and nothing keeps a quote's leg: one object serves them all.
+ */
+export const quoteLeg: Readonly<RuledFill> = new VenueFill(undefined as unknown as VenueCtx);
+
+/** walkVenueRuled with unbounded funds for a venue's quote, its leg in `quoteLeg`; whether it was full. */
+export function quoteVenueRuled(venue: VenueCtx, spec: WalkSpec): boolean {
+  const fill = quoteLeg as VenueFill;
+  fill.venue = venue;
+  fill.base = 0;
+  fill.cost = 0;
+  fill.capLimited = false;
+  fill.steps = 0;
+  fill.rule = null;
+  fill.fitStopped = false;
+  return walkAlone(fill, spec, Infinity);
+}
+
+/** Walk `fill`'s venue alone into `fill`; whether the pinned amount was met. */
+function walkAlone(fill: VenueFill, spec: WalkSpec, cap: number): boolean {
+  const venue = fill.venue;
   const side = venue.levels;
-  if (side === null || side.count === 0 || !(cap > 0)) return { fills: [], full: false };
+  if (side === null || side.count === 0 || !(cap > 0)) return false;
   const r = venue.rules;
   const buy = spec.side === 'buy';
   const up = 1 + venue.fee;
@@ -35,7 +62,6 @@ export function walkVenueRuled(venue: VenueCtx, spec: WalkSpec, cap: number): Wa
   const pb = onCost ? 0 : 1;
   const ic = buy ? up : 0;
   const ib = buy ? 0 : 1;
-  const fill = new VenueFill(venue);
   const tape = recordingTape();
   if (r === null || r.stepUnits === 0)
     return walkStepless(fill, side, pc, pb, ic, ib, r?.maxBase ?? Infinity, spec.amount, cap, tape);
@@ -54,7 +80,7 @@ function walkStepless(
   amount: number,
   cap: number,
   tape: WalkTape | null,
-): WalkResult {
+): boolean {
   let remPinned = amount;
   let remCap = cap;
   let base = 0;
@@ -104,7 +130,7 @@ function walkStepless(
   }
   fill.base = base;
   fill.cost = cost;
-  return { fills: base > 0 ? [fill] : [], full };
+  return full;
 }
 
 /**
@@ -125,7 +151,7 @@ function walkStepped(
   amount: number,
   cap: number,
   tape: WalkTape | null,
-): WalkResult {
+): boolean {
   const { stepUnits, scale, maxBase, maxSteps } = rules;
   let remPinned = amount;
   let remCap = cap;
@@ -209,7 +235,7 @@ function walkStepped(
   }
   if (tape !== null && k > 0) tape.push(fill, base, stop + 8 * level);
   const left = amount - (pc * cost + pb * base);
-  return { fills: k > 0 ? [fill] : [], full: k > 0 && (left <= 0 || fill.fitStopped) };
+  return k > 0 && (left <= 0 || fill.fitStopped);
 }
 
 /** `completingLevel`'s prefix of the level it returns (module state: no allocation on this path). */
