@@ -1,6 +1,6 @@
 import type { BookSideView } from '@app/books';
 import type { VenueCtx } from './hop-context';
-import { FIT_SLACK, stepFits, type LegRule, type RuledFill, type RuledStop } from './ruled-leg';
+import { clearFill, FIT_SLACK, stepFits, type LegRule, type RuledFill, type RuledStop } from './ruled-leg';
 import { stepsIn, type OrderSteps } from './order-steps';
 import { recordingTape, type WalkResult, type WalkSpec, type WalkTape } from './walk';
 
@@ -38,13 +38,7 @@ export const quoteLeg: Readonly<RuledFill> = new VenueFill(undefined as unknown 
 /** walkVenueRuled with unbounded funds for a venue's quote, its leg in `quoteLeg`; whether it was full. */
 export function quoteVenueRuled(venue: VenueCtx, spec: WalkSpec): boolean {
   const fill = quoteLeg as VenueFill;
-  fill.venue = venue;
-  fill.base = 0;
-  fill.cost = 0;
-  fill.capLimited = false;
-  fill.steps = 0;
-  fill.rule = null;
-  fill.fitStopped = false;
+  clearFill(fill, venue);
   return walkAlone(fill, spec, Infinity);
 }
 
