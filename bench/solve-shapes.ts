@@ -126,6 +126,18 @@ interface Timed {
   readonly label: string;
   readonly ruled: number;
   readonly plain: number;
+  /**
+   * The rules left the route as it was (the same markets, the same sides). Where they change it,
+   * e.g. a bridged route quoting two hops of venues where the rule-free answer quotes one, the
+   * two solves did different work, and their ratio says so rather than what the rules walk costs.
+   */
+  readonly sameRoute: boolean;
+}
+
+/** The route an answer took: its hops' markets and sides. */
+function routeOf(answer: unknown): string {
+  const hops = (answer as { hops?: readonly { pair: string; side: string }[] }).hops ?? [];
+  return hops.map((h) => `${h.pair} ${h.side}`).join(', ');
 }
 
 type Solve = (input: SolveInput) => unknown;
@@ -134,6 +146,7 @@ type Solve = (input: SolveInput) => unknown;
 function timeShape(shape: Shape, calls: number, run: Solve): Timed {
   const ruled: number[] = [];
   const plain: number[] = [];
+  const sameRoute = routeOf(run(shape.ruled)) === routeOf(run(shape.plain));
   const time = (input: SolveInput, into: number[]): void => {
     const t0 = process.hrtime.bigint();
     run(input);
@@ -148,7 +161,7 @@ function timeShape(shape: Shape, calls: number, run: Solve): Timed {
       time(shape.ruled, ruled);
     }
   }
-  return { label: shape.label, ruled: quantile(ruled, 0.5), plain: quantile(plain, 0.5) };
+  return { label: shape.label, ruled: quantile(ruled, 0.5), plain: quantile(plain, 0.5), sameRoute };
 }
 
 /** The solver of a built checkout of another revision (`--baseline=<dir>`). */
@@ -198,7 +211,10 @@ export function benchSolveShapes(
 
 function shapeRows(name: string, set: BookSet, timed: readonly Timed[]): BenchRow[] {
   const ratios = timed.map((t) => t.ruled / t.plain);
-  const worst = timed.reduce((w, t) => (t.ruled / t.plain > w.ruled / w.plain ? t : w));
+  const worstOf = (list: readonly Timed[]): Timed =>
+    list.reduce((w, t) => (t.ruled / t.plain > w.ruled / w.plain ? t : w));
+  const worst = worstOf(timed);
+  const same = timed.filter((t) => t.sameRoute);
   const row = (metric: string, value: number, unit: string): BenchRow => ({
     scenario: 'solve',
     metric: `${name}: ${metric}`,
@@ -216,6 +232,25 @@ function shapeRows(name: string, set: BookSet, timed: readonly Timed[]): BenchRo
     ),
     row('worst shape with rules', worst.ruled, 'ms'),
     row('worst shape without rules', worst.plain, 'ms'),
+    row('shapes whose route the rules change', timed.length - same.length, 'count'),
+    ...(same.length === 0
+      ? []
+      : [
+          ((w: Timed) =>
+            row(
+              `rules / none, worst shape of the same route (${w.label.slice(set.name.length + 1)}: ${fmtMs(w.ruled)} vs ${fmtMs(w.plain)} ms)`,
+              w.ruled / w.plain,
+              'x',
+            ))(worstOf(same)),
+          row(
+            'rules / none, median shape of the same route',
+            quantile(
+              same.map((t) => t.ruled / t.plain),
+              0.5,
+            ),
+            'x',
+          ),
+        ]),
     row(
       'p50 over shapes with rules',
       quantile(
@@ -233,4 +268,8 @@ function shapeRows(name: string, set: BookSet, timed: readonly Timed[]): BenchRo
       'ms',
     ),
   ];
+}
+
+function fmtMs(ms: number): string {
+  return ms.toFixed(3);
 }

@@ -113,7 +113,8 @@ function viewOf(body: ServedBook, inSync: boolean): BookView {
     price: (i) => levels[i]!.price,
     amount: (i) => levels[i]!.amount,
   });
-  return { ...body, bids: side(body.bids), asks: side(body.asks), inSync };
+  const crossed = body.bids.length > 0 && body.asks.length > 0 && body.bids[0]!.price >= body.asks[0]!.price;
+  return { ...body, bids: side(body.bids), asks: side(body.asks), inSync, crossed };
 }
 
 /** Served books must hash like the fold's; every field the API shows must match it too. */

@@ -3,7 +3,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmbeddedLog } from '@app/event-log';
 import { findQuote, replayQuote } from '@app/audit';
-import { book } from '../support/records';
+import { book, T0 } from '../support/records';
+import { ReplayClock } from '../../apps/api/src/clock';
 import { call, sleep } from './support/http';
 import { startTestServer, type TestServer } from './support/server';
 import { ofType, openV2, resultText, type Message, type V2Client } from './support/stream-v2';
@@ -248,6 +249,41 @@ describe('resume', () => {
     });
     b.ws.close();
     await b.closed;
+  });
+});
+
+describe('STREAM_RESUME_WINDOW_MS', () => {
+  it('the welcome states the configured window; a resume at its last millisecond is proven, one past it expired', async () => {
+    const clock = new ReplayClock();
+    clock.advance(T0);
+    const w = await startTestServer({ streamMaxPerIp: 10, resumeWindowMs: 1_000 }, undefined, clock);
+    try {
+      const a = await openV2(w.wsUrl);
+      expect(await a.take(() => true)).toMatchObject({ type: 'welcome', resumeWindowMs: 1_000 });
+      const first = (await subscribe(a, 'w1')).streamId as string;
+      const second = (await subscribe(a, 'w2')).streamId as string;
+      await a.take(ofType('quote', 'w1'));
+      await a.take(ofType('quote', 'w2'));
+      a.ws.terminate();
+      await a.closed;
+      await sleep(20);
+      // Both streams closed at the service clock's T0; the verdict reads the clock, not the wall.
+      const b = await openV2(w.wsUrl);
+      clock.advance(T0 + 1_000);
+      expect((await subscribe(b, 'w1', { resume: { streamId: first, seq: 1 } })).resume).toEqual({
+        resumed: true,
+        missedFrames: 0,
+      });
+      clock.advance(T0 + 1_001);
+      expect((await subscribe(b, 'w2', { resume: { streamId: second, seq: 1 } })).resume).toEqual({
+        resumed: false,
+        reason: 'expired',
+      });
+      b.ws.close();
+      await b.closed;
+    } finally {
+      await w.close();
+    }
   });
 });
 

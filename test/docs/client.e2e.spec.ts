@@ -108,4 +108,43 @@ describe('@app/client', () => {
     expect(gaps).toEqual([]);
     stream.close();
   });
+
+  it("RouteStreamV2 honours goaway: after a server's stop it reconnects no sooner than the pause the server asked for", async () => {
+    const own = await startTestServer();
+    const connects: number[] = [];
+    const quotes: V2Quote[] = [];
+    let goaway: { at: number; reconnectAfterMs: number } | null = null;
+    const stream = new RouteStreamV2(
+      own.url,
+      { onQuote: (q) => quotes.push(q) },
+      {
+        connect: (url, protocol) => {
+          connects.push(Date.now());
+          const ws = new WebSocket(url, protocol);
+          ws.addEventListener('message', (e) => {
+            const m = JSON.parse(e.data as string) as { type: string; reconnectAfterMs?: number };
+            if (m.type === 'goaway') goaway = { at: Date.now(), reconnectAfterMs: m.reconnectAfterMs! };
+          });
+          return ws as unknown as SendingWebSocket;
+        },
+        // No jitter and a short backoff: any pause beyond 50 ms is goaway's.
+        random: () => 1,
+        reconnectMs: { first: 50, max: 50 },
+      },
+    );
+    try {
+      stream.subscribe('btc', { from: 'USDT', to: 'BTC', amountIn: 100.1, bridges: [] });
+      await expect.poll(() => quotes.length, { timeout: 5000 }).toBe(1);
+      // A graceful stop: goaway, then close 1001; the server is gone when the client comes back.
+      await own.close();
+      await expect.poll(() => connects.length, { timeout: 5000 }).toBe(2);
+      expect(goaway).not.toBeNull();
+      const { at, reconnectAfterMs } = goaway!;
+      expect(reconnectAfterMs).toBeGreaterThan(0);
+      expect(connects[1]! - at).toBeGreaterThanOrEqual(reconnectAfterMs);
+      expect(connects[1]! - at).toBeLessThan(reconnectAfterMs + 50 + 2000);
+    } finally {
+      stream.close();
+    }
+  });
 });

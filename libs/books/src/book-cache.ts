@@ -11,6 +11,33 @@ export interface MarketRules {
   readonly minAmount: number | null;
   readonly minCost: number | null;
   readonly maxAmount: number | null;
+  /**
+   * What `make` derives from these rules, made on the first call and kept with them (the cache's
+   * rules have it; rules built elsewhere, e.g. in tests, may not).
+   */
+  derived?<T>(make: (rules: MarketRules) => T): T;
+}
+
+/**
+ * The cache's rules: the record's four numbers, plus one slot where the solver keeps its view of
+ * them (made once per record). The slot is a private field, so it sits inside the object, one
+ * read from the rules, which the solver reads for every venue of every hop (a property added
+ * later sits outside it: a solve in the service ran 10-15 % slower so), and JSON, spreads and
+ * comparisons do not see it: the rules print and compare as the record's numbers alone.
+ */
+class CachedRules implements MarketRules {
+  #derived: unknown = undefined;
+  constructor(
+    readonly amountStep: number | null,
+    readonly minAmount: number | null,
+    readonly minCost: number | null,
+    readonly maxAmount: number | null,
+  ) {}
+
+  derived<T>(make: (rules: MarketRules) => T): T {
+    if (this.#derived === undefined) this.#derived = make(this);
+    return this.#derived as T;
+  }
 }
 
 /** A market as a venue lists it. */
@@ -230,7 +257,7 @@ export function rulesOf(record: MarketRecord): MarketRules | null {
   const minCost = record.minCost ?? null;
   const maxAmount = record.maxAmount ?? null;
   if (amountStep === null && minAmount === null && minCost === null && maxAmount === null) return null;
-  return { amountStep, minAmount, minCost, maxAmount };
+  return new CachedRules(amountStep, minAmount, minCost, maxAmount);
 }
 
 interface MutableListing {

@@ -13,6 +13,8 @@ export interface BookView {
   readonly exchangeTimestamp: number | null;
   /** False before the first snapshot and after a sequence gap, until the next snapshot. */
   readonly inSync: boolean;
+  /** The best bid is at or above the best ask (a corrupt feed; never routed), as of the last record applied. */
+  readonly crossed: boolean;
 }
 
 /** What applying one book record did. */
@@ -26,16 +28,16 @@ export class OrderBook implements BookView {
   receivedAt = 0;
   exchangeTimestamp: number | null = null;
   inSync = false;
+  /**
+   * Kept as a field, set with each record, rather than read from both sides when asked: the solver
+   * asks for every venue of every hop, and two sides' best levels are six more memory reads apart.
+   */
+  crossed = false;
 
   constructor(
     readonly exchangeId: string,
     readonly symbol: string,
   ) {}
-
-  /** Whether the best bid is at or above the best ask (a corrupt feed; never routed). */
-  get crossed(): boolean {
-    return this.bids.count > 0 && this.asks.count > 0 && this.bids.price(0) >= this.asks.price(0);
-  }
 
   /**
    * The single entry point of the fold: a snapshot replaces the book; a delta applies only when
@@ -76,9 +78,11 @@ export class OrderBook implements BookView {
     this.receivedAt = 0;
     this.exchangeTimestamp = null;
     this.inSync = false;
+    this.crossed = false;
   }
 
   private stamp(record: BookRecord): void {
+    this.crossed = this.bids.count > 0 && this.asks.count > 0 && this.bids.price(0) >= this.asks.price(0);
     this.sequence = record.sequence;
     this.receivedAt = record.receivedAt;
     this.exchangeTimestamp = record.exchangeTimestamp;

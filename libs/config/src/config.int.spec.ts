@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       rateLimitRps: 5,
       streamMaxPerIp: 10,
       heartbeatMs: 15_000,
+      resumeWindowMs: 120_000,
       trustedProxies: [],
       routing: { staleBookMs: 10_000, stalenessPenaltyBps: 1, defaultTakerFeeRate: 0.001 },
       journalStrict: false,

@@ -23,6 +23,8 @@ export interface ServerConfig {
   readonly rateLimitRps: number;
   readonly streamMaxPerIp: number;
   readonly heartbeatMs: number;
+  /** STREAM_RESUME_WINDOW_MS: how long a closed v2 stream can be resumed. */
+  readonly resumeWindowMs: number;
   /** Peer addresses whose x-forwarded-for is believed; empty = forwarded headers ignored. */
   readonly trustedProxies: readonly string[];
   readonly routing: RoutingSettings;
@@ -61,6 +63,7 @@ export function readServer(r: Reader): ServerConfig {
     rateLimitRps: r.int('RATE_LIMIT_RPS'),
     streamMaxPerIp: r.int('STREAM_MAX_PER_IP'),
     heartbeatMs: r.int('HEARTBEAT_MS'),
+    resumeWindowMs: r.int('STREAM_RESUME_WINDOW_MS'),
     trustedProxies,
     routing: {
       staleBookMs: r.int('STALE_BOOK_MS'),

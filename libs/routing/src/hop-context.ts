@@ -74,11 +74,7 @@ export function hopContext(
     const fee = request.includeFees ? takerFeeRate : 0;
     const book = listing.book;
     const ageMs = book === undefined || book.sequence < 0 ? null : Math.max(0, now - book.receivedAt);
-    const crossed =
-      book !== undefined &&
-      book.bids.count > 0 &&
-      book.asks.count > 0 &&
-      book.bids.price(0) >= book.asks.price(0);
+    const crossed = book !== undefined && book.crossed;
     const ahead = book !== undefined && book.receivedAt - now > CLOCK_SKEW_TOLERANCE_MS;
     const isFresh =
       book !== undefined &&

@@ -6,7 +6,7 @@ import type { Hop, Leg, Quote, RouteRequest, Strategy, UnroutableReason } from '
 import { executable, sumBase } from './order-steps';
 import { walkVenue, type Fill, type WalkResult, type WalkSpec } from './walk';
 import { isRuledFill } from './ruled-leg';
-import { walkVenueRuled } from './walk-rules';
+import { quoteLeg, quoteVenueRuled } from './walk-rules';
 
 /** A solved hop: the hop body, or why it could not be routed. */
 export interface HopOutcome {
@@ -160,20 +160,38 @@ export function leg(fill: Fill, side: 'buy' | 'sell', withBalances: boolean): Le
 }
 
 function quote(venue: VenueCtx, ctx: HopCtx, spec: WalkSpec): Quote {
-  let r = venue.rules === null ? walkVenue(venue, spec, Infinity) : walkVenueRuled(venue, spec, Infinity);
-  // Under its rules a venue quotes what it could execute: nothing when that is under its minimum.
-  if (r.fills.length > 0 && !executable(venue.rules, r.fills[0]!)) r = { fills: [], full: false };
-  const fill = r.fills[0];
-  const averagePrice = fill === undefined ? null : fill.cost / fill.base;
+  let base = 0;
+  let cost = 0;
+  let full: boolean;
+  if (venue.rules === null) {
+    const r = walkVenue(venue, spec, Infinity);
+    const fill = r.fills[0];
+    if (fill !== undefined) {
+      base = fill.base;
+      cost = fill.cost;
+    }
+    full = r.full;
+  } else {
+    // The leg is read at once: quoteLeg serves every quote.
+    full = quoteVenueRuled(venue, spec);
+    if (quoteLeg.base > 0) {
+      // Under its rules a venue quotes what it could execute: nothing when that is under its minimum.
+      if (executable(venue.rules, quoteLeg)) {
+        base = quoteLeg.base;
+        cost = quoteLeg.cost;
+      } else full = false;
+    }
+  }
+  const averagePrice = base > 0 ? cost / base : null;
   return {
     exchangeId: venue.exchangeId,
     side: ctx.side,
     requestedAmount: spec.amount,
-    filledAmount: fill === undefined ? 0 : fill.base,
+    filledAmount: base,
     averagePrice,
     effectivePriceWithFee: averagePrice === null ? null : averagePrice * venue.rankMul,
     takerFeeRate: venue.takerFeeRate,
-    fullyFillable: r.full,
+    fullyFillable: full,
     bookAgeMs: venue.ageMs,
   };
 }

@@ -2,7 +2,7 @@ import type { FirstBelow } from './first-below';
 import type { VenueCtx } from './hop-context';
 import { keepWorkspace, SLOTS, takeWorkspace, type Workspace } from './merged-workspace';
 import { advance, layFloor, LEG_SLOTS, nothingBelow, RuledLeg, type RuledFill } from './ruled-leg';
-import { DROPPED_MIN_AMOUNT, DROPPED_MIN_COST, droppedLookup, underMinimum } from './ruled-drops';
+import { atMinimums, DROPPED_MIN_AMOUNT, DROPPED_MIN_COST, droppedLookup, underMinimum } from './ruled-drops';
 import { sortByKey } from './walk-order';
 import type { VenueHeap } from './venue-heap';
 import { recordingTape, type DropLookup, type WalkResult, type WalkSpec, type WalkTape } from './walk';
@@ -69,6 +69,11 @@ export class MergedRuledWalk {
   private readonly rewinds: boolean;
   private readonly visitAll: boolean;
   private steps = 0;
+  /**
+   * Legs under their minimums (droppable). A leg only grows until a rewind, so while this is 0 no
+   * later drop can rewind to a step on a leg already made: its undo record is not written.
+   */
+  private unsafe = 0;
   private remPinned: number;
   private full = false;
   /** Some venue was passed by without a leg. */
@@ -171,9 +176,8 @@ export class MergedRuledWalk {
       const v = dirty[i]!;
       this.isDirty[v] = 0;
       const w = legs[v];
-      if (w === undefined || !(w.base > 0)) continue;
-      const r = w.venue.rules;
-      if (r === null || (w.base >= r.minAmount && w.cost >= r.minCost)) continue;
+      if (w === undefined || !(w.base > 0) || atMinimums(w)) continue;
+      const r = w.venue.rules!;
       this.out[v] = w.base < r.minAmount ? DROPPED_MIN_AMOUNT : DROPPED_MIN_COST;
       this.droppedOrder.push(v);
       const made = this.madeAt[v]!;
@@ -241,13 +245,12 @@ export class MergedRuledWalk {
           }
           continue;
         }
-        const r = w.venue.rules;
-        const bad = r !== null && !(w.base >= r.minAmount && w.cost >= r.minCost);
+        const bad = !atMinimums(w);
         if (first && !bad) return;
         first = false;
         if (bad) {
           chain[count] = v;
-          chainWhy[count++] = w.base < r.minAmount ? DROPPED_MIN_AMOUNT : DROPPED_MIN_COST;
+          chainWhy[count++] = w.base < w.venue.rules!.minAmount ? DROPPED_MIN_AMOUNT : DROPPED_MIN_COST;
         }
         left -= took;
         if (w.met || left <= 0) break;
@@ -298,7 +301,7 @@ export class MergedRuledWalk {
       if (r < 0 && top < 0) break;
       const fresh = top < 0 || (r >= 0 && this.walking.before(byRank[r]!, top));
       const v = fresh ? byRank[r]! : top;
-      if (this.rewinds) this.record(v, legs[v]);
+      if (this.rewinds && (fresh || this.unsafe > 0)) this.record(v, legs[v]);
       let w = legs[v];
       if (fresh) {
         const reused = this.ws!.free.pop();
@@ -317,7 +320,10 @@ export class MergedRuledWalk {
       }
       this.steps++;
       const left = this.remPinned;
+      const wasUnsafe = !atMinimums(w!);
+      if (fresh && wasUnsafe) this.unsafe++;
       this.remPinned -= advance(w!, left, tape);
+      if (wasUnsafe && atMinimums(w!)) this.unsafe--;
       if (w!.met || this.remPinned <= 0) return (this.full = true);
       if (w!.done) {
         // Taking nothing from its first level, it takes nothing from any smaller amount left.
@@ -382,6 +388,8 @@ export class MergedRuledWalk {
         this.dirty[this.dirtyCount++] = v;
       }
     }
+    this.unsafe = 0;
+    for (const w of this.legs) if (w !== undefined && !atMinimums(w)) this.unsafe++;
     const at = to * SLOTS;
     this.remPinned = undo[at + LEG_SLOTS]!;
     if (this.tape !== null) this.tape.length = undo[at + LEG_SLOTS + 1]!;

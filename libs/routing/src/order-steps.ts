@@ -33,9 +33,10 @@ export interface OrderSteps {
 }
 
 /**
- * Each market's walk view is made once and kept on the rules object itself, under a private,
- * non-enumerable symbol (JSON and spreads do not see it): a solve asks for every venue of every
- * hop, and a property read costs a fraction of a WeakMap's look-up. Frozen rules use the WeakMap.
+ * Each market's walk view is made once and kept with its rules: in the cache's own slot for them
+ * (an in-object field: a solve asks for every venue of every hop), else (rules built elsewhere)
+ * under a private, non-enumerable symbol that JSON and spreads do not see; frozen ones in a
+ * WeakMap.
  */
 const KEPT = Symbol('orderSteps');
 const frozen = new WeakMap<MarketRules, OrderSteps>();
@@ -43,6 +44,7 @@ const frozen = new WeakMap<MarketRules, OrderSteps>();
 /** The walk's view of a market's rules; null for a market without any. Made once per record. */
 export function orderSteps(market: MarketRules | null | undefined): OrderSteps | null {
   if (market === null || market === undefined) return null;
+  if (market.derived !== undefined) return market.derived(build);
   const kept = (market as { [KEPT]?: OrderSteps })[KEPT];
   if (kept !== undefined) return kept;
   let rules = frozen.get(market);

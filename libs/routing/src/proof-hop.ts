@@ -157,8 +157,7 @@ function whyNotFresh(
 ): NonNullable<VenueProof['notFreshBecause']> {
   if (book === undefined || venue.ageMs === null) return 'no_book';
   if (!book.inSync) return 'out_of_sync';
-  if (book.bids.count > 0 && book.asks.count > 0 && book.bids.price(0) >= book.asks.price(0))
-    return 'crossed';
+  if (book.crossed) return 'crossed';
   if (venue.aheadOfClock) return 'ahead_of_clock';
   return 'stale';
 }

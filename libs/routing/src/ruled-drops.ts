@@ -1,4 +1,5 @@
 import type { VenueCtx } from './hop-context';
+import type { RuledFill } from './ruled-leg';
 import type { DropLookup, DropReason, WalkSpec } from './walk';
 
 // What a merged rule-aware walk (merged-ruled.ts) knows about dropping venues: why a venue was
@@ -61,4 +62,10 @@ export function underMinimum(venue: VenueCtx, spec: WalkSpec, left: number): boo
     cost = most * price;
   } else cost = most / (1 - venue.fee);
   return r.minCost > cost * (1 + UNDER_MARGIN) || r.minAmount > base * (1 + UNDER_MARGIN);
+}
+
+/** The leg is at or above its venue's minimum amount and cost: it can never be dropped. */
+export function atMinimums(w: RuledFill): boolean {
+  const r = w.venue.rules;
+  return r === null || (w.base >= r.minAmount && w.cost >= r.minCost);
 }

@@ -33,6 +33,20 @@ export type RuledStop = 0 | 1 | 2 | 3 | 4;
 /** Numbers `RuledLeg.save` writes per leg. */
 export const LEG_SLOTS = 9;
 
+/** A ruled fill's own fields, writable: what a walk reuses an object for. */
+type ClearableFill = { -readonly [K in keyof RuledFill]: RuledFill[K] };
+
+/** `fill` as before any walk, on `venue`: no leg, no stop, no rule. */
+export function clearFill(fill: ClearableFill, venue: VenueCtx): void {
+  fill.venue = venue;
+  fill.base = 0;
+  fill.cost = 0;
+  fill.capLimited = false;
+  fill.steps = 0;
+  fill.rule = null;
+  fill.fitStopped = false;
+}
+
 /** Relative slack within which a whole step counted from a float depth may meet a pinned amount or cap. */
 export const FIT_SLACK = 1e-12;
 
@@ -86,13 +100,7 @@ export class RuledLeg implements RuledFill {
     const buy = spec.side === 'buy';
     const up = 1 + venue.fee;
     const onCost = spec.pinned === 'in' ? buy : !buy;
-    this.venue = venue;
-    this.base = 0;
-    this.cost = 0;
-    this.capLimited = false;
-    this.steps = 0;
-    this.rule = null;
-    this.fitStopped = false;
+    clearFill(this, venue);
     this.level = 0;
     this.cumBase = 0;
     this.cumCost = 0;

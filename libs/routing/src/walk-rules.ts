@@ -1,6 +1,6 @@
 import type { BookSideView } from '@app/books';
 import type { VenueCtx } from './hop-context';
-import { FIT_SLACK, stepFits, type LegRule, type RuledFill, type RuledStop } from './ruled-leg';
+import { clearFill, FIT_SLACK, stepFits, type LegRule, type RuledFill, type RuledStop } from './ruled-leg';
 import { stepsIn, type OrderSteps } from './order-steps';
 import { recordingTape, type WalkResult, type WalkSpec, type WalkTape } from './walk';
 
@@ -19,13 +19,34 @@ class VenueFill implements RuledFill {
   steps = 0;
   rule: LegRule = null;
   fitStopped = false;
-  constructor(readonly venue: VenueCtx) {}
+  constructor(public venue: VenueCtx) {}
 }
 
 /** A rule-aware walk of one venue for the whole pinned amount (best_single, quotes, the fill search). */
 export function walkVenueRuled(venue: VenueCtx, spec: WalkSpec, cap: number): WalkResult {
+  const fill = new VenueFill(venue);
+  const full = walkAlone(fill, spec, cap);
+  return { fills: fill.base > 0 ? [fill] : [], full };
+}
+
+/**
+ * The leg of the last `quoteVenueRuled` (base 0: none), valid until the next call. A hop quotes
+ * every venue it lists, a walk each, and nothing keeps a quote's leg: one object serves them all.
+ */
+export const quoteLeg: Readonly<RuledFill> = new VenueFill(undefined as unknown as VenueCtx);
+
+/** walkVenueRuled with unbounded funds for a venue's quote, its leg in `quoteLeg`; whether it was full. */
+export function quoteVenueRuled(venue: VenueCtx, spec: WalkSpec): boolean {
+  const fill = quoteLeg as VenueFill;
+  clearFill(fill, venue);
+  return walkAlone(fill, spec, Infinity);
+}
+
+/** Walk `fill`'s venue alone into `fill`; whether the pinned amount was met. */
+function walkAlone(fill: VenueFill, spec: WalkSpec, cap: number): boolean {
+  const venue = fill.venue;
   const side = venue.levels;
-  if (side === null || side.count === 0 || !(cap > 0)) return { fills: [], full: false };
+  if (side === null || side.count === 0 || !(cap > 0)) return false;
   const r = venue.rules;
   const buy = spec.side === 'buy';
   const up = 1 + venue.fee;
@@ -35,7 +56,6 @@ export function walkVenueRuled(venue: VenueCtx, spec: WalkSpec, cap: number): Wa
   const pb = onCost ? 0 : 1;
   const ic = buy ? up : 0;
   const ib = buy ? 0 : 1;
-  const fill = new VenueFill(venue);
   const tape = recordingTape();
   if (r === null || r.stepUnits === 0)
     return walkStepless(fill, side, pc, pb, ic, ib, r?.maxBase ?? Infinity, spec.amount, cap, tape);
@@ -54,7 +74,7 @@ function walkStepless(
   amount: number,
   cap: number,
   tape: WalkTape | null,
-): WalkResult {
+): boolean {
   let remPinned = amount;
   let remCap = cap;
   let base = 0;
@@ -104,7 +124,7 @@ function walkStepless(
   }
   fill.base = base;
   fill.cost = cost;
-  return { fills: base > 0 ? [fill] : [], full };
+  return full;
 }
 
 /**
@@ -125,7 +145,7 @@ function walkStepped(
   amount: number,
   cap: number,
   tape: WalkTape | null,
-): WalkResult {
+): boolean {
   const { stepUnits, scale, maxBase, maxSteps } = rules;
   let remPinned = amount;
   let remCap = cap;
@@ -209,7 +229,7 @@ function walkStepped(
   }
   if (tape !== null && k > 0) tape.push(fill, base, stop + 8 * level);
   const left = amount - (pc * cost + pb * base);
-  return { fills: k > 0 ? [fill] : [], full: k > 0 && (left <= 0 || fill.fitStopped) };
+  return k > 0 && (left <= 0 || fill.fitStopped);
 }
 
 /** `completingLevel`'s prefix of the level it returns (module state: no allocation on this path). */

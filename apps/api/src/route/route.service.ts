@@ -16,6 +16,7 @@ import { BookFeed } from '@app/live-feed';
 import { QuoteJournal } from '@app/audit';
 import { booksAt } from '@app/history';
 import { SERVER_CONFIG } from '../tokens';
+import { utf8Bytes } from './utf8-bytes';
 import type { RouteParams } from '@app/request';
 
 /** HTTP status of a route result (spec 2.6, 7): only the two request-level refusals are errors. */
@@ -82,7 +83,7 @@ export class RouteService {
     const body = JSON.stringify(result);
     // Encoded once: these bytes are sent as they are, and the journal hashes and measures them
     // instead of encoding the 15 KB text again for each.
-    const bytes = Buffer.from(body, 'utf8');
+    const bytes = utf8Bytes(body);
     const journalled = await this.journalRest(request, asOf, result, snap.positions, body, bytes);
     return journalled ?? { ok: true, status: statusOf(result), body: bytes };
   }

@@ -20,7 +20,7 @@ import { FramePump } from './frame-pump';
 import { StreamGroups, type Group } from './stream-groups';
 import { FrameOut } from './frame-out';
 import type { ResumePoint } from './v2/client-messages';
-import { RESUME_WINDOW_MS, ResumePoints } from './v2/resume-points';
+import { ResumePoints } from './v2/resume-points';
 import type { CauseKind, ErrorFields, ResumeVerdict } from './v2/server-messages';
 import { heartbeatMessage, subscribedMessage, welcomeMessage } from './v2/server-messages';
 import {
@@ -66,7 +66,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy, SessionHost {
   private readonly slots = new Map<Subscriber, StreamSlot>();
   private readonly subs = new Set<Subscriber>();
   private readonly sessions = new Set<StreamSession>();
-  private readonly resumes = new ResumePoints();
+  private readonly resumes: ResumePoints;
   private unsubscribe: (() => void) | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private goingAway = false;
@@ -89,6 +89,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy, SessionHost {
     @Inject(Limits) private readonly limits: Limits,
     @Inject(Clock) private readonly clock: Clock,
   ) {
+    this.resumes = new ResumePoints(config.resumeWindowMs);
     this.out = new FrameOut(journal, this.logger, (ms) => this.onPush(ms));
     this.groups = new StreamGroups(
       () => feed.cache,
@@ -268,7 +269,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy, SessionHost {
       welcomeMessage({
         heartbeatMs: this.config.heartbeatMs,
         pushFloorMs: PUSH_FLOOR_MS,
-        resumeWindowMs: RESUME_WINDOW_MS,
+        resumeWindowMs: this.config.resumeWindowMs,
         limits: {
           subscriptionsPerAddress: this.config.streamMaxPerIp,
           messagesPerSec: MESSAGES_PER_SEC,

@@ -107,6 +107,13 @@ export const SERVER_KEYS: readonly ConfigKey[] = [
     doc: 'Stream ping interval; two missed pongs terminate the socket.',
   },
   {
+    env: { name: 'STREAM_RESUME_WINDOW_MS', apps: SERVER },
+    value: int(1_000, 86_400_000),
+    default: 120_000,
+    help: 'how long after a routestream.v2 stream closes a reconnecting client can resume it and be told what it missed',
+    doc: 'How long after a `routestream.v2` stream closes a reconnecting client can resume it and be told exactly how many frames it missed (docs/api.md "Resume"); the welcome message states it.',
+  },
+  {
     env: { name: 'TRUSTED_PROXY', apps: SERVER },
     value: text((raw) =>
       proxiesOf(raw)

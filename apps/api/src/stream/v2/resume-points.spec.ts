@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { RESUME_WINDOW_MS, ResumePoints } from './resume-points';
+import { defaultOf } from '@app/config';
+import { ResumePoints } from './resume-points';
 
 const KEY = '{"from":"USDT","to":"BTC","amountIn":1000}';
 const T0 = 1_786_300_000_000;
+/** The service's default window; each verdict holds for any window, the default is what users get. */
+const RESUME_WINDOW_MS = defaultOf('STREAM_RESUME_WINDOW_MS');
 
 describe('ResumePoints: what a reconnecting v2 client is told (time is an argument)', () => {
   it('resumed with the exact missed frames inside the window, up to its last millisecond', () => {
-    const p = new ResumePoints();
+    const p = new ResumePoints(RESUME_WINDOW_MS);
     p.opened('s1', KEY);
     p.closed('s1', KEY, 7, T0);
     expect(p.verdict({ streamId: 's1', seq: 4 }, KEY, T0 + 1)).toEqual({ resumed: true, missedFrames: 3 });
@@ -17,7 +20,7 @@ describe('ResumePoints: what a reconnecting v2 client is told (time is an argume
   });
 
   it('expired once the window has passed, not unknown: the end is kept twice the window', () => {
-    const p = new ResumePoints();
+    const p = new ResumePoints(RESUME_WINDOW_MS);
     p.opened('s1', KEY);
     p.closed('s1', KEY, 7, T0);
     expect(p.verdict({ streamId: 's1', seq: 4 }, KEY, T0 + RESUME_WINDOW_MS + 1)).toEqual({
@@ -33,7 +36,7 @@ describe('ResumePoints: what a reconnecting v2 client is told (time is an argume
   });
 
   it('still_open before the old socket’s close is seen; request_mismatch and seq_ahead as named', () => {
-    const p = new ResumePoints();
+    const p = new ResumePoints(RESUME_WINDOW_MS);
     p.opened('s1', KEY);
     expect(p.verdict({ streamId: 's1', seq: 1 }, KEY, T0)).toEqual({ resumed: false, reason: 'still_open' });
     p.closed('s1', KEY, 5, T0);

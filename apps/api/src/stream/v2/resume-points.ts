@@ -1,8 +1,6 @@
 import type { ResumePoint } from './client-messages';
 import type { ResumeVerdict } from './server-messages';
 
-/** How long a closed stream can be resumed (ms). */
-export const RESUME_WINDOW_MS = 120_000;
 /** Closed streams remembered at most (the oldest are forgotten first). */
 const MAX_REMEMBERED = 100_000;
 
@@ -21,6 +19,9 @@ export class ResumePoints {
   private readonly ended = new Map<string, Ended>();
   private readonly open = new Map<string, string>();
 
+  /** `windowMs`: how long a closed stream can be resumed (STREAM_RESUME_WINDOW_MS). */
+  constructor(private readonly windowMs: number) {}
+
   opened(streamId: string, key: string): void {
     this.open.set(streamId, key);
   }
@@ -35,7 +36,7 @@ export class ResumePoints {
     const end = this.ended.get(point.streamId);
     if (end === undefined)
       return { resumed: false, reason: this.open.has(point.streamId) ? 'still_open' : 'unknown_stream' };
-    if (now - end.closedAt > RESUME_WINDOW_MS) return { resumed: false, reason: 'expired' };
+    if (now - end.closedAt > this.windowMs) return { resumed: false, reason: 'expired' };
     if (end.key !== key) return { resumed: false, reason: 'request_mismatch' };
     if (point.seq > end.lastSeq) return { resumed: false, reason: 'seq_ahead' };
     return { resumed: true, missedFrames: end.lastSeq - point.seq };
@@ -44,7 +45,7 @@ export class ResumePoints {
   private prune(now: number): void {
     // Insertion order is close order: the oldest ends are first.
     for (const [id, end] of this.ended) {
-      if (this.ended.size <= MAX_REMEMBERED && now - end.closedAt <= 2 * RESUME_WINDOW_MS) return;
+      if (this.ended.size <= MAX_REMEMBERED && now - end.closedAt <= 2 * this.windowMs) return;
       this.ended.delete(id);
     }
   }
