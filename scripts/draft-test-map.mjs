@@ -28,7 +28,11 @@ const text = new Map(specs.map((s) => [s, readFileSync(s, 'utf8')]));
 const imports = new Map();
 for (const s of specs) {
   const got = new Set();
-  for (const m of text.get(s).matchAll(/from '([^']+)'|import\('([^']+)'\)/g)) {
+  // a type-only import runs nothing of the file
+  for (const m of text
+    .get(s)
+    .replace(/^import type [^;]*;/gm, '')
+    .matchAll(/from '([^']+)'|import\('([^']+)'\)/g)) {
     const spec = m[1] ?? m[2];
     if (spec.startsWith('.')) got.add(normalize(join(dirname(s), spec)).replace(/\.js$/, ''));
     else if (spec.startsWith('@app/')) got.add(`@${spec.slice(5)}`);
@@ -40,6 +44,10 @@ const exported = (f) =>
   [
     ...readFileSync(f, 'utf8').matchAll(/^export (?:abstract )?(?:class|function|const|let|enum) (\w+)/gm),
   ].map((m) => m[1]);
+// a name counts as used only where the spec does not declare its own of that name
+const uses = (s, n) =>
+  new RegExp(`(?<![.\\w'"])${n}\\b`).test(text.get(s)) &&
+  !new RegExp(`(?:const|let|function|class) ${n}\\b`).test(text.get(s));
 const map = {};
 const unmapped = [];
 for (const f of files.filter(isSource)) {
@@ -48,14 +56,14 @@ for (const f of files.filter(isSource)) {
   const bare = f.replace(/\.ts$/, '');
   for (const s of specs) {
     if (imports.get(s).has(bare)) {
-      const used = exported(f).filter((n) => new RegExp(`(?<![.\\w'"])${n}\\b`).test(text.get(s)));
+      const used = exported(f).filter((n) => uses(s, n));
       entry[s] = used.length ? `imports and calls ${used.slice(0, 3).join(', ')}` : `imports ${stem(f)}`;
     }
   }
   if (!Object.keys(entry).length && libOf(f)) {
     for (const s of specs) {
       if (!imports.get(s).has(libOf(f))) continue;
-      const used = exported(f).filter((n) => new RegExp(`(?<![.\\w'"])${n}\\b`).test(text.get(s)));
+      const used = exported(f).filter((n) => uses(s, n));
       if (used.length)
         entry[s] = `uses ${used.slice(0, 3).join(', ')} through ${libOf(f).replace('@', '@app/')}`;
     }
