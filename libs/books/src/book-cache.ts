@@ -12,8 +12,9 @@ export interface MarketRules {
   readonly minCost: number | null;
   readonly maxAmount: number | null;
   /**
-   * What `make` derives from these rules, made on the first call and kept with them (the cache's
-   * rules have it; rules built elsewhere, e.g. in tests, may not).
+   * One slot for the solver's view of these rules: `make`'s value, made on the first call and kept
+   * with them (a second kind of derived value would need a slot of its own). The cache's rules
+   * have it; rules built elsewhere, e.g. in tests, may not.
    */
   derived?<T>(make: (rules: MarketRules) => T): T;
 }

@@ -25,7 +25,7 @@ class VenueFill implements RuledFill {
 /** A rule-aware walk of one venue for the whole pinned amount (best_single, quotes, the fill search). */
 export function walkVenueRuled(venue: VenueCtx, spec: WalkSpec, cap: number): WalkResult {
   const fill = new VenueFill(venue);
-  const full = walkAlone(fill, spec, cap);
+  const full = walkAlone(fill, spec, cap, recordingTape());
   return { fills: fill.base > 0 ? [fill] : [], full };
 }
 
@@ -35,15 +35,18 @@ export function walkVenueRuled(venue: VenueCtx, spec: WalkSpec, cap: number): Wa
  */
 export const quoteLeg: Readonly<RuledFill> = new VenueFill(undefined as unknown as VenueCtx);
 
-/** walkVenueRuled with unbounded funds for a venue's quote, its leg in `quoteLeg`; whether it was full. */
+/**
+ * walkVenueRuled with unbounded funds for a venue's quote, its leg in `quoteLeg`; whether it was
+ * full. Never on a proof's tape (quotes are not part of a proof), which would keep the shared leg.
+ */
 export function quoteVenueRuled(venue: VenueCtx, spec: WalkSpec): boolean {
   const fill = quoteLeg as VenueFill;
   clearFill(fill, venue);
-  return walkAlone(fill, spec, Infinity);
+  return walkAlone(fill, spec, Infinity, null);
 }
 
-/** Walk `fill`'s venue alone into `fill`; whether the pinned amount was met. */
-function walkAlone(fill: VenueFill, spec: WalkSpec, cap: number): boolean {
+/** Walk `fill`'s venue alone into `fill`, its takes on `tape`; whether the pinned amount was met. */
+function walkAlone(fill: VenueFill, spec: WalkSpec, cap: number, tape: WalkTape | null): boolean {
   const venue = fill.venue;
   const side = venue.levels;
   if (side === null || side.count === 0 || !(cap > 0)) return false;
@@ -56,7 +59,6 @@ function walkAlone(fill: VenueFill, spec: WalkSpec, cap: number): boolean {
   const pb = onCost ? 0 : 1;
   const ic = buy ? up : 0;
   const ib = buy ? 0 : 1;
-  const tape = recordingTape();
   if (r === null || r.stepUnits === 0)
     return walkStepless(fill, side, pc, pb, ic, ib, r?.maxBase ?? Infinity, spec.amount, cap, tape);
   return walkStepped(fill, side, pc, pb, ic, ib, r, spec.amount, cap, tape);
