@@ -1,7 +1,13 @@
 export { QuoteJournal } from './quote-journal';
-export type { FrameEntry, JournalEntry, JournalMode, QuoteJournalOptions } from './quote-journal';
+export type { JournalMode, QuoteJournalOptions } from './quote-journal';
+export type { FrameEntry, JournalEntry, StreamEvent } from './journal-entry';
 export { sha256Hex } from './sha256';
-export { parseJournalEntryLine, parseQuoteRecord, parseQuoteRecordLine } from './journal-parse';
+export {
+  parseJournalEntryLine,
+  parseJournalValueLine,
+  parseQuoteRecord,
+  parseQuoteRecordLine,
+} from './journal-parse';
 export { findQuote } from './find-quote';
 export type { FoundQuote } from './find-quote';
 export { formatDiff, replayInput, replayQuote } from './replay-quote';

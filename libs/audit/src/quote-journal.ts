@@ -3,12 +3,14 @@ import { BatchAppender, MAX_RECORD_BYTES, type EventLog } from '@app/event-log';
 import {
   encodeFrameRecord,
   encodeQuoteRecord,
+  encodeStreamClose,
+  encodeStreamOpen,
   journalRecord,
-  type JournalPositions,
-  type JournalRequest,
-  type QuoteKind,
 } from '@app/journal';
 import { SOLVER_VERSION, type RoutingConfig } from '@app/routing';
+import type { FrameEntry, JournalEntry, StreamEvent } from './journal-entry';
+
+export type { FrameEntry, JournalEntry, StreamEvent } from './journal-entry';
 import { sha256Hex, sha256HexOfBytes } from './sha256';
 
 /**
@@ -52,35 +54,6 @@ export interface QuoteJournalOptions {
    */
   readonly onError?: (error: Error) => void;
   readonly solverVersion?: string;
-}
-
-/** One served response, as the API hands it over after serialising it. */
-export interface JournalEntry {
-  readonly kind: QuoteKind;
-  /** The normalised request with the requestId the client received (and asOf, if asked). */
-  readonly request: JournalRequest;
-  /** RouteResult.calculatedAt: the solver's clock. */
-  readonly calculatedAt: number;
-  /** BookFeed.positions() taken together with the solve (same event-loop turn). */
-  readonly positions: JournalPositions | Partial<Record<'books' | 'venues', readonly number[]>>;
-  /** HTTP status for REST, null for a stream frame. */
-  readonly status: number | null;
-  /** The exact response text written to the socket. */
-  readonly body: string;
-  /**
-   * `body`'s UTF-8 bytes when the caller encoded them to send (GET/POST /route): hashed and
-   * measured as they are, instead of encoding the text again for each.
-   */
-  readonly bytes?: Uint8Array;
-}
-
-/** One stream frame as sent: the subscriber's requestId, the tick it carries, the exact text. */
-export interface FrameEntry {
-  readonly requestId: string;
-  readonly tickId: string;
-  /** The tick's calculatedAt (age retention times the stream topic by it). */
-  readonly calculatedAt: number;
-  readonly body: string;
 }
 
 /** What an entry holds besides its texts (the request, positions, closures): a generous estimate. */
@@ -192,8 +165,15 @@ export class QuoteJournal {
         responseSha256: sha256Hex(frame.body),
         responseBytes: Buffer.byteLength(frame.body, 'utf8'),
         calculatedAt: frame.calculatedAt,
+        ...(frame.stream === undefined ? {} : { stream: frame.stream }),
       }),
     );
+  }
+
+  /** Journal a v2 stream's open or close in the `stream` topic, keyed by its streamId (docs/replay.md). */
+  recordStreamEvent(event: StreamEvent): Promise<void> {
+    const text = event.type === 'stream_open' ? encodeStreamOpen(event) : encodeStreamClose(event);
+    return this.enqueue('stream', event.streamId, ENTRY_OVERHEAD + text.length, () => text);
   }
 
   private get maxBytes(): number {
@@ -214,6 +194,7 @@ export class QuoteJournal {
         storeResponse: false,
         responseBytes: entry.bytes?.length ?? Buffer.byteLength(entry.body, 'utf8'),
         responseSha256: entry.bytes === undefined ? undefined : sha256HexOfBytes(entry.bytes),
+        ...(entry.cause === undefined ? {} : { cause: entry.cause }),
       },
       sha256Hex,
     );

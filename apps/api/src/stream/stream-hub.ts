@@ -250,7 +250,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy, SessionHost {
     group.subs.add(sub);
     this.subs.add(sub);
     // The budget is charged for the opening frame and its solve, so what waits pays for it.
-    const frame = this.frameOf(solved, group);
+    const frame = this.frameOf(solved, group, null, sub.v2?.openCause);
     this.pump.charge(SOLVE_COST_FRAMES + 1, frame.bytes);
     this.out.deliver(sub, sub.takeNow(frame));
   }
@@ -335,14 +335,22 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy, SessionHost {
     return { request, ...this.routes.solveLive(request) };
   }
 
-  /** The tick's frame, journalled; a v2 group's carries its cause and validUntil, and arms the staleness push. */
-  private frameOf(solved: Solved, group: Group, cause: CauseKind | null = null): SharedFrame {
-    const frame = this.out.tick(solved);
+  /**
+   * The tick's frame, journalled (a v2 group's with its cause: `opening`'s for an opening frame,
+   * cause null); a v2 frame carries its cause and validUntil, and arms the staleness push.
+   */
+  private frameOf(
+    solved: Solved,
+    group: Group,
+    cause: CauseKind | null = null,
+    opening: 'open' | 'resume' = 'open',
+  ): SharedFrame {
+    const markets = cause === null ? [] : [...group.moved].sort();
+    const frame = this.out.tick(solved, group.v2 ? { kind: cause ?? opening, markets } : undefined);
     frame.positions = solved.positions;
     if (!group.v2) return frame;
     frame.validUntil = validUntilOf(solved.result, this.feed.routable());
-    if (cause !== null)
-      frame.cause = { kind: cause, markets: [...group.moved].sort(), positions: solved.positions };
+    if (cause !== null) frame.cause = { kind: cause, markets, positions: solved.positions };
     this.groups.armStaleness(group, frame.validUntil);
     return frame;
   }

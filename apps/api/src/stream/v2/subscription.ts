@@ -1,3 +1,4 @@
+import type { FrameStream } from '@app/journal';
 import type { RouteParams } from '@app/request';
 import type { CauseKind } from './server-messages';
 
@@ -23,4 +24,32 @@ export class Subscription {
     /** Opened as `/stream/route?...&envelope=v2` (a one-way socket of its own), not on /stream. */
     readonly oldPath = false,
   ) {}
+
+  /**
+   * The envelope of the next frame sent, `tick` being the subscriber's tick count now: seq +1,
+   * ticksSkipped the states since the last frame sent that it never got.
+   */
+  next(tick: number): FrameStream {
+    const stream = {
+      streamId: this.streamId,
+      id: this.id,
+      seq: this.seq + 1,
+      tick,
+      ticksSkipped: tick - this.lastSentTick - 1,
+    };
+    this.seq = stream.seq;
+    this.lastSentTick = tick;
+    return stream;
+  }
+
+  /**
+   * A frame taken by next() was not sent (the strict journal refused it): when no later frame was
+   * taken since, its seq is given back (seq stays contiguous) and the next frame counts its tick
+   * in ticksSkipped.
+   */
+  unsent(stream: FrameStream): void {
+    if (this.seq !== stream.seq) return;
+    this.seq--;
+    this.lastSentTick = stream.tick - stream.ticksSkipped - 1;
+  }
 }

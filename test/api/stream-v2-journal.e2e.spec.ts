@@ -1,0 +1,118 @@
+/* eslint-disable @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-return -- messages are checked by the assertions */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JOURNAL_TOPICS } from '@app/events';
+import { EmbeddedLog, type EventLog } from '@app/event-log';
+import { findQuote, journalInRange, parseJournalValueLine, replayQuote } from '@app/audit';
+import type { JournalValue } from '@app/journal';
+import { book } from '../support/records';
+import { sleep } from './support/http';
+import { startTestServer, type TestServer } from './support/server';
+import { ofType, openV2, resultText, type Message } from './support/stream-v2';
+
+// What the journal says about a v2 stream, written by the real service over real sockets: each
+// frame its stream, seq, tick and ticksSkipped, each tick its cause; the readers that replay
+// results (replay quote, audit) read that journal as before.
+let s: TestServer;
+let bookSeq = 1;
+beforeAll(async () => {
+  s = await startTestServer({ streamMaxPerIp: 10 });
+});
+afterAll(() => s.close());
+
+const ROUTE = { from: 'USDT', to: 'BTC', amountIn: 100.1, bridges: '' };
+const moveAlpha = (ask: number) =>
+  s.write([book('alpha', 'BTC/USDT', [[ask - 1, 1]], [[ask, 5]], ++bookSeq)]);
+
+/** Every value of the journal topics, each parsed (one that does not validate fails the test). */
+async function journalValues(log: EventLog): Promise<JournalValue[]> {
+  const out: JournalValue[] = [];
+  for (const topic of JOURNAL_TOPICS) {
+    const ends = await log.highWatermarks(topic);
+    for (let p = 0; p < ends.length; p++)
+      for (const e of await log.read(topic, p, 0)) {
+        const parsed = parseJournalValueLine(e.value);
+        if (!parsed.ok) throw parsed.error;
+        out.push(parsed.record);
+      }
+  }
+  return out;
+}
+
+/** Open a v2 socket, subscribe `id`, take its opening frame and one pushed by a book move, close. */
+async function streamTwoFrames(
+  id: string,
+  ask: number,
+): Promise<{ streamId: string; quotes: { q: Message; text: string }[] }> {
+  const c = await openV2(s.wsUrl);
+  c.send({ type: 'subscribe', id, route: ROUTE });
+  const { streamId } = await c.take(ofType('subscribed', id));
+  const quotes = [];
+  for (const move of [null, ask]) {
+    if (move !== null) {
+      await sleep(120);
+      await moveAlpha(move);
+    }
+    const q = await c.take(ofType('quote', id));
+    quotes.push({ q, text: resultText(c.raw[c.messages.indexOf(q)]!) });
+  }
+  c.ws.close();
+  await c.closed;
+  return { streamId: streamId as string, quotes };
+}
+
+describe('the journal of a v2 stream', () => {
+  it('frames record streamId, id, seq, tick and ticksSkipped; ticks their cause; replay quote and audit read it as before', async () => {
+    const { streamId, quotes } = await streamTwoFrames('j1', 50_500);
+    const v1 = await openV2(s.wsUrl, [], '/stream/route?from=USDT&to=BTC&amountIn=100.1&bridges=');
+    const v1Frame = await v1.take(() => true);
+    v1.ws.close();
+    await v1.closed;
+    await s.server.journal.flush();
+    const reader = new EmbeddedLog({ dataDir: s.dataDir });
+    try {
+      const values = await journalValues(reader);
+      const record = (requestId: string) => values.find((v) => 'requestId' in v && v.requestId === requestId);
+      expect(quotes.map(({ q }) => q.seq)).toEqual([1, 2]);
+      for (const { q, text } of quotes) {
+        const frame = record(q.result.requestId);
+        expect(frame?.type).toBe('quote_frame');
+        if (frame?.type !== 'quote_frame') continue;
+        expect(frame.stream).toEqual({
+          streamId,
+          id: 'j1',
+          seq: q.seq,
+          tick: q.tick,
+          ticksSkipped: q.ticksSkipped,
+        });
+        const tick = record(frame.tickId);
+        expect(tick?.type === 'quote' && tick.cause).toEqual({
+          kind: q.cause.kind,
+          markets: q.cause.markets,
+        });
+        // The reader `replay quote` uses finds the frame through its tick and reproduces its bytes.
+        const found = await findQuote(reader, q.result.requestId);
+        const replay = await replayQuote(reader, found!.record);
+        expect(replay.identical).toBe(true);
+        expect(replay.body).toBe(text);
+      }
+      expect(quotes[1]!.q.cause.kind).toBe('book');
+      // The one-route stream's records are what they were: no stream fields, no cause.
+      const v1Record = record(v1Frame.requestId as string);
+      expect(v1Record?.type === 'quote_frame' && 'stream' in v1Record).toBe(false);
+      const v1Tick = v1Record?.type === 'quote_frame' ? record(v1Record.tickId) : undefined;
+      expect(v1Tick?.type === 'quote' && v1Tick.kind).toBe('stream_tick');
+      expect(v1Tick !== undefined && 'cause' in v1Tick).toBe(false);
+      // The auditor's reader replays every result of the journal and finds nothing it cannot read.
+      const problems = [];
+      let results = 0;
+      for await (const o of journalInRange(reader, 0, Number.MAX_SAFE_INTEGER)) {
+        results++;
+        if (!o.ok) problems.push(o.problem);
+      }
+      expect(problems).toEqual([]);
+      expect(results).toBeGreaterThanOrEqual(3);
+    } finally {
+      await reader.close();
+    }
+  });
+});
