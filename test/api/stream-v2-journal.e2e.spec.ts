@@ -115,4 +115,67 @@ describe('the journal of a v2 stream', () => {
       await reader.close();
     }
   });
+
+  it('opens and closes are journalled: request, claimed resume point and verdict, last seq and reason', async () => {
+    const c = await openV2(s.wsUrl);
+    c.send({ type: 'subscribe', id: 'k1', route: ROUTE });
+    const first = await c.take(ofType('subscribed', 'k1'));
+    await c.take(ofType('quote', 'k1'));
+    c.send({ type: 'unsubscribe', id: 'k1' });
+    expect(await c.take(ofType('unsubscribed', 'k1'))).toMatchObject({ lastSeq: 1 });
+    const point = { streamId: first.streamId as string, seq: 1 };
+    c.send({ type: 'subscribe', id: 'k2', route: ROUTE, resume: point });
+    const resumed = await c.take(ofType('subscribed', 'k2'));
+    expect(resumed.resume).toEqual({ resumed: true, missedFrames: 0 });
+    const unknown = { streamId: '00000000-0000-4000-8000-000000000000', seq: 4 };
+    c.send({ type: 'subscribe', id: 'k3', route: ROUTE, resume: unknown });
+    const refused = await c.take(ofType('subscribed', 'k3'));
+    await c.take(ofType('quote', 'k2'));
+    await c.take(ofType('quote', 'k3'));
+    c.ws.close();
+    await c.closed;
+    const old = await openV2(
+      s.wsUrl,
+      [],
+      '/stream/route?from=USDT&to=BTC&amountIn=100.1&bridges=&envelope=v2',
+    );
+    const oldOpened = await old.take(ofType('subscribed', 'route'));
+    await old.take(ofType('quote', 'route'));
+    old.ws.close();
+    await old.closed;
+    await s.server.journal.flush();
+    const reader = new EmbeddedLog({ dataDir: s.dataDir });
+    try {
+      const values = await journalValues(reader);
+      const of = (streamId: string, type: 'stream_open' | 'stream_close') =>
+        values.filter((v) => v.type === type && v.streamId === streamId);
+      const request = first.request as unknown;
+      expect(of(point.streamId, 'stream_open')).toEqual([
+        expect.objectContaining({ id: 'k1', path: 'stream', request, resume: null, verdict: null }),
+      ]);
+      expect(of(point.streamId, 'stream_close')).toEqual([
+        expect.objectContaining({ id: 'k1', lastSeq: 1, reason: 'unsubscribed', request }),
+      ]);
+      expect(of(resumed.streamId as string, 'stream_open')).toEqual([
+        expect.objectContaining({ id: 'k2', resume: point, verdict: { resumed: true, missedFrames: 0 } }),
+      ]);
+      expect(of(resumed.streamId as string, 'stream_close')).toEqual([
+        expect.objectContaining({ id: 'k2', lastSeq: 1, reason: 'closed' }),
+      ]);
+      expect(of(refused.streamId as string, 'stream_open')).toEqual([
+        expect.objectContaining({ resume: unknown, verdict: { resumed: false, reason: 'unknown_stream' } }),
+      ]);
+      expect(of(oldOpened.streamId as string, 'stream_open')).toEqual([
+        expect.objectContaining({ id: 'route', path: 'stream/route', verdict: null }),
+      ]);
+      expect(of(oldOpened.streamId as string, 'stream_close')).toEqual([
+        expect.objectContaining({ lastSeq: 1, reason: 'closed' }),
+      ]);
+      // Keyed by streamId: `replay quote <streamId>` says what it is instead of replaying it.
+      const found = await findQuote(reader, point.streamId).catch((e: Error) => e.message);
+      expect(found).toMatch(/is 'stream_close': the open or close of stream .*, not a result \(replay stream lists it\)/);
+    } finally {
+      await reader.close();
+    }
+  });
 });

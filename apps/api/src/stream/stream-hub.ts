@@ -20,7 +20,7 @@ import { FramePump } from './frame-pump';
 import { StreamGroups, type Group } from './stream-groups';
 import { FrameOut } from './frame-out';
 import type { ResumePoint } from './v2/client-messages';
-import { ResumePoints } from './v2/resume-points';
+import { StreamLedger } from './v2/stream-ledger';
 import type { CauseKind, ErrorFields, ResumeVerdict } from './v2/server-messages';
 import { heartbeatMessage, subscribedMessage, welcomeMessage } from './v2/server-messages';
 import {
@@ -66,7 +66,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy, SessionHost {
   private readonly slots = new Map<Subscriber, StreamSlot>();
   private readonly subs = new Set<Subscriber>();
   private readonly sessions = new Set<StreamSession>();
-  private readonly resumes: ResumePoints;
+  private readonly ledger: StreamLedger;
   private unsubscribe: (() => void) | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private goingAway = false;
@@ -89,7 +89,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy, SessionHost {
     @Inject(Limits) private readonly limits: Limits,
     @Inject(Clock) private readonly clock: Clock,
   ) {
-    this.resumes = new ResumePoints(config.resumeWindowMs);
+    this.ledger = new StreamLedger(config.resumeWindowMs, journal, () => clock.now(), this.logger);
     this.out = new FrameOut(journal, this.logger, (ms) => this.onPush(ms));
     this.groups = new StreamGroups(
       () => feed.cache,
@@ -220,7 +220,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy, SessionHost {
       envelope.ok && envelope.v2 ? this.oldPathSubscription(ws, parsed.params, envelope.resume) : null;
     const group = this.groups.join(parsed.params, v2 !== null);
     const sub = new Subscriber(ws, address, group.key, now, (s) => this.pump.ready(s), v2);
-    ws.once('close', () => this.end(sub));
+    ws.once('close', () => this.end(sub, 'closed'));
     this.start(sub, group, slot, solved);
   }
 
@@ -230,6 +230,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy, SessionHost {
     params: RouteParams,
     resume: ResumePoint | null,
   ): Subscription {
+    const verdict = resume === null ? null : this.verdict(resume, params);
     const subscription = new Subscription(
       'route',
       randomUUID(),
@@ -237,9 +238,9 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy, SessionHost {
       resume === null ? 'open' : 'resume',
       this.clock.now(),
       true,
+      resume === null || verdict === null ? null : { point: resume, verdict },
     );
-    const verdict = resume === null ? null : this.verdict(resume, params);
-    this.resumes.opened(subscription.streamId, JSON.stringify(params));
+    this.ledger.opened(subscription);
     ws.send(subscribedMessage(subscription.id, subscription.streamId, params, verdict));
     return subscription;
   }
@@ -287,7 +288,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy, SessionHost {
   }
 
   verdict(point: ResumePoint, params: RouteParams): ResumeVerdict {
-    return this.resumes.verdict(point, JSON.stringify(params), this.clock.now());
+    return this.ledger.verdict(point, params);
   }
 
   serverTime(): number {
@@ -316,15 +317,14 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy, SessionHost {
       subscription,
       minIntervalMs,
     );
-    this.resumes.opened(subscription.streamId, JSON.stringify(subscription.params));
+    this.ledger.opened(subscription);
     announce();
     this.start(sub, group, slot, solved);
     return sub;
   }
 
-  end(sub: Subscriber): void {
-    const v2 = sub.v2;
-    if (v2 !== null) this.resumes.closed(v2.streamId, JSON.stringify(v2.params), v2.seq, this.clock.now());
+  end(sub: Subscriber, reason: 'unsubscribed' | 'closed'): void {
+    if (sub.v2 !== null) this.ledger.closed(sub.v2, this.goingAway ? 'shutdown' : reason);
     this.leave(sub);
   }
 

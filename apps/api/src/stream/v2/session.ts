@@ -42,7 +42,7 @@ export interface SessionHost {
     announce: () => void,
   ): Omit<ErrorFields, 'id' | 'op'> | Subscriber;
   /** The subscription ends (unsubscribe or close): its slot is freed and its end remembered for resumes. */
-  end(sub: Subscriber): void;
+  end(sub: Subscriber, reason: 'unsubscribed' | 'closed'): void;
   serverTime(): number;
 }
 
@@ -90,7 +90,7 @@ export class StreamSession {
     this.strikesAt = t;
     ws.messages = (data, isBinary) => this.onMessage(data, isBinary);
     ws.once('close', () => {
-      for (const sub of this.subs.values()) if (sub !== 'pending') host.end(sub);
+      for (const sub of this.subs.values()) if (sub !== 'pending') host.end(sub, 'closed');
       this.subs.clear();
     });
   }
@@ -154,7 +154,7 @@ export class StreamSession {
         message: `no subscription ${JSON.stringify(id)} on this connection`,
       });
     this.subs.delete(id);
-    this.host.end(sub);
+    this.host.end(sub, 'unsubscribed');
     this.send(unsubscribedMessage(id, sub.v2.streamId, sub.v2.seq));
   }
 
@@ -207,6 +207,8 @@ export class StreamSession {
       m.params,
       m.resume === null ? 'open' : 'resume',
       this.host.serverTime(),
+      false,
+      m.resume === null || verdict === null ? null : { point: m.resume, verdict },
     );
     const made = this.host.subscribe(this, subscription, m.minIntervalMs, slot, () =>
       this.send(subscribedMessage(m.id, subscription.streamId, m.params, verdict)),

@@ -1,6 +1,7 @@
 import type { FrameStream } from '@app/journal';
 import type { RouteParams } from '@app/request';
-import type { CauseKind } from './server-messages';
+import type { ResumePoint } from './client-messages';
+import type { CauseKind, ResumeVerdict } from './server-messages';
 
 /**
  * One v2 subscription's envelope state: its client id, the streamId the server minted for it, the
@@ -23,6 +24,8 @@ export class Subscription {
     readonly openedAt: number,
     /** Opened as `/stream/route?...&envelope=v2` (a one-way socket of its own), not on /stream. */
     readonly oldPath = false,
+    /** The resume point the client named and the verdict it was given; null when it named none. */
+    readonly claimed: { readonly point: ResumePoint; readonly verdict: ResumeVerdict } | null = null,
   ) {}
 
   /**
