@@ -1,13 +1,15 @@
 /* eslint-disable @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-return -- messages are checked by the assertions */
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOURNAL_TOPICS } from '@app/events';
 import { EmbeddedLog, type EventLog } from '@app/event-log';
 import { findQuote, journalInRange, parseJournalValueLine, replayQuote } from '@app/audit';
-import type { JournalValue } from '@app/journal';
+import { encodeFrameRecord, type JournalValue } from '@app/journal';
 import { book } from '../support/records';
 import { sleep } from './support/http';
 import { startTestServer, type TestServer } from './support/server';
 import { ofType, openV2, resultText, type Message } from './support/stream-v2';
+import { runReplayCli } from '../replay/support/run-replay';
 
 // What the journal says about a v2 stream, written by the real service over real sockets: each
 // frame its stream, seq, tick and ticksSkipped, each tick its cause; the readers that replay
@@ -173,9 +175,82 @@ describe('the journal of a v2 stream', () => {
       ]);
       // Keyed by streamId: `replay quote <streamId>` says what it is instead of replaying it.
       const found = await findQuote(reader, point.streamId).catch((e: Error) => e.message);
-      expect(found).toMatch(/is 'stream_close': the open or close of stream .*, not a result \(replay stream lists it\)/);
+      expect(found).toMatch(
+        /is 'stream_close': the open or close of stream .*, not a result \(replay stream lists it\)/,
+      );
     } finally {
       await reader.close();
     }
+  });
+
+  it('replay stream lists the open, every frame with contiguous seq and its hash, and the close; --verify reproduces each', async () => {
+    const { streamId, quotes } = await streamTwoFrames('r1', 50_600);
+    await s.server.journal.flush();
+    const json = await runReplayCli(['stream', streamId, '--verify', '--json', '--data-dir', s.dataDir]);
+    expect(json.err.join('\n')).toContain(
+      `stream ${streamId}: 2 frame(s), 2 of 2 identical; opened, closed at seq 2`,
+    );
+    expect(json.code).toBe(0);
+    const lines = json.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Message);
+    expect(lines.map((l) => l.type)).toEqual(['stream_open', 'frame', 'frame', 'stream_close']);
+    expect(lines[0]).toMatchObject({ streamId, id: 'r1', resume: null, verdict: null });
+    const frames = lines.slice(1, 3);
+    expect(frames.map((f) => f.seq)).toEqual([1, 2]);
+    for (const [i, f] of frames.entries()) {
+      const { q, text } = quotes[i]!;
+      expect(f).toMatchObject({
+        seq: q.seq,
+        tick: q.tick,
+        ticksSkipped: q.ticksSkipped,
+        cause: { kind: q.cause.kind, markets: q.cause.markets },
+        requestId: q.result.requestId,
+        resultSha256: q.resultSha256,
+        verify: 'identical',
+      });
+      expect(f.resultSha256).toBe(createHash('sha256').update(text).digest('hex'));
+    }
+    expect(lines[3]).toMatchObject({ lastSeq: 2, reason: 'closed' });
+    // Text, reading partitions instead of the index: the same records, one line each.
+    const text = await runReplayCli(['stream', streamId, '--scan', '--data-dir', s.dataDir]);
+    expect(text.code).toBe(0);
+    expect(text.out).toMatch(
+      new RegExp(
+        `^open  \\S+ id r1 on /stream: USDT->BTC 100.1 \\(exact in, best_single\\); no resume\\nframe seq 1 tick 1 skipped 0 cause open requestId ${quotes[0]!.q.result.requestId} sha256 ${quotes[0]!.q.resultSha256}\\nframe seq 2 tick 2 skipped 0 cause book \\(BTC/USDT\\) requestId \\S+ sha256 \\S+\\nclose \\S+ lastSeq 2 reason closed\\n$`,
+      ),
+    );
+    const unknown = await runReplayCli([
+      'stream',
+      '00000000-0000-4000-8000-00000000dead',
+      '--data-dir',
+      s.dataDir,
+    ]);
+    expect(unknown.code).toBe(3);
+  });
+
+  it('replay stream --verify fails on a frame whose bytes differ and on a seq the journal lacks', async () => {
+    const { streamId, quotes } = await streamTwoFrames('r2', 50_700);
+    await s.server.journal.flush();
+    // A forged record: seq 4 (3 missing), pointing at a real tick, with another result's hash.
+    const values = await journalValues(s.log);
+    const real = values.find(
+      (v) => v.type === 'quote_frame' && v.requestId === quotes[1]!.q.result.requestId,
+    );
+    if (real?.type !== 'quote_frame' || real.stream === undefined) throw new Error('frame record missing');
+    const forged = encodeFrameRecord({
+      ...real,
+      requestId: '00000000-0000-4000-8000-00000000f04d',
+      responseSha256: 'ab'.repeat(32),
+      stream: { ...real.stream, seq: 4 },
+    });
+    await s.log.append('stream', [{ key: '00000000-0000-4000-8000-00000000f04d', value: forged }]);
+    const run = await runReplayCli(['stream', streamId, '--verify', '--data-dir', s.dataDir]);
+    expect(run.code).toBe(1);
+    expect(run.out).toMatch(/frame seq 4 .* DIFFERENT: recorded sha256 (ab){32}, replayed [0-9a-f]{64}/);
+    expect(run.err.join('\n')).toContain(
+      '3 frame(s), 2 of 3 identical; opened, closed at seq 2; seq missing from the journal: 3; seq past the close: 4',
+    );
   });
 });

@@ -13,6 +13,8 @@ export type { FoundQuote } from './find-quote';
 export { formatDiff, replayInput, replayQuote } from './replay-quote';
 export type { DiffBasis, QuoteReplay, ReplayInput, ReplayQuoteOptions, Solve } from './replay-quote';
 export { findQuotes, journalInRange } from './journal-scan';
+export { findStream } from './find-stream';
+export type { JournalStream, StreamAt, StreamFrame } from './find-stream';
 export type { JournalOccurrence } from './journal-scan';
 export { DECAY_HORIZONS_MS, quoteDecay, repriceLegs } from './quote-decay';
 export type { DecayPoint, QuoteDecay } from './quote-decay';

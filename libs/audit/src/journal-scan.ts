@@ -30,7 +30,7 @@ type Tick = At & { readonly record: QuoteRecord };
 const CHUNK = 4096;
 
 /** Every entry of one partition of a journal topic from its first retained offset to its end at call time. */
-async function* scanPartition(
+export async function* scanPartition(
   log: EventLog,
   topic: JournalTopic,
   partition: number,
