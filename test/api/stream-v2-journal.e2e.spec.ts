@@ -5,9 +5,11 @@ import { JOURNAL_TOPICS } from '@app/events';
 import { EmbeddedLog, type EventLog } from '@app/event-log';
 import { findQuote, journalInRange, parseJournalValueLine, replayQuote } from '@app/audit';
 import { encodeFrameRecord, type JournalValue } from '@app/journal';
-import { book } from '../support/records';
+import { book, T0 } from '../support/records';
 import { sleep } from './support/http';
-import { startTestServer, type TestServer } from './support/server';
+import { BASE_CONFIG, startTestServer, type TestServer } from './support/server';
+import { startApiServer } from '../../apps/api/src/bootstrap';
+import { PinnedClock } from '../../apps/api/src/clock';
 import { ofType, openV2, resultText, type Message } from './support/stream-v2';
 import { runReplayCli } from '../replay/support/run-replay';
 
@@ -252,5 +254,60 @@ describe('the journal of a v2 stream', () => {
     expect(run.err.join('\n')).toContain(
       '3 frame(s), 2 of 3 identical; opened, closed at seq 2; seq missing from the journal: 3; seq past the close: 4',
     );
+  });
+});
+
+describe('a resume on another replica over the same log', () => {
+  it('is proven from the journal with the exact missedFrames; the refusals are the same as on one replica', async () => {
+    const other = await startApiServer({
+      config: { ...BASE_CONFIG, streamMaxPerIp: 10 },
+      feed: s.feed,
+      log: s.log,
+      clock: new PinnedClock(T0),
+      logger: false,
+    });
+    const otherWs = other.url.replace('http', 'ws');
+    try {
+      const { streamId } = await streamTwoFrames('x1', 50_800);
+      const live = await openV2(s.wsUrl);
+      live.send({ type: 'subscribe', id: 'live', route: ROUTE });
+      const stillOpen = (await live.take(ofType('subscribed', 'live'))).streamId as string;
+      await s.server.journal.flush();
+      const b = await openV2(otherWs);
+      const cases: [Record<string, unknown>, { streamId: string; seq: number }, unknown][] = [
+        [ROUTE, { streamId, seq: 1 }, { resumed: true, missedFrames: 1 }],
+        [ROUTE, { streamId, seq: 0 }, { resumed: true, missedFrames: 2 }],
+        [ROUTE, { streamId, seq: 3 }, { resumed: false, reason: 'seq_ahead' }],
+        [
+          { ...ROUTE, amountIn: 7 },
+          { streamId, seq: 1 },
+          { resumed: false, reason: 'request_mismatch' },
+        ],
+        [ROUTE, { streamId: stillOpen, seq: 1 }, { resumed: false, reason: 'still_open' }],
+        [
+          ROUTE,
+          { streamId: '00000000-0000-4000-8000-00000000beef', seq: 1 },
+          { resumed: false, reason: 'unknown_stream' },
+        ],
+      ];
+      for (const [i, [route, resume, verdict]] of cases.entries()) {
+        b.send({ type: 'subscribe', id: `y${i}`, route, resume });
+        expect((await b.take(ofType('subscribed', `y${i}`))).resume, JSON.stringify(resume)).toEqual(verdict);
+      }
+      expect(await b.take(ofType('quote', 'y0'))).toMatchObject({ seq: 1, cause: { kind: 'resume' } });
+      // The one-route stream's envelope resumes the same way.
+      const q = `/stream/route?from=USDT&to=BTC&amountIn=100.1&bridges=&envelope=v2&resume=${streamId}.2`;
+      const old = await openV2(otherWs, [], q);
+      expect((await old.take(ofType('subscribed', 'route'))).resume).toEqual({
+        resumed: true,
+        missedFrames: 0,
+      });
+      for (const c of [b, old, live]) {
+        c.ws.close();
+        await c.closed;
+      }
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -39,19 +39,7 @@ export async function findStream(
   index?: KeyLookup | JournalLookups,
 ): Promise<JournalStream> {
   const ix = indexOf(index, 'stream');
-  let open: StreamOpenRecord | null = null;
-  let close: StreamCloseRecord | null = null;
-  const problems: string[] = [];
-  for (const e of await keyed(log, streamId, ix)) {
-    const parsed = parseJournalValueLine(e.value);
-    const r = parsed.ok ? parsed.record : null;
-    if (r?.type === 'stream_open') open = r;
-    else if (r?.type === 'stream_close') close = r;
-    else
-      problems.push(
-        `stream/${e.partition}@${e.offset}: ${parsed.ok ? 'not a stream open or close' : parsed.error.message}`,
-      );
-  }
+  const { open, close, problems } = await findStreamEnds(log, streamId, ix);
   const found: { at: StreamAt; frame: StreamFrame['frame'] }[] = [];
   const n = await log.partitions('stream');
   for (let p = 0; p < n; p++)
@@ -73,13 +61,62 @@ export async function findStream(
   return { open, close, frames, problems };
 }
 
-/** Every entry keyed `key` in the `stream` topic, oldest first. */
-async function keyed(log: EventLog, key: string, ix: KeyLookup | undefined): Promise<LogEntry[]> {
+/** A stream's open and close records (the newest of each), and entries of its key that are neither. */
+export interface StreamEnds {
+  readonly open: StreamOpenRecord | null;
+  readonly close: StreamCloseRecord | null;
+  readonly problems: readonly string[];
+}
+
+/**
+ * A stream's open and close from the `stream` topic, by its key: through the index when given,
+ * else by reading its partition, newest entries first, at most `scanLimit` of them (a service
+ * answering a resume reads only the recent journal: older closes are past the resume window).
+ */
+export async function findStreamEnds(
+  log: EventLog,
+  streamId: string,
+  ix?: KeyLookup,
+  scanLimit = Infinity,
+): Promise<StreamEnds> {
+  let open: StreamOpenRecord | null = null;
+  let close: StreamCloseRecord | null = null;
+  const problems: string[] = [];
+  for (const e of await keyed(log, streamId, ix, scanLimit)) {
+    const parsed = parseJournalValueLine(e.value);
+    const r = parsed.ok ? parsed.record : null;
+    if (r?.type === 'stream_open') open = r;
+    else if (r?.type === 'stream_close') close = r;
+    else
+      problems.push(
+        `stream/${e.partition}@${e.offset}: ${parsed.ok ? 'not a stream open or close' : parsed.error.message}`,
+      );
+  }
+  return { open, close, problems };
+}
+
+const CHUNK = 4096;
+
+/** Every entry keyed `key` in the `stream` topic, oldest first (without an index: of the newest `limit` of its partition). */
+async function keyed(
+  log: EventLog,
+  key: string,
+  ix: KeyLookup | undefined,
+  limit: number,
+): Promise<LogEntry[]> {
   if (ix !== undefined) return [...(await ix.entries(key)).entries];
-  const out: LogEntry[] = [];
   const p = partitionFor(key, await log.partitions('stream'));
-  for await (const e of scanPartition(log, 'stream', p)) if (e.key === key) out.push(e);
-  return out;
+  const end = (await log.highWatermarks('stream'))[p] ?? 0;
+  const stop = Number.isFinite(limit) ? Math.max(0, end - limit) : 0;
+  const out: LogEntry[] = [];
+  for (let to = end; to > stop;) {
+    const from = Math.max(stop, to - CHUNK);
+    const entries = await log.read('stream', p, from, to - from);
+    for (let i = entries.length - 1; i >= 0; i--) if (entries[i]!.key === key) out.push(entries[i]!);
+    // Retention may have removed entries: go on below the first one actually read.
+    to = entries.length > 0 && entries[0]!.offset < to ? Math.min(from, entries[0]!.offset) : from;
+  }
+  return out.reverse();
 }
 
 /** The newest record of each tick id: by key through the index, else in one pass over their partitions. */

@@ -4,6 +4,7 @@ import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } f
 import type { ServerConfig } from '@app/config';
 import type { RouteRequest } from '@app/routing';
 import { BookFeed } from '@app/live-feed';
+import { EventLog } from '@app/event-log';
 import { RequestGate } from '../edge/request-gate';
 import { Limits, type StreamSlot } from '../limits/limits';
 import { QuoteJournal } from '@app/audit';
@@ -34,27 +35,9 @@ import { CLIENT_MESSAGE_MAX_BYTES } from './v2/client-messages';
 import { Subscription } from './v2/subscription';
 import { envelopeQuery } from './v2/envelope-query';
 import { validUntilOf } from './v2/valid-until';
+import { subscriberCounts, type StreamStats } from './stream-stats';
 
-export interface StreamStats {
-  readonly groups: number;
-  readonly subscribers: number;
-  readonly solves: number;
-  /** Frames written to sockets / replaced unsent by a newer state, over the open subscribers. */
-  readonly framesSent: number;
-  readonly framesDropped: number;
-  /** Largest unsent byte count of any open subscriber right now (bounded by backpressure). */
-  readonly maxBufferedBytes: number;
-  /** Frames sent / dropped since start, closed subscribers included (the metrics' counters). */
-  readonly framesSentTotal: number;
-  readonly framesDroppedTotal: number;
-  /** Subscribers waiting for their turn in the stream budget now, and how often the budget held them. */
-  readonly waiting: number;
-  readonly budgetWaits: number;
-  /** Frames the journal refused, since start: never sent, and the client told (frame-out.ts). */
-  readonly framesWithheldTotal: number;
-  /** Open v2 sockets. */
-  readonly sessions: number;
-}
+export type { StreamStats };
 
 const now = (): number => performance.now();
 
@@ -88,8 +71,9 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy, SessionHost {
     @Inject(QuoteJournal) private readonly journal: QuoteJournal,
     @Inject(Limits) private readonly limits: Limits,
     @Inject(Clock) private readonly clock: Clock,
+    @Inject(EventLog) log: EventLog,
   ) {
-    this.ledger = new StreamLedger(config.resumeWindowMs, journal, () => clock.now(), this.logger);
+    this.ledger = new StreamLedger(config.resumeWindowMs, journal, () => clock.now(), this.logger, log);
     this.out = new FrameOut(journal, this.logger, (ms) => this.onPush(ms));
     this.groups = new StreamGroups(
       () => feed.cache,
@@ -129,23 +113,10 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy, SessionHost {
   }
 
   stats(): StreamStats {
-    let framesSent = 0;
-    let framesDropped = 0;
-    let maxBufferedBytes = 0;
-    for (const s of this.subs) {
-      framesSent += s.framesSent;
-      framesDropped += s.framesDropped;
-      maxBufferedBytes = Math.max(maxBufferedBytes, s.ws.bufferedAmount);
-    }
     return {
       groups: this.groups.size,
-      subscribers: this.subs.size,
       solves: this.solves,
-      framesSent,
-      framesDropped,
-      maxBufferedBytes,
-      framesSentTotal: this.closedSent + framesSent,
-      framesDroppedTotal: this.closedDropped + framesDropped,
+      ...subscriberCounts(this.subs, this.closedSent, this.closedDropped),
       waiting: this.pump.waiting,
       budgetWaits: this.pump.waits,
       framesWithheldTotal: this.out.withheldTotal,
@@ -194,7 +165,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy, SessionHost {
     );
   }
 
-  /** The cap's answer is in: refuse, or check the request and subscribe. */
+  /** The cap's answer is in: refuse, or check the request (and a resume point) and subscribe. */
   private admit(ws: StreamSocket, req: IncomingMessage, address: string, slot: StreamSlot | null): void {
     if (slot === null) {
       return this.refuse(
@@ -210,16 +181,44 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy, SessionHost {
       slot.release();
       return this.refuse(ws, parsed.error, 1008, 'invalid request');
     }
-    const solved = this.solve(parsed.params);
+    const v2 = envelope.ok && envelope.v2;
+    const resume = v2 ? envelope.resume : null;
+    const verdict = resume === null ? null : this.verdict(resume, parsed.params);
+    const go = (v: ResumeVerdict | null): void =>
+      this.begin(
+        ws,
+        address,
+        slot,
+        parsed.params,
+        v2,
+        resume === null || v === null ? null : { point: resume, verdict: v },
+      );
+    if (!(verdict instanceof Promise)) return go(verdict);
+    // The journal was asked about the resume point: the socket may close meanwhile.
+    verdict.then(
+      (v) => (ws.readyState === ws.OPEN ? go(v) : slot.release()),
+      () => slot.release(),
+    );
+  }
+
+  /** Solve the opening frame and subscribe; on the old path, `v2` says the client asked for the envelope. */
+  private begin(
+    ws: StreamSocket,
+    address: string,
+    slot: StreamSlot,
+    params: RouteParams,
+    v2: boolean,
+    claimed: Subscription['claimed'],
+  ): void {
+    const solved = this.solve(params);
     const problem = routeProblem(solved.result);
     if (problem !== null) {
       slot.release();
       return this.refuse(ws, problem.message, 1008, problem.code);
     }
-    const v2 =
-      envelope.ok && envelope.v2 ? this.oldPathSubscription(ws, parsed.params, envelope.resume) : null;
-    const group = this.groups.join(parsed.params, v2 !== null);
-    const sub = new Subscriber(ws, address, group.key, now, (s) => this.pump.ready(s), v2);
+    const subscription = v2 ? this.oldPathSubscription(ws, params, claimed) : null;
+    const group = this.groups.join(params, subscription !== null);
+    const sub = new Subscriber(ws, address, group.key, now, (s) => this.pump.ready(s), subscription);
     ws.once('close', () => this.end(sub, 'closed'));
     this.start(sub, group, slot, solved);
   }
@@ -228,20 +227,20 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy, SessionHost {
   private oldPathSubscription(
     ws: StreamSocket,
     params: RouteParams,
-    resume: ResumePoint | null,
+    claimed: Subscription['claimed'],
   ): Subscription {
-    const verdict = resume === null ? null : this.verdict(resume, params);
+    const openCause = claimed === null ? 'open' : 'resume';
     const subscription = new Subscription(
       'route',
       randomUUID(),
       params,
-      resume === null ? 'open' : 'resume',
+      openCause,
       this.clock.now(),
       true,
-      resume === null || verdict === null ? null : { point: resume, verdict },
+      claimed,
     );
     this.ledger.opened(subscription);
-    ws.send(subscribedMessage(subscription.id, subscription.streamId, params, verdict));
+    ws.send(subscribedMessage(subscription.id, subscription.streamId, params, claimed?.verdict ?? null));
     return subscription;
   }
 
@@ -287,7 +286,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy, SessionHost {
     return this.limits.streams.take(address);
   }
 
-  verdict(point: ResumePoint, params: RouteParams): ResumeVerdict {
+  verdict(point: ResumePoint, params: RouteParams): ResumeVerdict | Promise<ResumeVerdict> {
     return this.ledger.verdict(point, params);
   }
 

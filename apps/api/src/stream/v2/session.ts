@@ -31,8 +31,11 @@ type Subscribe = Extract<ClientMessage, { type: 'subscribe' }>;
 export interface SessionHost {
   /** A place under the address's stream cap (null: the cap is reached). */
   takeSlot(address: string): StreamSlot | null | Promise<StreamSlot | null>;
-  /** Whether a resume point can be proven, and what was missed. */
-  verdict(resume: NonNullable<Subscribe['resume']>, params: Subscribe['params']): ResumeVerdict;
+  /** Whether a resume point can be proven, and what was missed (a promise when the journal is asked). */
+  verdict(
+    resume: NonNullable<Subscribe['resume']>,
+    params: Subscribe['params'],
+  ): ResumeVerdict | Promise<ResumeVerdict>;
   /** Solve and admit; `announce` is called before the opening quote goes out. */
   subscribe(
     session: StreamSession,
@@ -201,6 +204,24 @@ export class StreamSession {
           'stream limit reached: subscriptions count against the per-address stream cap (welcome.limits.subscriptionsPerAddress)',
       });
     const verdict = m.resume === null ? null : this.host.verdict(m.resume, m.params);
+    if (!(verdict instanceof Promise)) return this.open(m, slot, verdict);
+    // The journal was asked about the resume point: the socket may close, or the id go, meanwhile.
+    this.subs.set(m.id, 'pending');
+    verdict.then(
+      (v) => {
+        if (this.ws.readyState !== this.ws.OPEN || this.subs.get(m.id) !== 'pending') return slot.release();
+        this.subs.delete(m.id);
+        this.open(m, slot, v);
+      },
+      () => {
+        this.subs.delete(m.id);
+        slot.release();
+      },
+    );
+  }
+
+  /** Solve the opening frame and subscribe, announcing the verdict of the resume point (if any). */
+  private open(m: Subscribe, slot: StreamSlot, verdict: ResumeVerdict | null): void {
     const subscription = new Subscription(
       m.id,
       randomUUID(),

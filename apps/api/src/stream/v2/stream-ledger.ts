@@ -1,11 +1,19 @@
 import type { Logger } from '@nestjs/common';
-import type { QuoteJournal } from '@app/audit';
+import { findStreamEnds, type QuoteJournal } from '@app/audit';
+import type { EventLog } from '@app/event-log';
 import { errorMessage as messageOf } from '@app/retry';
 import type { RouteParams } from '@app/request';
 import type { ResumePoint } from './client-messages';
-import { ResumePoints } from './resume-points';
+import { judge, ResumePoints } from './resume-points';
 import type { ResumeVerdict } from './server-messages';
 import type { Subscription } from './subscription';
+
+/**
+ * How many of the newest entries of a streamId's journal partition a resume reads for its records:
+ * a bound on what one resume of an unknown stream costs (a close older than that, under heavy
+ * stream traffic, is answered unknown_stream).
+ */
+export const RESUME_SCAN_ENTRIES = 16_384;
 
 /** Why a v2 stream ended, as its close record says. */
 export type CloseReason = 'unsubscribed' | 'closed' | 'shutdown';
@@ -20,17 +28,38 @@ export class StreamLedger {
 
   constructor(
     /** How long a closed stream can be resumed (STREAM_RESUME_WINDOW_MS). */
-    windowMs: number,
+    private readonly windowMs: number,
     private readonly journal: QuoteJournal,
     private readonly now: () => number,
     private readonly logger: Logger,
+    /** The log holding the journal, read for resume points this process does not know; null: not read. */
+    private readonly log: EventLog | null = null,
   ) {
     this.resumes = new ResumePoints(windowMs);
   }
 
-  /** Whether a resume point can be proven, and what was missed. */
-  verdict(point: ResumePoint, params: RouteParams): ResumeVerdict {
-    return this.resumes.verdict(point, JSON.stringify(params), this.now());
+  /**
+   * Whether a resume point can be proven, and what was missed: from this process's streams, else
+   * (a stream another replica served, or this one before a restart) from its records in the
+   * journal, found among the newest RESUME_SCAN_ENTRIES of its partition.
+   */
+  verdict(point: ResumePoint, params: RouteParams): ResumeVerdict | Promise<ResumeVerdict> {
+    const key = JSON.stringify(params);
+    const local = this.resumes.verdict(point, key, this.now());
+    if (local.resumed || local.reason !== 'unknown_stream' || this.log === null) return local;
+    return findStreamEnds(this.log, point.streamId, undefined, RESUME_SCAN_ENTRIES).then(
+      ({ open, close }) => {
+        if (close !== null) {
+          const end = { key: JSON.stringify(close.request), lastSeq: close.lastSeq, closedAt: close.at };
+          return judge(end, point, key, this.now(), this.windowMs);
+        }
+        return open === null ? local : { resumed: false, reason: 'still_open' };
+      },
+      (e: unknown) => {
+        this.logger.error(`resume point not looked up in the journal: ${messageOf(e)}`);
+        return local;
+      },
+    );
   }
 
   /** The stream is admitted (its opening frame is about to go out). */
