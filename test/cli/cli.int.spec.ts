@@ -24,6 +24,7 @@ function cli(args: readonly string[], input?: string): { code: number | null; ou
 
 const REPLAY_COMMANDS = [
   'quote',
+  'stream',
   'explain',
   'audit',
   'compare',

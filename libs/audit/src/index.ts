@@ -1,12 +1,25 @@
 export { QuoteJournal } from './quote-journal';
-export type { FrameEntry, JournalEntry, JournalMode, QuoteJournalOptions } from './journal-entry';
+export type {
+  FrameEntry,
+  JournalEntry,
+  JournalMode,
+  QuoteJournalOptions,
+  StreamEvent,
+} from './journal-entry';
 export { sha256Hex } from './sha256';
-export { parseJournalEntryLine, parseQuoteRecord, parseQuoteRecordLine } from './journal-parse';
+export {
+  parseJournalEntryLine,
+  parseJournalValueLine,
+  parseQuoteRecord,
+  parseQuoteRecordLine,
+} from './journal-parse';
 export { findQuote } from './find-quote';
 export type { FoundQuote } from './find-quote';
 export { formatDiff, replayInput, replayQuote } from './replay-quote';
 export type { DiffBasis, QuoteReplay, ReplayInput, ReplayQuoteOptions, Solve } from './replay-quote';
 export { findQuotes, journalInRange } from './journal-scan';
+export { findStream, findStreamEnds } from './find-stream';
+export type { JournalStream, StreamAt, StreamEnds, StreamFrame } from './find-stream';
 export type { JournalOccurrence } from './journal-scan';
 export { DECAY_HORIZONS_MS, quoteDecay, repriceLegs } from './quote-decay';
 export type { DecayPoint, QuoteDecay } from './quote-decay';

@@ -1,5 +1,13 @@
 import type { EventLog } from '@app/event-log';
-import type { JournalPositions, JournalRequest, QuoteKind } from '@app/journal';
+import type {
+  FrameStream,
+  JournalPositions,
+  JournalRequest,
+  QuoteKind,
+  StreamCloseRecord,
+  StreamOpenRecord,
+  TickCause,
+} from '@app/journal';
 import type { RoutingConfig } from '@app/routing';
 
 // What the quote journal (quote-journal.ts) is given: its options, and the entries it records.
@@ -67,6 +75,8 @@ export interface JournalEntry {
   readonly bytes?: Uint8Array;
   /** SHA-256 of the response bytes, when the caller has it (a receipt signs it): not hashed again. */
   readonly sha256?: Buffer;
+  /** A v2 stream's tick: why it was solved. */
+  readonly cause?: TickCause;
 }
 
 /** One stream frame as sent: the subscriber's requestId, the tick it carries, the exact text. */
@@ -76,4 +86,11 @@ export interface FrameEntry {
   /** The tick's calculatedAt (age retention times the stream topic by it). */
   readonly calculatedAt: number;
   readonly body: string;
+  /** A v2 stream's frame: its stream, seq, tick and ticksSkipped as its quote message said. */
+  readonly stream?: FrameStream;
 }
+
+/** A v2 stream's open or close, as the API hands it to the journal. */
+export type StreamEvent =
+  | ({ readonly type: 'stream_open' } & Omit<StreamOpenRecord, 'v' | 'type'>)
+  | ({ readonly type: 'stream_close' } & Omit<StreamCloseRecord, 'v' | 'type'>);

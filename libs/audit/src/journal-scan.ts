@@ -30,7 +30,7 @@ type Tick = At & { readonly record: QuoteRecord };
 const CHUNK = 4096;
 
 /** Every entry of one partition of a journal topic from its first retained offset to its end at call time. */
-async function* scanPartition(
+export async function* scanPartition(
   log: EventLog,
   topic: JournalTopic,
   partition: number,
@@ -109,9 +109,13 @@ export async function findQuotes(
   return out;
 }
 
-type EntryTime = { readonly tickId: string } | { readonly at: number; readonly tick: boolean } | null;
+type EntryTime =
+  { readonly tickId: string } | { readonly at: number; readonly tick: boolean } | 'stream_event' | null;
 
-/** An entry's time (calculatedAt; a frame's is its tick's), or null when it is not even JSON. */
+/**
+ * An entry's time (calculatedAt; a frame's is its tick's), `stream_event` for a v2 stream's open
+ * or close (no result: `replay stream` reads them), or null when it is not even JSON.
+ */
 function entryTime(value: string): EntryTime {
   try {
     const v = JSON.parse(value) as {
@@ -121,6 +125,7 @@ function entryTime(value: string): EntryTime {
       kind?: unknown;
     };
     if (v.type === 'quote_frame' && typeof v.tickId === 'string') return { tickId: v.tickId };
+    if (v.type === 'stream_open' || v.type === 'stream_close') return 'stream_event';
     return typeof v.calculatedAt === 'number' ? { at: v.calculatedAt, tick: v.kind === 'stream_tick' } : null;
   } catch {
     return null;
@@ -146,6 +151,7 @@ export async function* journalInRange(
     for (let p = 0; p < n; p++) {
       for await (const e of scanPartition(log, topic, p)) {
         const t = entryTime(e.value);
+        if (t === 'stream_event') continue;
         if (t !== null && 'tickId' in t) {
           frames.push({ topic, entry: e });
           continue;

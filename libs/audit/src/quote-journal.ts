@@ -1,8 +1,20 @@
 import type { JournalTopic } from '@app/events';
 import { BatchAppender, MAX_RECORD_BYTES } from '@app/event-log';
-import { encodeFrameRecord, encodeQuoteRecord, journalRecord } from '@app/journal';
+import {
+  encodeFrameRecord,
+  encodeQuoteRecord,
+  encodeStreamClose,
+  encodeStreamOpen,
+  journalRecord,
+} from '@app/journal';
 import { SOLVER_VERSION } from '@app/routing';
-import type { FrameEntry, JournalEntry, JournalMode, QuoteJournalOptions } from './journal-entry';
+import type {
+  FrameEntry,
+  JournalEntry,
+  JournalMode,
+  QuoteJournalOptions,
+  StreamEvent,
+} from './journal-entry';
 import { sha256Hex, sha256HexOfBytes } from './sha256';
 
 /** What an entry holds besides its texts (the request, positions, closures): a generous estimate. */
@@ -126,8 +138,15 @@ export class QuoteJournal {
         responseSha256: sha256Hex(frame.body),
         responseBytes: Buffer.byteLength(frame.body, 'utf8'),
         calculatedAt: frame.calculatedAt,
+        ...(frame.stream === undefined ? {} : { stream: frame.stream }),
       }),
     );
+  }
+
+  /** Journal a v2 stream's open or close in the `stream` topic, keyed by its streamId (docs/replay.md). */
+  recordStreamEvent(event: StreamEvent): Promise<void> {
+    const text = event.type === 'stream_open' ? encodeStreamOpen(event) : encodeStreamClose(event);
+    return this.enqueue('stream', event.streamId, ENTRY_OVERHEAD + text.length, () => text);
   }
 
   private get maxBytes(): number {
@@ -150,6 +169,7 @@ export class QuoteJournal {
         responseSha256:
           entry.sha256?.toString('hex') ??
           (entry.bytes === undefined ? undefined : sha256HexOfBytes(entry.bytes)),
+        ...(entry.cause === undefined ? {} : { cause: entry.cause }),
       },
       sha256Hex,
     );

@@ -109,6 +109,8 @@ export function encodeQuoteRecord(record: QuoteRecord, responseText: string | nu
     ...(record.status === RECORD_DEFAULTS_V2.status ? {} : { status: record.status }),
     sha256: hexToBase64url(record.responseSha256),
     bytes: record.responseBytes,
+    // A v2 stream's tick only: REST answers and v1 ticks are written as before.
+    ...(record.cause === undefined ? {} : { cause: record.cause }),
   };
   const text = JSON.stringify(compact);
   // The response is already JSON text: splice it in rather than parse and re-serialise it.
@@ -146,7 +148,10 @@ export function expandConfigV2(stored: unknown): Obj {
   return { ...CONFIG_DEFAULTS_V2, ...o };
 }
 
-/** The v2 text of a stream frame record: the hash as `sha256` in base64url, the length as `bytes`. */
+/**
+ * The v2 text of a stream frame record: the hash as `sha256` in base64url, the length as `bytes`;
+ * a v2 stream's frame adds streamId, id, seq, tick and ticksSkipped.
+ */
 export function encodeFrameRecord(frame: Omit<FrameRecord, 'v' | 'type'>): string {
   return JSON.stringify({
     v: 2,
@@ -156,5 +161,7 @@ export function encodeFrameRecord(frame: Omit<FrameRecord, 'v' | 'type'>): strin
     sha256: hexToBase64url(frame.responseSha256),
     bytes: frame.responseBytes,
     ...(frame.calculatedAt === undefined ? {} : { calculatedAt: frame.calculatedAt }),
+    // A v2 frame only (v1 frames are written as before): flat, after the fields every frame has.
+    ...frame.stream,
   });
 }

@@ -1,6 +1,13 @@
 /** Why a quote journal record was rejected; `field` is a JSON path such as `request.amount`. */
 export type JournalErrorCode =
-  'not_json' | 'not_object' | 'bad_version' | 'bad_type' | 'missing_field' | 'bad_field';
+  | 'not_json'
+  | 'not_object'
+  | 'bad_version'
+  | 'bad_type'
+  | 'missing_field'
+  | 'bad_field'
+  /** A valid stream open or close, read where a result's record was expected. */
+  | 'not_a_result';
 
 export class JournalError extends Error {
   constructor(

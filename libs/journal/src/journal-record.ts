@@ -1,5 +1,12 @@
 import type { RoutingConfig } from '@app/routing';
-import type { FrameRecord, JournalPositions, JournalRequest, QuoteKind, QuoteRecord } from './quote-record';
+import type {
+  FrameRecord,
+  JournalPositions,
+  JournalRequest,
+  QuoteKind,
+  QuoteRecord,
+  TickCause,
+} from './quote-record';
 
 /** SHA-256 of a string's UTF-8 bytes as lowercase hex; an argument so this lib stays pure. */
 export type Sha256 = (text: string) => string;
@@ -22,6 +29,8 @@ export interface JournalInput {
   readonly responseBytes?: number;
   /** `sha256(body)` when the caller hashed the bytes it sent already (hashed once, not twice). */
   readonly responseSha256?: string;
+  /** A v2 stream's tick: why it was solved. */
+  readonly cause?: TickCause;
 }
 
 /** UTF-8 length of a string without any platform API. */
@@ -63,6 +72,7 @@ export function journalRecord(input: JournalInput, sha256: Sha256): QuoteRecord 
     responseSha256: input.responseSha256 ?? sha256(input.body),
     responseBytes: input.responseBytes ?? utf8Length(input.body),
     response: input.storeResponse ? (JSON.parse(input.body) as unknown) : null,
+    ...(input.cause === undefined ? {} : { cause: input.cause }),
   };
 }
 

@@ -1,13 +1,19 @@
 import { RECORD_DEFAULTS_V2, decodeOffsets, expandConfigV2, expandRequestV2 } from './compact';
 import { base64urlToHex } from './hash-text';
 import { JournalError } from './journal-error';
-import type {
-  FrameRecord,
-  JournalConfig,
-  JournalEntryRecord,
-  JournalPositions,
-  JournalRequest,
-  QuoteRecord,
+import { get, int, num, obj, oneOf, str, type Obj, type RequestValidator } from './read-fields';
+import { isStreamEvent, validateStreamEvent } from './stream-record';
+import {
+  TICK_CAUSES,
+  type FrameRecord,
+  type FrameStream,
+  type TickCause,
+  type JournalConfig,
+  type JournalEntryRecord,
+  type JournalValue,
+  type JournalPositions,
+  type JournalRequest,
+  type QuoteRecord,
 } from './quote-record';
 
 export type QuoteParse =
@@ -15,30 +21,25 @@ export type QuoteParse =
 export type JournalEntryParse =
   | { readonly ok: true; readonly record: JournalEntryRecord }
   | { readonly ok: false; readonly error: JournalError };
+export type JournalValueParse =
+  { readonly ok: true; readonly record: JournalValue } | { readonly ok: false; readonly error: JournalError };
 
-/** A stored request checked, or the field it breaks and the rule's message. */
-export type RequestCheck =
-  | { readonly ok: true; readonly request: JournalRequest }
-  | { readonly ok: false; readonly field: string; readonly error: string };
-
-/**
- * The rules a stored request is checked against. They are the request model's (libs/request's
- * validateStoredRequest, built on class-validator), passed in by the callers so that this format
- * library loads no validator and stays pure.
- */
-export type RequestValidator = (value: unknown) => RequestCheck;
+export type { RequestCheck, RequestValidator } from './read-fields';
 
 /** The journal's readers, each checking stored requests with one RequestValidator. */
 export interface JournalParser {
   /** Parse one `quotes` topic value (JSON text) into a validated record; never throws. */
   readonly parseQuoteRecordLine: (text: string) => QuoteParse;
-  /** Parse any `quotes` topic value: a QuoteRecord or a stream FrameRecord; never throws. */
+  /**
+   * Parse a journal entry that stands for a result: a QuoteRecord or a stream FrameRecord (a
+   * stream's open or close is refused as `not_a_result`); never throws.
+   */
   readonly parseJournalEntryLine: (text: string) => JournalEntryParse;
+  /** Parse any journal value: a result's entry, or a v2 stream's open or close; never throws. */
+  readonly parseJournalValueLine: (text: string) => JournalValueParse;
   /** Validate a decoded value as a quote journal record; never throws, never returns a partial record. */
   readonly parseQuoteRecord: (value: unknown) => QuoteParse;
 }
-
-type Obj = Record<string, unknown>;
 
 export function journalParser(validateRequest: RequestValidator): JournalParser {
   const parseQuoteRecord = (value: unknown): QuoteParse => {
@@ -53,13 +54,15 @@ export function journalParser(validateRequest: RequestValidator): JournalParser 
     const value = jsonOf(text);
     return value.ok ? parseQuoteRecord(value.value) : value;
   };
-  const parseJournalEntryLine = (text: string): JournalEntryParse => {
+  const parseJournalValueLine = (text: string): JournalValueParse => {
     const parsed = jsonOf(text);
     if (!parsed.ok) return parsed;
     const value = parsed.value;
-    if (typeof value === 'object' && value !== null && (value as Obj).type === 'quote_frame') {
+    const o = typeof value === 'object' && value !== null ? (value as Obj) : null;
+    if (o !== null && (o.type === 'quote_frame' || isStreamEvent(o))) {
       try {
-        return { ok: true, record: validateFrame(value as Obj) };
+        const record = o.type === 'quote_frame' ? validateFrame(o) : validateStreamEvent(o, validateRequest);
+        return { ok: true, record };
       } catch (e) {
         if (e instanceof JournalError) return { ok: false, error: e };
         throw e;
@@ -67,7 +70,21 @@ export function journalParser(validateRequest: RequestValidator): JournalParser 
     }
     return parseQuoteRecord(value);
   };
-  return { parseQuoteRecord, parseQuoteRecordLine, parseJournalEntryLine };
+  const parseJournalEntryLine = (text: string): JournalEntryParse => {
+    const parsed = parseJournalValueLine(text);
+    if (!parsed.ok || parsed.record.type === 'quote' || parsed.record.type === 'quote_frame')
+      return parsed as JournalEntryParse;
+    // Valid, but a stream's open or close stands for no result: nothing to replay.
+    return {
+      ok: false,
+      error: new JournalError(
+        'not_a_result',
+        'type',
+        `is '${parsed.record.type}': the open or close of stream ${parsed.record.streamId}, not a result (replay stream lists it)`,
+      ),
+    };
+  };
+  return { parseQuoteRecord, parseQuoteRecordLine, parseJournalEntryLine, parseJournalValueLine };
 }
 
 function jsonOf(
@@ -78,52 +95,6 @@ function jsonOf(
   } catch {
     return { ok: false, error: new JournalError('not_json', null, 'is not valid JSON') };
   }
-}
-
-function obj(v: unknown, path: string | null): Obj {
-  if (typeof v !== 'object' || v === null || Array.isArray(v))
-    throw new JournalError(path === null ? 'not_object' : 'bad_field', path, 'must be a JSON object');
-  return v as Obj;
-}
-
-function get(o: Obj, path: string, key: string): unknown {
-  if (!(key in o) || o[key] === undefined)
-    throw new JournalError('missing_field', join(path, key), 'is missing');
-  return o[key];
-}
-
-const join = (path: string, key: string): string => (path === '' ? key : `${path}.${key}`);
-
-function str(o: Obj, path: string, key: string, allowEmpty = false): string {
-  const v = get(o, path, key);
-  if (typeof v !== 'string' || (!allowEmpty && v.length === 0))
-    throw new JournalError('bad_field', join(path, key), `must be a ${allowEmpty ? '' : 'non-empty '}string`);
-  return v;
-}
-
-function num(o: Obj, path: string, key: string, min = -Infinity): number {
-  const v = get(o, path, key);
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < min)
-    throw new JournalError(
-      'bad_field',
-      join(path, key),
-      `must be a finite number${min > -Infinity ? ` >= ${min}` : ''}`,
-    );
-  return v;
-}
-
-function int(o: Obj, path: string, key: string): number {
-  const v = num(o, path, key, 0);
-  if (!Number.isSafeInteger(v))
-    throw new JournalError('bad_field', join(path, key), 'must be a non-negative integer');
-  return v;
-}
-
-function oneOf<T extends string>(o: Obj, path: string, key: string, values: readonly T[]): T {
-  const v = get(o, path, key);
-  if (typeof v !== 'string' || !(values as readonly string[]).includes(v))
-    throw new JournalError('bad_field', join(path, key), `must be one of ${values.join(', ')}`);
-  return v as T;
 }
 
 function offsets(o: Obj, key: string): number[] {
@@ -199,6 +170,27 @@ function validate(value: unknown, validateRequest: RequestValidator): QuoteRecor
     responseSha256: hash,
     responseBytes: int(o, '', v === 2 ? 'bytes' : 'responseBytes'),
     response,
+    ...(o.cause === undefined ? {} : { cause: tickCause(o.cause) }),
+  };
+}
+
+function tickCause(v: unknown): TickCause {
+  const o = obj(v, 'cause');
+  const markets = get(o, 'cause', 'markets');
+  if (!Array.isArray(markets) || markets.some((m) => typeof m !== 'string' || m === ''))
+    throw new JournalError('bad_field', 'cause.markets', 'must be an array of market symbols');
+  return { kind: oneOf(o, 'cause', 'kind', TICK_CAUSES), markets: markets as string[] };
+}
+
+/** A v2 frame's stream fields: all of them or none (a v1 frame, or one written before them). */
+function frameStream(o: Obj): FrameStream | null {
+  if (o.streamId === undefined) return null;
+  return {
+    streamId: str(o, '', 'streamId'),
+    id: str(o, '', 'id'),
+    seq: int(o, '', 'seq'),
+    tick: int(o, '', 'tick'),
+    ticksSkipped: int(o, '', 'ticksSkipped'),
   };
 }
 
@@ -219,6 +211,7 @@ function sha256Field(o: Obj): string {
 function validateFrame(o: Obj): FrameRecord {
   if (o.v !== 1 && o.v !== 2)
     throw new JournalError('bad_version', 'v', `unsupported version ${JSON.stringify(o.v)}`);
+  const stream = frameStream(o);
   // v2 stores the hash as sha256 (base64url) and the length as bytes, like a v2 quote.
   return {
     v: o.v,
@@ -228,5 +221,6 @@ function validateFrame(o: Obj): FrameRecord {
     responseSha256: o.v === 2 ? sha256V2(o) : sha256Field(o),
     responseBytes: int(o, '', o.v === 2 ? 'bytes' : 'responseBytes'),
     ...(o.calculatedAt === undefined ? {} : { calculatedAt: int(o, '', 'calculatedAt') }),
+    ...(stream === null ? {} : { stream }),
   };
 }

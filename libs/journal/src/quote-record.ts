@@ -55,6 +55,33 @@ export interface QuoteRecord {
   readonly responseBytes: number;
   /** The response itself (JSON), when the journal stored it (JOURNAL_RESPONSES); null otherwise. */
   readonly response: unknown;
+  /**
+   * A v2 stream's tick only: why it was solved. Absent on REST answers, on ticks of the one-route
+   * stream (v1 clients) and in records written before it was.
+   */
+  readonly cause?: TickCause;
+}
+
+/** Why a v2 stream's tick was solved (the `cause` of the quote messages it was sent in). */
+export const TICK_CAUSES = ['open', 'resume', 'book', 'venue', 'listing', 'staleness'] as const;
+export type TickCauseKind = (typeof TICK_CAUSES)[number];
+
+/** A tick's cause: its kind and the watched markets whose books moved since the group's previous tick. */
+export interface TickCause {
+  readonly kind: TickCauseKind;
+  /** Sorted market symbols (empty for open, resume and staleness). */
+  readonly markets: readonly string[];
+}
+
+/** Which v2 stream frame a frame record was: what its quote message said around the result. */
+export interface FrameStream {
+  readonly streamId: string;
+  /** The subscription's client-chosen id (`route` on /stream/route?envelope=v2). */
+  readonly id: string;
+  /** 1 = the opening frame, +1 per frame sent. */
+  readonly seq: number;
+  readonly tick: number;
+  readonly ticksSkipped: number;
 }
 
 /**
@@ -77,7 +104,77 @@ export interface FrameRecord {
    * so that age retention can time a segment of frames; absent in records written before it was.
    */
   readonly calculatedAt?: number;
+  /** A v2 stream's frame only: its stream, seq and tick; absent for v1 frames and older records. */
+  readonly stream?: FrameStream;
 }
 
-/** Any value of the `quotes` topic. */
+/** A journal entry that stands for a result sent: a quote (or tick), or a stream frame. */
 export type JournalEntryRecord = QuoteRecord | FrameRecord;
+
+/** Any value of the journal topics: `stream` also holds v2 streams' opens and closes. */
+export type JournalValue = JournalEntryRecord | StreamOpenRecord | StreamCloseRecord;
+
+/** A normalised stream request: a route request without its requestId (each frame has its own). */
+export type StreamRequest = Omit<RouteRequest, 'requestId'>;
+
+/** Where a reconnecting client said it had got to: the stream it had and the last seq it read. */
+export interface StreamResumePoint {
+  readonly streamId: string;
+  readonly seq: number;
+}
+
+/** Why a resume was refused (docs/api.md "Stream protocol v2"). */
+export const RESUME_REFUSALS = [
+  'unknown_stream',
+  'expired',
+  'request_mismatch',
+  'seq_ahead',
+  'still_open',
+] as const;
+
+/** What a resume came to: proven, with the frames the client missed, or refused with a reason. */
+export type StreamResumeVerdict =
+  | { readonly resumed: true; readonly missedFrames: number }
+  | { readonly resumed: false; readonly reason: (typeof RESUME_REFUSALS)[number] };
+
+/**
+ * A v2 stream opened (docs/replay.md "Stream opens and closes"), keyed by its streamId in the
+ * `stream` topic: the request it watches, and for a resume the point claimed and the verdict given.
+ */
+export interface StreamOpenRecord {
+  readonly v: 2;
+  readonly type: 'stream_open';
+  readonly streamId: string;
+  /** The subscription's client-chosen id (`route` on /stream/route?envelope=v2). */
+  readonly id: string;
+  /** When it opened (epoch ms, the service clock). */
+  readonly at: number;
+  /** `stream`: a subscription on GET /stream; `stream/route`: /stream/route?envelope=v2. */
+  readonly path: 'stream' | 'stream/route';
+  readonly request: StreamRequest;
+  /** The resume point the client named; null when it asked for none. */
+  readonly resume: StreamResumePoint | null;
+  /** The verdict it was given; null when it asked for no resume. */
+  readonly verdict: StreamResumeVerdict | null;
+}
+
+/** Why a stream ended. */
+export const CLOSE_REASONS = ['unsubscribed', 'closed', 'shutdown'] as const;
+
+/**
+ * A v2 stream ended, keyed by its streamId: with its request and last seq, it is what proves a
+ * later resume of it (on any replica reading the same journal).
+ */
+export interface StreamCloseRecord {
+  readonly v: 2;
+  readonly type: 'stream_close';
+  readonly streamId: string;
+  readonly id: string;
+  /** When it ended (epoch ms, the service clock). */
+  readonly at: number;
+  /** The seq of the last frame sent (0: none). */
+  readonly lastSeq: number;
+  /** `unsubscribed` by the client, the socket `closed`, or the server's `shutdown`. */
+  readonly reason: (typeof CLOSE_REASONS)[number];
+  readonly request: StreamRequest;
+}

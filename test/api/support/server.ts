@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SERVER_DEFAULTS, type ServerConfig } from '@app/config';
 import type { EventRecord } from '@app/events';
+import type { BookFeed } from '@app/live-feed';
 import { logSink, type EventLog, type RecordSink } from '@app/event-log';
 import type { ApiServer } from '../../../apps/api/src/bootstrap';
 import { PinnedClock, type Clock } from '../../../apps/api/src/clock';
@@ -19,6 +20,8 @@ export interface TestServer {
   readonly wsUrl: string;
   /** The embedded log the API folds (a writer such as the ingestor can append to it directly). */
   readonly log: EventLog;
+  /** The book feed folding it (a second API started on it is another replica over the same log). */
+  readonly feed: BookFeed;
   /** Resolve once the API's feed has folded everything appended to the log so far. */
   caughtUp(): Promise<void>;
   /** Append records to the embedded log and wait until the API's feed has folded them. */
@@ -73,6 +76,7 @@ export async function startTestServer(
     url: server.url,
     wsUrl: server.url.replace('http', 'ws'),
     log: host.log,
+    feed: host.feed,
     caughtUp: () => waitCaughtUp(host),
     write,
     close: async () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '@nestjs/common';
 import { errorMessage as messageOf } from '@app/retry';
 import type { QuoteJournal } from '@app/audit';
+import type { FrameStream, TickCause } from '@app/journal';
 import type { RouteRequest } from '@app/routing';
 import type { LiveSolve } from '../route/route.service';
 import { errorFrame, SharedFrame } from './frames';
@@ -27,8 +28,11 @@ export class FrameOut {
     private readonly onPush: (delayMs: number) => void,
   ) {}
 
-  /** Journal a solve as a stream tick; the frames sent from it are journalled as they go out. */
-  tick(solved: LiveSolve & { request: RouteRequest }): SharedFrame {
+  /**
+   * Journal a solve as a stream tick (a v2 group's with its cause); the frames sent from it are
+   * journalled as they go out.
+   */
+  tick(solved: LiveSolve & { request: RouteRequest }, cause?: TickCause): SharedFrame {
     const tickId = solved.request.requestId;
     const frame = new SharedFrame(solved.result, tickId);
     frame.journalled = this.journal.record({
@@ -39,6 +43,7 @@ export class FrameOut {
       status: null,
       // The tick's own text is the result under the tick id (what `quote <tickId>` reproduces).
       body: frame.stamp(tickId),
+      ...(cause === undefined ? {} : { cause }),
     });
     frame.journalled.catch((e: unknown) => this.failed(e));
     return frame;
@@ -49,46 +54,42 @@ export class FrameOut {
     if (!this.journal.accepts('stream')) return this.withhold(sub, 'the quote journal refuses appends');
     const requestId = randomUUID();
     const body = frame.stamp(requestId);
+    // A v2 frame's seq and tick are taken now, so its record says what its quote message says.
+    const stream = sub.v2 === null ? null : sub.v2.next(sub.ticks);
     const journalled = this.journal.recordFrame({
       requestId,
       tickId: frame.tickId,
       calculatedAt: frame.result.calculatedAt,
       body,
+      ...(stream === null ? {} : { stream }),
     });
     if (this.journal.mode !== 'strict') {
       journalled.catch((e: unknown) => this.failed(e));
-      return this.write(sub, frame, body);
+      return this.write(sub, frame, body, stream);
     }
     // Strict: the frame leaves only once its record and its tick's record are in the log.
     Promise.all([frame.journalled, journalled]).then(
       () => {
-        if (sub.ws.readyState === sub.ws.OPEN) this.write(sub, frame, body);
+        if (sub.ws.readyState === sub.ws.OPEN) this.write(sub, frame, body, stream);
       },
       () => {
         if (sub.v2 === null) return sub.ws.close(1011, 'quote journal unavailable');
+        if (stream !== null) sub.v2.unsent(stream);
         this.withhold(sub, 'the quote journal did not take the frame');
       },
     );
   }
 
-  private write(sub: Subscriber, frame: SharedFrame, body: string): void {
+  private write(sub: Subscriber, frame: SharedFrame, body: string, stream: FrameStream | null): void {
     const v2 = sub.v2;
-    if (v2 === null) sub.ws.send(body);
+    if (v2 === null || stream === null) sub.ws.send(body);
     else {
-      const tick = sub.ticks;
-      const ticksSkipped = tick - v2.lastSentTick - 1;
-      v2.lastSentTick = tick;
-      v2.seq++;
       v2.validUntil = frame.validUntil;
       const cause = frame.cause ?? { kind: 'open' as const, markets: [], positions: frame.positions };
       sub.ws.send(
         quoteMessage({
-          id: v2.id,
-          streamId: v2.streamId,
-          seq: v2.seq,
-          tick,
-          ticksSkipped,
-          cause: v2.seq === 1 ? { ...cause, kind: v2.openCause } : cause,
+          ...stream,
+          cause: stream.seq === 1 ? { ...cause, kind: v2.openCause } : cause,
           validUntil: frame.validUntil,
           result: body,
         }),

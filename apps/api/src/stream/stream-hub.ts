@@ -4,6 +4,7 @@ import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } f
 import type { ServerConfig } from '@app/config';
 import type { RouteRequest } from '@app/routing';
 import { BookFeed } from '@app/live-feed';
+import { EventLog } from '@app/event-log';
 import { RequestGate } from '../edge/request-gate';
 import { Limits, type StreamSlot } from '../limits/limits';
 import { QuoteJournal } from '@app/audit';
@@ -20,7 +21,7 @@ import { FramePump } from './frame-pump';
 import { StreamGroups, type Group } from './stream-groups';
 import { FrameOut } from './frame-out';
 import type { ResumePoint } from './v2/client-messages';
-import { ResumePoints } from './v2/resume-points';
+import { StreamLedger } from './v2/stream-ledger';
 import type { CauseKind, ErrorFields, ResumeVerdict } from './v2/server-messages';
 import { heartbeatMessage, subscribedMessage, welcomeMessage } from './v2/server-messages';
 import {
@@ -34,27 +35,9 @@ import { CLIENT_MESSAGE_MAX_BYTES } from './v2/client-messages';
 import { Subscription } from './v2/subscription';
 import { envelopeQuery } from './v2/envelope-query';
 import { validUntilOf } from './v2/valid-until';
+import { subscriberCounts, type StreamStats } from './stream-stats';
 
-export interface StreamStats {
-  readonly groups: number;
-  readonly subscribers: number;
-  readonly solves: number;
-  /** Frames written to sockets / replaced unsent by a newer state, over the open subscribers. */
-  readonly framesSent: number;
-  readonly framesDropped: number;
-  /** Largest unsent byte count of any open subscriber right now (bounded by backpressure). */
-  readonly maxBufferedBytes: number;
-  /** Frames sent / dropped since start, closed subscribers included (the metrics' counters). */
-  readonly framesSentTotal: number;
-  readonly framesDroppedTotal: number;
-  /** Subscribers waiting for their turn in the stream budget now, and how often the budget held them. */
-  readonly waiting: number;
-  readonly budgetWaits: number;
-  /** Frames the journal refused, since start: never sent, and the client told (frame-out.ts). */
-  readonly framesWithheldTotal: number;
-  /** Open v2 sockets. */
-  readonly sessions: number;
-}
+export type { StreamStats };
 
 const now = (): number => performance.now();
 
@@ -66,7 +49,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy, SessionHost {
   private readonly slots = new Map<Subscriber, StreamSlot>();
   private readonly subs = new Set<Subscriber>();
   private readonly sessions = new Set<StreamSession>();
-  private readonly resumes: ResumePoints;
+  private readonly ledger: StreamLedger;
   private unsubscribe: (() => void) | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private goingAway = false;
@@ -88,8 +71,9 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy, SessionHost {
     @Inject(QuoteJournal) private readonly journal: QuoteJournal,
     @Inject(Limits) private readonly limits: Limits,
     @Inject(Clock) private readonly clock: Clock,
+    @Inject(EventLog) log: EventLog,
   ) {
-    this.resumes = new ResumePoints(config.resumeWindowMs);
+    this.ledger = new StreamLedger(config.resumeWindowMs, journal, () => clock.now(), this.logger, log);
     this.out = new FrameOut(journal, this.logger, (ms) => this.onPush(ms));
     this.groups = new StreamGroups(
       () => feed.cache,
@@ -129,23 +113,10 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy, SessionHost {
   }
 
   stats(): StreamStats {
-    let framesSent = 0;
-    let framesDropped = 0;
-    let maxBufferedBytes = 0;
-    for (const s of this.subs) {
-      framesSent += s.framesSent;
-      framesDropped += s.framesDropped;
-      maxBufferedBytes = Math.max(maxBufferedBytes, s.ws.bufferedAmount);
-    }
     return {
       groups: this.groups.size,
-      subscribers: this.subs.size,
       solves: this.solves,
-      framesSent,
-      framesDropped,
-      maxBufferedBytes,
-      framesSentTotal: this.closedSent + framesSent,
-      framesDroppedTotal: this.closedDropped + framesDropped,
+      ...subscriberCounts(this.subs, this.closedSent, this.closedDropped),
       waiting: this.pump.waiting,
       budgetWaits: this.pump.waits,
       framesWithheldTotal: this.out.withheldTotal,
@@ -194,7 +165,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy, SessionHost {
     );
   }
 
-  /** The cap's answer is in: refuse, or check the request and subscribe. */
+  /** The cap's answer is in: refuse, or check the request (and a resume point) and subscribe. */
   private admit(ws: StreamSocket, req: IncomingMessage, address: string, slot: StreamSlot | null): void {
     if (slot === null) {
       return this.refuse(
@@ -210,17 +181,45 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy, SessionHost {
       slot.release();
       return this.refuse(ws, parsed.error, 1008, 'invalid request');
     }
-    const solved = this.solve(parsed.params);
+    const v2 = envelope.ok && envelope.v2;
+    const resume = v2 ? envelope.resume : null;
+    const verdict = resume === null ? null : this.verdict(resume, parsed.params);
+    const go = (v: ResumeVerdict | null): void =>
+      this.begin(
+        ws,
+        address,
+        slot,
+        parsed.params,
+        v2,
+        resume === null || v === null ? null : { point: resume, verdict: v },
+      );
+    if (!(verdict instanceof Promise)) return go(verdict);
+    // The journal was asked about the resume point: the socket may close meanwhile.
+    verdict.then(
+      (v) => (ws.readyState === ws.OPEN ? go(v) : slot.release()),
+      () => slot.release(),
+    );
+  }
+
+  /** Solve the opening frame and subscribe; on the old path, `v2` says the client asked for the envelope. */
+  private begin(
+    ws: StreamSocket,
+    address: string,
+    slot: StreamSlot,
+    params: RouteParams,
+    v2: boolean,
+    claimed: Subscription['claimed'],
+  ): void {
+    const solved = this.solve(params);
     const problem = routeProblem(solved.result);
     if (problem !== null) {
       slot.release();
       return this.refuse(ws, problem.message, 1008, problem.code);
     }
-    const v2 =
-      envelope.ok && envelope.v2 ? this.oldPathSubscription(ws, parsed.params, envelope.resume) : null;
-    const group = this.groups.join(parsed.params, v2 !== null);
-    const sub = new Subscriber(ws, address, group.key, now, (s) => this.pump.ready(s), v2);
-    ws.once('close', () => this.end(sub));
+    const subscription = v2 ? this.oldPathSubscription(ws, params, claimed) : null;
+    const group = this.groups.join(params, subscription !== null);
+    const sub = new Subscriber(ws, address, group.key, now, (s) => this.pump.ready(s), subscription);
+    ws.once('close', () => this.end(sub, 'closed'));
     this.start(sub, group, slot, solved);
   }
 
@@ -228,19 +227,20 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy, SessionHost {
   private oldPathSubscription(
     ws: StreamSocket,
     params: RouteParams,
-    resume: ResumePoint | null,
+    claimed: Subscription['claimed'],
   ): Subscription {
+    const openCause = claimed === null ? 'open' : 'resume';
     const subscription = new Subscription(
       'route',
       randomUUID(),
       params,
-      resume === null ? 'open' : 'resume',
+      openCause,
       this.clock.now(),
       true,
+      claimed,
     );
-    const verdict = resume === null ? null : this.verdict(resume, params);
-    this.resumes.opened(subscription.streamId, JSON.stringify(params));
-    ws.send(subscribedMessage(subscription.id, subscription.streamId, params, verdict));
+    this.ledger.opened(subscription);
+    ws.send(subscribedMessage(subscription.id, subscription.streamId, params, claimed?.verdict ?? null));
     return subscription;
   }
 
@@ -250,7 +250,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy, SessionHost {
     group.subs.add(sub);
     this.subs.add(sub);
     // The budget is charged for the opening frame and its solve, so what waits pays for it.
-    const frame = this.frameOf(solved, group);
+    const frame = this.frameOf(solved, group, null, sub.v2?.openCause);
     this.pump.charge(SOLVE_COST_FRAMES + 1, frame.bytes);
     this.out.deliver(sub, sub.takeNow(frame));
   }
@@ -286,8 +286,8 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy, SessionHost {
     return this.limits.streams.take(address);
   }
 
-  verdict(point: ResumePoint, params: RouteParams): ResumeVerdict {
-    return this.resumes.verdict(point, JSON.stringify(params), this.clock.now());
+  verdict(point: ResumePoint, params: RouteParams): ResumeVerdict | Promise<ResumeVerdict> {
+    return this.ledger.verdict(point, params);
   }
 
   serverTime(): number {
@@ -316,15 +316,14 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy, SessionHost {
       subscription,
       minIntervalMs,
     );
-    this.resumes.opened(subscription.streamId, JSON.stringify(subscription.params));
+    this.ledger.opened(subscription);
     announce();
     this.start(sub, group, slot, solved);
     return sub;
   }
 
-  end(sub: Subscriber): void {
-    const v2 = sub.v2;
-    if (v2 !== null) this.resumes.closed(v2.streamId, JSON.stringify(v2.params), v2.seq, this.clock.now());
+  end(sub: Subscriber, reason: 'unsubscribed' | 'closed'): void {
+    if (sub.v2 !== null) this.ledger.closed(sub.v2, this.goingAway ? 'shutdown' : reason);
     this.leave(sub);
   }
 
@@ -335,14 +334,22 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy, SessionHost {
     return { request, ...this.routes.solveLive(request) };
   }
 
-  /** The tick's frame, journalled; a v2 group's carries its cause and validUntil, and arms the staleness push. */
-  private frameOf(solved: Solved, group: Group, cause: CauseKind | null = null): SharedFrame {
-    const frame = this.out.tick(solved);
+  /**
+   * The tick's frame, journalled (a v2 group's with its cause: `opening`'s for an opening frame,
+   * cause null); a v2 frame carries its cause and validUntil, and arms the staleness push.
+   */
+  private frameOf(
+    solved: Solved,
+    group: Group,
+    cause: CauseKind | null = null,
+    opening: 'open' | 'resume' = 'open',
+  ): SharedFrame {
+    const markets = cause === null ? [] : [...group.moved].sort();
+    const frame = this.out.tick(solved, group.v2 ? { kind: cause ?? opening, markets } : undefined);
     frame.positions = solved.positions;
     if (!group.v2) return frame;
     frame.validUntil = validUntilOf(solved.result, this.feed.routable());
-    if (cause !== null)
-      frame.cause = { kind: cause, markets: [...group.moved].sort(), positions: solved.positions };
+    if (cause !== null) frame.cause = { kind: cause, markets, positions: solved.positions };
     this.groups.armStaleness(group, frame.validUntil);
     return frame;
   }

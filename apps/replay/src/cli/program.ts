@@ -9,6 +9,7 @@ import { registerGenerate } from '../generate/generate-command';
 import { registerImport } from '../import/import-command';
 import { registerQuote } from '../quote/quote-command';
 import { registerRecord } from '../record/record-command';
+import { registerStream } from '../stream/stream-command';
 import type { CliContext } from './context';
 import { envTable, packageVersion, UsageError } from '@app/config';
 
@@ -20,6 +21,7 @@ export type RegisterCommand = (program: Command, ctx: CliContext, done: (code: n
 
 const COMMANDS: readonly RegisterCommand[] = [
   registerQuote,
+  registerStream,
   registerExplain,
   registerAudit,
   registerCompare,

@@ -4,7 +4,7 @@ import type { ResumeVerdict } from './server-messages';
 /** Closed streams remembered at most (the oldest are forgotten first). */
 const MAX_REMEMBERED = 100_000;
 
-interface Ended {
+export interface Ended {
   readonly key: string;
   readonly lastSeq: number;
   readonly closedAt: number;
@@ -36,10 +36,7 @@ export class ResumePoints {
     const end = this.ended.get(point.streamId);
     if (end === undefined)
       return { resumed: false, reason: this.open.has(point.streamId) ? 'still_open' : 'unknown_stream' };
-    if (now - end.closedAt > this.windowMs) return { resumed: false, reason: 'expired' };
-    if (end.key !== key) return { resumed: false, reason: 'request_mismatch' };
-    if (point.seq > end.lastSeq) return { resumed: false, reason: 'seq_ahead' };
-    return { resumed: true, missedFrames: end.lastSeq - point.seq };
+    return judge(end, point, key, now, this.windowMs);
   }
 
   private prune(now: number): void {
@@ -49,4 +46,21 @@ export class ResumePoints {
       this.ended.delete(id);
     }
   }
+}
+
+/**
+ * The verdict on a resume of a stream that ended (here, or in the journal): proven only within the
+ * window, for the same normalised request, at or before its last seq.
+ */
+export function judge(
+  end: Ended,
+  point: ResumePoint,
+  key: string,
+  now: number,
+  windowMs: number,
+): ResumeVerdict {
+  if (now - end.closedAt > windowMs) return { resumed: false, reason: 'expired' };
+  if (end.key !== key) return { resumed: false, reason: 'request_mismatch' };
+  if (point.seq > end.lastSeq) return { resumed: false, reason: 'seq_ahead' };
+  return { resumed: true, missedFrames: end.lastSeq - point.seq };
 }

@@ -31,8 +31,11 @@ type Subscribe = Extract<ClientMessage, { type: 'subscribe' }>;
 export interface SessionHost {
   /** A place under the address's stream cap (null: the cap is reached). */
   takeSlot(address: string): StreamSlot | null | Promise<StreamSlot | null>;
-  /** Whether a resume point can be proven, and what was missed. */
-  verdict(resume: NonNullable<Subscribe['resume']>, params: Subscribe['params']): ResumeVerdict;
+  /** Whether a resume point can be proven, and what was missed (a promise when the journal is asked). */
+  verdict(
+    resume: NonNullable<Subscribe['resume']>,
+    params: Subscribe['params'],
+  ): ResumeVerdict | Promise<ResumeVerdict>;
   /** Solve and admit; `announce` is called before the opening quote goes out. */
   subscribe(
     session: StreamSession,
@@ -42,7 +45,7 @@ export interface SessionHost {
     announce: () => void,
   ): Omit<ErrorFields, 'id' | 'op'> | Subscriber;
   /** The subscription ends (unsubscribe or close): its slot is freed and its end remembered for resumes. */
-  end(sub: Subscriber): void;
+  end(sub: Subscriber, reason: 'unsubscribed' | 'closed'): void;
   serverTime(): number;
 }
 
@@ -90,7 +93,7 @@ export class StreamSession {
     this.strikesAt = t;
     ws.messages = (data, isBinary) => this.onMessage(data, isBinary);
     ws.once('close', () => {
-      for (const sub of this.subs.values()) if (sub !== 'pending') host.end(sub);
+      for (const sub of this.subs.values()) if (sub !== 'pending') host.end(sub, 'closed');
       this.subs.clear();
     });
   }
@@ -154,7 +157,7 @@ export class StreamSession {
         message: `no subscription ${JSON.stringify(id)} on this connection`,
       });
     this.subs.delete(id);
-    this.host.end(sub);
+    this.host.end(sub, 'unsubscribed');
     this.send(unsubscribedMessage(id, sub.v2.streamId, sub.v2.seq));
   }
 
@@ -201,12 +204,32 @@ export class StreamSession {
           'stream limit reached: subscriptions count against the per-address stream cap (welcome.limits.subscriptionsPerAddress)',
       });
     const verdict = m.resume === null ? null : this.host.verdict(m.resume, m.params);
+    if (!(verdict instanceof Promise)) return this.open(m, slot, verdict);
+    // The journal was asked about the resume point: the socket may close, or the id go, meanwhile.
+    this.subs.set(m.id, 'pending');
+    verdict.then(
+      (v) => {
+        if (this.ws.readyState !== this.ws.OPEN || this.subs.get(m.id) !== 'pending') return slot.release();
+        this.subs.delete(m.id);
+        this.open(m, slot, v);
+      },
+      () => {
+        this.subs.delete(m.id);
+        slot.release();
+      },
+    );
+  }
+
+  /** Solve the opening frame and subscribe, announcing the verdict of the resume point (if any). */
+  private open(m: Subscribe, slot: StreamSlot, verdict: ResumeVerdict | null): void {
     const subscription = new Subscription(
       m.id,
       randomUUID(),
       m.params,
       m.resume === null ? 'open' : 'resume',
       this.host.serverTime(),
+      false,
+      m.resume === null || verdict === null ? null : { point: m.resume, verdict },
     );
     const made = this.host.subscribe(this, subscription, m.minIntervalMs, slot, () =>
       this.send(subscribedMessage(m.id, subscription.streamId, m.params, verdict)),

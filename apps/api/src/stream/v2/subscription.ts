@@ -1,5 +1,7 @@
+import type { FrameStream } from '@app/journal';
 import type { RouteParams } from '@app/request';
-import type { CauseKind } from './server-messages';
+import type { ResumePoint } from './client-messages';
+import type { CauseKind, ResumeVerdict } from './server-messages';
 
 /**
  * One v2 subscription's envelope state: its client id, the streamId the server minted for it, the
@@ -22,5 +24,35 @@ export class Subscription {
     readonly openedAt: number,
     /** Opened as `/stream/route?...&envelope=v2` (a one-way socket of its own), not on /stream. */
     readonly oldPath = false,
+    /** The resume point the client named and the verdict it was given; null when it named none. */
+    readonly claimed: { readonly point: ResumePoint; readonly verdict: ResumeVerdict } | null = null,
   ) {}
+
+  /**
+   * The envelope of the next frame sent, `tick` being the subscriber's tick count now: seq +1,
+   * ticksSkipped the states since the last frame sent that it never got.
+   */
+  next(tick: number): FrameStream {
+    const stream = {
+      streamId: this.streamId,
+      id: this.id,
+      seq: this.seq + 1,
+      tick,
+      ticksSkipped: tick - this.lastSentTick - 1,
+    };
+    this.seq = stream.seq;
+    this.lastSentTick = tick;
+    return stream;
+  }
+
+  /**
+   * A frame taken by next() was not sent (the strict journal refused it): when no later frame was
+   * taken since, its seq is given back (seq stays contiguous) and the next frame counts its tick
+   * in ticksSkipped.
+   */
+  unsent(stream: FrameStream): void {
+    if (this.seq !== stream.seq) return;
+    this.seq--;
+    this.lastSentTick = stream.tick - stream.ticksSkipped - 1;
+  }
 }

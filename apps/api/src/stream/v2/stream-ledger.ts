@@ -1,0 +1,103 @@
+import type { Logger } from '@nestjs/common';
+import { findStreamEnds, type QuoteJournal } from '@app/audit';
+import type { EventLog } from '@app/event-log';
+import { errorMessage as messageOf } from '@app/retry';
+import type { RouteParams } from '@app/request';
+import type { ResumePoint } from './client-messages';
+import { judge, ResumePoints } from './resume-points';
+import type { ResumeVerdict } from './server-messages';
+import type { Subscription } from './subscription';
+
+/**
+ * How many of the newest entries of a streamId's journal partition a resume reads for its records:
+ * a bound on what one resume of an unknown stream costs (a close older than that, under heavy
+ * stream traffic, is answered unknown_stream).
+ */
+export const RESUME_SCAN_ENTRIES = 16_384;
+
+/** Why a v2 stream ended, as its close record says. */
+export type CloseReason = 'unsubscribed' | 'closed' | 'shutdown';
+
+/**
+ * Where a v2 stream's life is kept: its open and close in this process's resume points (what a
+ * resume is checked against) and in the journal (docs/replay.md "Stream opens and closes"), so
+ * `replay stream` can list a stream and its resume verdict from the journal alone.
+ */
+export class StreamLedger {
+  private readonly resumes: ResumePoints;
+
+  constructor(
+    /** How long a closed stream can be resumed (STREAM_RESUME_WINDOW_MS). */
+    private readonly windowMs: number,
+    private readonly journal: QuoteJournal,
+    private readonly now: () => number,
+    private readonly logger: Logger,
+    /** The log holding the journal, read for resume points this process does not know; null: not read. */
+    private readonly log: EventLog | null = null,
+  ) {
+    this.resumes = new ResumePoints(windowMs);
+  }
+
+  /**
+   * Whether a resume point can be proven, and what was missed: from this process's streams, else
+   * (a stream another replica served, or this one before a restart) from its records in the
+   * journal, found among the newest RESUME_SCAN_ENTRIES of its partition.
+   */
+  verdict(point: ResumePoint, params: RouteParams): ResumeVerdict | Promise<ResumeVerdict> {
+    const key = JSON.stringify(params);
+    const local = this.resumes.verdict(point, key, this.now());
+    if (local.resumed || local.reason !== 'unknown_stream' || this.log === null) return local;
+    return findStreamEnds(this.log, point.streamId, undefined, RESUME_SCAN_ENTRIES).then(
+      ({ open, close }) => {
+        if (close !== null) {
+          const end = { key: JSON.stringify(close.request), lastSeq: close.lastSeq, closedAt: close.at };
+          return judge(end, point, key, this.now(), this.windowMs);
+        }
+        return open === null ? local : { resumed: false, reason: 'still_open' };
+      },
+      (e: unknown) => {
+        this.logger.error(`resume point not looked up in the journal: ${messageOf(e)}`);
+        return local;
+      },
+    );
+  }
+
+  /** The stream is admitted (its opening frame is about to go out). */
+  opened(s: Subscription): void {
+    this.resumes.opened(s.streamId, JSON.stringify(s.params));
+    this.write(
+      this.journal.recordStreamEvent({
+        type: 'stream_open',
+        streamId: s.streamId,
+        id: s.id,
+        at: s.openedAt,
+        path: s.oldPath ? 'stream/route' : 'stream',
+        request: s.params,
+        resume: s.claimed?.point ?? null,
+        verdict: s.claimed?.verdict ?? null,
+      }),
+    );
+  }
+
+  /** The stream ended after its last frame (seq `s.seq`). */
+  closed(s: Subscription, reason: CloseReason): void {
+    const at = this.now();
+    this.resumes.closed(s.streamId, JSON.stringify(s.params), s.seq, at);
+    this.write(
+      this.journal.recordStreamEvent({
+        type: 'stream_close',
+        streamId: s.streamId,
+        id: s.id,
+        at,
+        lastSeq: s.seq,
+        reason,
+        request: s.params,
+      }),
+    );
+  }
+
+  private write(journalled: Promise<void>): void {
+    // The stream goes on without its record (as a batched frame would): the log says why.
+    journalled.catch((e: unknown) => this.logger.error(`quote journal (stream record): ${messageOf(e)}`));
+  }
+}
