@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { leafHash } from './hash';
 import { parseKeysDocument, publishKey, type TrustedKey } from './keys';
 import { signingKeyFromSeed } from './note-key';
-import { encodeReceipt, quoteText, signReceipt, type Receipt } from './receipt';
+import { encodeReceipt, quoteText, RECEIPT_KEYS, receiptJson, signReceipt, type Receipt } from './receipt';
 import { decodeReceipt, MAX_RECEIPT_CHARS } from './receipt-decode';
 import { checkReplay, verifyReceiptSignatures } from './receipt-verify';
 
@@ -159,6 +159,33 @@ describe('receipts', () => {
         expect(verifyReceiptSignatures(d.value, trusted).ok).toBe(onlyHints);
       }),
       { numRuns: 400 },
+    );
+  });
+
+  it('writes the receipt JSON exactly as JSON.stringify in key order, for every receipt, plain or not', () => {
+    const text = fc.oneof(fc.stringMatching(/^[\w./-]{0,40}$/), fc.string({ maxLength: 20 }));
+    const count = fc.oneof(fc.nat(), fc.constant(Number.MAX_SAFE_INTEGER), fc.double());
+    fc.assert(
+      fc.property(
+        fc.record({
+          v: fc.constantFrom(1, 2),
+          origin: text,
+          keyId: text,
+          requestId: text,
+          sha256: text,
+          bytes: count,
+          calculatedAt: count,
+          signature: text,
+          terms: text,
+          recordHash: text,
+          leafIndex: fc.oneof(fc.constant(null), count),
+        }),
+        (r) => {
+          const receipt = r as unknown as Receipt;
+          expect(receiptJson(receipt)).toBe(JSON.stringify(receipt, [...RECEIPT_KEYS]));
+        },
+      ),
+      { numRuns: 2000 },
     );
   });
 });
