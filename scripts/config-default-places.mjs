@@ -2,7 +2,8 @@
 /**
  * Counts the places a configuration default is written: for each key, the source files (apps,
  * libs, bench, bin, scripts; specs, test/ and generated files left out) holding a spelling of its
- * default within eight lines (WINDOW) of the key's name (env or flag) or its config field name. The key list
+ * default in code (comments left out) within eight lines (WINDOW) of the key's name (env or flag) or its
+ * config field name. The key list
  * is written out here, not read from libs/config, so one script measures any checkout.
  * `node scripts/config-default-places.mjs [--list]`; --list names the files per key.
  */
@@ -49,6 +50,10 @@ const KEYS = [
   ['METRICS_HOST', [], '127.0.0.1'],
 ];
 
+/** A floor or ceiling on a value, not its default. */
+const BOUND = /\bMath\.(max|min)\(|\b(MIN|MAX)_[A-Z0-9_]+\s*=/;
+/** A line that gives `v` as a default. */
+const DEFAULTING = (v) => new RegExp(`(default:|\\?\\?|\\|\\||[^=!<>]=)\\s*${v}(?![\\w.])`);
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const grouped = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, '_');
 
@@ -92,7 +97,12 @@ const files = execFileSync(
         f,
       ),
   );
-const text = new Map(files.map((f) => [f, readFileSync(f, 'utf8').split('\n')]));
+/**
+ * A line's code: comments say a default, they do not set one (a doc comment that repeats a
+ * default is still worth keeping true, but it is not a second place the value comes from).
+ */
+const code = (line) => (/^\s*(\/\/|\*|\/\*)/.test(line) ? '' : line.replace(/\s\/\/\s.*$/, ''));
+const text = new Map(files.map((f) => [f, readFileSync(f, 'utf8').split('\n').map(code)]));
 
 let total = 0;
 const rows = [];
@@ -105,7 +115,17 @@ for (const [key, fields, value] of KEYS) {
   for (const [file, lines] of text) {
     const found = lines.some((line, i) => {
       if (!values.some((v) => v.test(line))) return false;
-      const near = lines.slice(Math.max(0, i - WINDOW), i + WINDOW + 1).join('\n');
+      // A bound (Math.max(60_000, every), MIN_REBALANCE_MS = 10_000) is not a default, even when
+      // it equals one.
+      if (BOUND.test(line)) return false;
+      // A small number (1, 5, 10) is everywhere in code (+ 1, exit(1), let rate = 1): it counts
+      // only as a table's `default: 1`, or as `?? 1`, `|| 1`, `= 1` on the line that names the key.
+      let w = WINDOW;
+      if (typeof value === 'number' && value < 100) {
+        if (!DEFAULTING(value).test(line)) return false;
+        if (!/default:/.test(line)) w = 0;
+      }
+      const near = lines.slice(Math.max(0, i - w), i + w + 1).join('\n');
       return names.some((n) => n.test(near));
     });
     if (found) hits.push(file);

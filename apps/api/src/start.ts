@@ -1,5 +1,5 @@
 import { loadConfigOrExit, type StartConfig } from '@app/config';
-import { createLogger, quietRepeats, type ServiceLogger } from '@app/telemetry';
+import { createLogger, venueFailures, type ServiceLogger } from '@app/telemetry';
 import { Clock, PinnedClock, WallClock } from './clock';
 import { closeHost, onShutdown, openFeed, serveApi } from './compose';
 import { playRecording } from './demo/play-recording';
@@ -58,11 +58,7 @@ async function main(): Promise<void> {
  * (docs/deploy.md "Processes"). ccxt loads there, never on the thread that answers requests.
  */
 async function liveVenues(config: StartConfig, logger: ServiceLogger): Promise<IngestThread> {
-  // A venue that stays down retries for weeks: one line per failure kind per summary period.
-  const quiet = quietRepeats(
-    logger.child({ component: 'Ingestor' }),
-    Math.max(60_000, config.console.summaryEveryMs),
-  );
+  const quiet = venueFailures(logger, config.console.summaryEveryMs);
   const data = {
     log: config.log,
     venuesConfig: config.venuesConfig,

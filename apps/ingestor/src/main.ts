@@ -9,7 +9,7 @@ import {
   type EventLog,
   type RecordSink,
 } from '@app/event-log';
-import { createLogger, quietRepeats, type ServiceLogger, startAdminServer } from '@app/telemetry';
+import { createLogger, venueFailures, type ServiceLogger, startAdminServer } from '@app/telemetry';
 import { retry, errorMessage } from '@app/retry';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { feedReplay, newestReceivedAt } from '@app/recordings';
@@ -124,8 +124,7 @@ function startLive(
   }
   const tally = new VenueTally();
   const every = config.console.summaryEveryMs;
-  // A venue that stays down retries for weeks: one line per failure kind per summary period.
-  const quiet = quietRepeats(logger.child({ component: 'Ingestor' }), Math.max(60_000, every));
+  const quiet = venueFailures(logger, every);
   const options = ingestorOptions({
     sink: tally.tap(sink),
     venuesConfig,

@@ -89,7 +89,8 @@ export class RouteStreamV2 {
   private welcomed = false;
   private closedByUser = false;
   private failures = 0;
-  private heartbeatMs = 15_000;
+  /** The server's, from its welcome (read only after the welcome). */
+  private heartbeatMs = 0;
   private watchdog: ReturnType<typeof setTimeout> | null = null;
   private retry: ReturnType<typeof setTimeout> | null = null;
   private goawayMs: number | null = null;

@@ -18,7 +18,7 @@ export interface OpenEventLogOptions {
   readonly readOnly?: boolean;
   /** Retention: the embedded log applies it to the topics this process writes; Kafka sets it on topics it creates. */
   readonly retention?: RetentionPolicy & { readonly segmentBytes?: number };
-  /** Kafka: replication factor and min.insync.replicas of the topics it creates (default 1 and 1). */
+  /** Kafka: replication factor and min.insync.replicas of the topics it creates (not given: the cluster's defaults). */
   readonly replication?: { readonly factor: number; readonly minInsync: number };
   /** Embedded log: told what each retention pass removed. */
   readonly onRetention?: (results: readonly RetentionResult[]) => void;

@@ -8,6 +8,20 @@ interface Seen {
 /** At most this many distinct (message, venue) keys are remembered; older ones are forgotten. */
 const MAX_KEYS = 10_000;
 
+/** The shortest window of `venueFailures`, whatever the summary period. */
+export const MIN_VENUE_FAILURE_WINDOW_MS = 60_000;
+
+/**
+ * The ingestor's log of venue failures: a venue that stays down retries for weeks, so one line
+ * per failure kind per summary period (`summaryEveryMs`), and never more than one a minute.
+ */
+export function venueFailures(logger: ServiceLogger, summaryEveryMs: number): ServiceLogger {
+  return quietRepeats(
+    logger.child({ component: 'Ingestor' }),
+    Math.max(MIN_VENUE_FAILURE_WINDOW_MS, summaryEveryMs),
+  );
+}
+
 /**
  * A logger that writes a repeated warning or error once per `windowMs`: the first occurrence of a
  * (message, exchangeId) pair in a window at its level, the others at debug, and the next one

@@ -30,9 +30,9 @@ export interface KafkaLogOptions {
   /** Partition counts used when a topic is created (an existing topic keeps its own). */
   readonly partitions?: Partial<Record<TopicName, number>>;
   readonly clientId?: string;
-  /** Replicas of each topic this adapter creates (default 1: a single broker). */
+  /** Replicas of each topic this adapter creates (not given: the cluster's default.replication.factor). */
   readonly replicationFactor?: number;
-  /** min.insync.replicas of the topics it creates: acks=-1 appends need this many replicas (default 1). */
+  /** min.insync.replicas of the topics it creates: acks=-1 appends need this many replicas (not given: the cluster's). */
   readonly minInsyncReplicas?: number;
   /** Retries of a follow's consumer before it gives up and `follow` throws (default 5). */
   readonly readerRetries?: number;

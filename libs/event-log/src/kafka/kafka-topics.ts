@@ -192,16 +192,24 @@ export class KafkaTopics {
     await failed.disconnect().catch(() => undefined);
   }
 
-  /** Create topics with the configured replication factor and min.insync.replicas. */
+  /**
+   * Create topics with the configured replication factor and min.insync.replicas; a setting not
+   * given is the cluster's own (default.replication.factor, min.insync.replicas), not a default of
+   * this library: the service always gives both, from its config table.
+   */
   private async create(
     admin: Admin,
     wanted: { topic: string; numPartitions: number; configEntries: { name: string; value: string }[] }[],
   ): Promise<void> {
-    const minInsync = [{ name: 'min.insync.replicas', value: String(this.options.minInsyncReplicas ?? 1) }];
+    const { minInsyncReplicas, replicationFactor } = this.options;
+    const minInsync =
+      minInsyncReplicas === undefined
+        ? []
+        : [{ name: 'min.insync.replicas', value: String(minInsyncReplicas) }];
     const topics = wanted.map((t) => ({
       ...t,
       configEntries: [...t.configEntries, ...minInsync],
-      replicationFactor: this.options.replicationFactor ?? 1,
+      ...(replicationFactor === undefined ? {} : { replicationFactor }),
     }));
     // On a cluster, a broker asked right after the creation may not know the topics yet
     // (UNKNOWN_TOPIC_OR_PARTITION while it catches up with the controller): ask again.

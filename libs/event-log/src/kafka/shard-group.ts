@@ -1,6 +1,9 @@
 import { AssignerProtocol, Kafka, logLevel, type Consumer, type PartitionAssigner } from 'kafkajs';
 import { retry } from '@app/retry';
 
+/** A rebalance waits at least this long for the group's members to join, however short their session. */
+const MIN_REBALANCE_MS = 10_000;
+
 export interface ShardGroupOptions {
   readonly brokers: readonly string[];
   /** The consumer group: members of one group split the slots between them. */
@@ -86,7 +89,7 @@ export class ShardGroup {
       groupId: this.options.group,
       sessionTimeout: this.options.sessionMs,
       heartbeatInterval: this.heartbeatMs,
-      rebalanceTimeout: Math.max(this.options.sessionMs, 10_000),
+      rebalanceTimeout: Math.max(this.options.sessionMs, MIN_REBALANCE_MS),
       // Nothing is ever read: a short fetch wait keeps heartbeats on time.
       maxWaitTimeInMs: Math.min(500, this.heartbeatMs),
       allowAutoTopicCreation: false,
