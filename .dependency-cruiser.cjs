@@ -56,8 +56,10 @@ const API_ROOMS = {
   logging: [],
   ingest: [],
   explorer: [],
+  // Who signs: the receipt key and the receipt of one answer.
+  receipts: ['tokens'],
   edge: ['limits'],
-  route: ['edge', 'clock', 'tokens'],
+  route: ['edge', 'clock', 'tokens', 'receipts'],
   stream: ['edge', 'route', 'limits', 'tokens', 'clock'],
   docs: ['edge', 'stream', 'explorer'],
   health: ['docs', 'clock', 'tokens'],

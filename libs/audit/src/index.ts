@@ -1,5 +1,5 @@
 export { QuoteJournal } from './quote-journal';
-export type { FrameEntry, JournalEntry, JournalMode, QuoteJournalOptions } from './quote-journal';
+export type { FrameEntry, JournalEntry, JournalMode, QuoteJournalOptions } from './journal-entry';
 export { sha256Hex } from './sha256';
 export { parseJournalEntryLine, parseQuoteRecord, parseQuoteRecordLine } from './journal-parse';
 export { findQuote } from './find-quote';

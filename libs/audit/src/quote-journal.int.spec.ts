@@ -6,7 +6,8 @@ import { EmbeddedLog, type AppendEntry, type EventLog } from '@app/event-log';
 import { SERVER_DEFAULTS } from '@app/config';
 import { SOLVER_VERSION, type RouteRequest } from '@app/routing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { QuoteJournal, type JournalEntry } from './quote-journal';
+import type { JournalEntry } from './journal-entry';
+import { QuoteJournal } from './quote-journal';
 import { sha256Hex } from './sha256';
 
 // The service's routing settings and journal queue bound (libs/config's table).

@@ -1,87 +1,9 @@
 import type { JournalTopic } from '@app/events';
-import { BatchAppender, MAX_RECORD_BYTES, type EventLog } from '@app/event-log';
-import {
-  encodeFrameRecord,
-  encodeQuoteRecord,
-  journalRecord,
-  type JournalPositions,
-  type JournalRequest,
-  type QuoteKind,
-} from '@app/journal';
-import { SOLVER_VERSION, type RoutingConfig } from '@app/routing';
+import { BatchAppender, MAX_RECORD_BYTES } from '@app/event-log';
+import { encodeFrameRecord, encodeQuoteRecord, journalRecord } from '@app/journal';
+import { SOLVER_VERSION } from '@app/routing';
+import type { FrameEntry, JournalEntry, JournalMode, QuoteJournalOptions } from './journal-entry';
 import { sha256Hex, sha256HexOfBytes } from './sha256';
-
-/**
- * `batched` (default): record() resolves once the entry is queued; the queue is appended to the
- * quotes topic `flushMs` after its first entry (0: at the end of the event-loop turn, once the
- * responses of that turn have been written) or at `maxBatch` entries. `strict`: record() resolves only once the
- * entry's append has been accepted by the log (Kafka: acks=-1 by every in-sync replica; embedded:
- * written to the segment file, and fdatasync'd when the log runs with fsync 'always'), so the
- * caller can hold the response until then. See docs/replay.md "Write policy".
- */
-export type JournalMode = 'batched' | 'strict';
-
-export interface QuoteJournalOptions {
-  readonly log: EventLog;
-  readonly routing: RoutingConfig;
-  readonly mode?: JournalMode;
-  /**
-   * Batched mode: longest time an entry waits in memory before its append starts (default 20).
-   * With 0 each turn's entries are appended in a setImmediate, i.e. right after the responses of
-   * that turn were written: many small appends instead of a burst every flushMs. With a positive
-   * value each entry's record text (hash, JSON) is still built right after its turn, so the
-   * flush only writes.
-   */
-  readonly flushMs?: number;
-  readonly maxBatch?: number;
-  /**
-   * Above this many bytes of queued entries in one topic (their estimated memory: the record text,
-   * or the response and request it is built from) record() waits for the queue to drain
-   * (backpressure, never loss); while appends are failing (a full disk, a broker outage) it refuses
-   * instead, so the caller answers 503 rather than hang (JOURNAL_QUEUE_BYTES).
-   */
-  readonly maxQueuedBytes: number;
-  /**
-   * Keep each response body in its record (JOURNAL_RESPONSES=true), or only its hash and length
-   * (default: a few hundred bytes per quote instead of the whole response; docs/replay.md).
-   */
-  readonly storeResponses?: boolean;
-  /**
-   * Told when an append fails; the batch stays queued and is retried after a pause (full jitter
-   * between max(100 ms, flushMs) and a ceiling doubling from there to 1 s; docs/replay.md).
-   */
-  readonly onError?: (error: Error) => void;
-  readonly solverVersion?: string;
-}
-
-/** One served response, as the API hands it over after serialising it. */
-export interface JournalEntry {
-  readonly kind: QuoteKind;
-  /** The normalised request with the requestId the client received (and asOf, if asked). */
-  readonly request: JournalRequest;
-  /** RouteResult.calculatedAt: the solver's clock. */
-  readonly calculatedAt: number;
-  /** BookFeed.positions() taken together with the solve (same event-loop turn). */
-  readonly positions: JournalPositions | Partial<Record<'books' | 'venues', readonly number[]>>;
-  /** HTTP status for REST, null for a stream frame. */
-  readonly status: number | null;
-  /** The exact response text written to the socket. */
-  readonly body: string;
-  /**
-   * `body`'s UTF-8 bytes when the caller encoded them to send (GET/POST /route): hashed and
-   * measured as they are, instead of encoding the text again for each.
-   */
-  readonly bytes?: Uint8Array;
-}
-
-/** One stream frame as sent: the subscriber's requestId, the tick it carries, the exact text. */
-export interface FrameEntry {
-  readonly requestId: string;
-  readonly tickId: string;
-  /** The tick's calculatedAt (age retention times the stream topic by it). */
-  readonly calculatedAt: number;
-  readonly body: string;
-}
 
 /** What an entry holds besides its texts (the request, positions, closures): a generous estimate. */
 const ENTRY_OVERHEAD = 1024;
@@ -173,6 +95,18 @@ export class QuoteJournal {
     );
   }
 
+  /**
+   * record() with the record's text built now, for a receipt that names its leaf hash: `text` is
+   * the record as the log will store it (one over the log's limit has lost its response here).
+   */
+  recordBuilt(entry: JournalEntry): { readonly text: string; readonly queued: Promise<void> } {
+    const store = this.options.storeResponses === true;
+    const full = this.recordText(entry, store);
+    const text = store ? fitText(full, () => this.recordText(entry, false)) : full;
+    const key = entry.request.requestId;
+    return { text, queued: this.enqueue('quotes', key, ENTRY_OVERHEAD / 4 + text.length, () => text) };
+  }
+
   /** False while appends fail and the REST journal's queue is full: record() refuses (batched mode). */
   get accepting(): boolean {
     return this.accepts('quotes');
@@ -213,7 +147,9 @@ export class QuoteJournal {
         body: entry.body,
         storeResponse: false,
         responseBytes: entry.bytes?.length ?? Buffer.byteLength(entry.body, 'utf8'),
-        responseSha256: entry.bytes === undefined ? undefined : sha256HexOfBytes(entry.bytes),
+        responseSha256:
+          entry.sha256?.toString('hex') ??
+          (entry.bytes === undefined ? undefined : sha256HexOfBytes(entry.bytes)),
       },
       sha256Hex,
     );
@@ -372,10 +308,13 @@ export class QuoteJournal {
  */
 function fitting(p: Pending): string {
   const text = textOf(p);
-  if (text.length * 3 <= MAX_RECORD_BYTES || p.hashOnly === undefined) return text;
-  if (Buffer.byteLength(text, 'utf8') <= MAX_RECORD_BYTES) return text;
-  p.value = p.hashOnly();
-  return p.value;
+  return p.hashOnly === undefined ? text : (p.value = fitText(text, p.hashOnly));
+}
+
+/** `text`, or `hashOnly()` when `text` is over the log's record size limit. */
+function fitText(text: string, hashOnly: () => string): string {
+  if (text.length * 3 <= MAX_RECORD_BYTES || Buffer.byteLength(text, 'utf8') <= MAX_RECORD_BYTES) return text;
+  return hashOnly();
 }
 
 /** The entry's record text, built now if it was not yet (and kept, should the append be retried). */

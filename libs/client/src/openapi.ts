@@ -1136,6 +1136,8 @@ export interface components {
     'x-ratelimit-remaining': number;
     /** @description Whole seconds until the window closes, rounded up (at least 1). */
     'x-ratelimit-reset': number;
+    /** @description The quote receipt (on unless RECEIPTS_OFF=true): base64url of a JSON object signing the SHA-256 and length of exactly these body bytes with the origin's Ed25519 key (GET /keys); docs/audit.md "The receipt" defines it and how to verify it. */
+    'x-quote-receipt': string;
     /** @description A strong validator of the document; send it back as If-None-Match. */
     etag: string;
     /** @description Documents may be cached for an hour. */
@@ -1216,6 +1218,7 @@ export interface operations {
           'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
           'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
           'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+          'x-quote-receipt': components['headers']['x-quote-receipt'];
           [name: string]: unknown;
         };
         content: {
@@ -1243,6 +1246,7 @@ export interface operations {
           'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
           'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
           'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+          'x-quote-receipt': components['headers']['x-quote-receipt'];
           [name: string]: unknown;
         };
         content: {
@@ -1262,6 +1266,7 @@ export interface operations {
           'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
           'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
           'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+          'x-quote-receipt': components['headers']['x-quote-receipt'];
           [name: string]: unknown;
         };
         content: {
@@ -1384,6 +1389,7 @@ export interface operations {
           'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
           'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
           'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+          'x-quote-receipt': components['headers']['x-quote-receipt'];
           [name: string]: unknown;
         };
         content: {
@@ -1411,6 +1417,7 @@ export interface operations {
           'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
           'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
           'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+          'x-quote-receipt': components['headers']['x-quote-receipt'];
           [name: string]: unknown;
         };
         content: {
@@ -1443,6 +1450,7 @@ export interface operations {
           'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
           'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
           'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+          'x-quote-receipt': components['headers']['x-quote-receipt'];
           [name: string]: unknown;
         };
         content: {

@@ -42,7 +42,7 @@ describe('loadConfig', () => {
       journalQueueBytes: 64 * 1024 * 1024,
       streamBudget: { framesPerSec: 5_000, bytesPerSec: 16 * 1024 * 1024 },
       redisUrl: null,
-      receipts: { keyFile: null, origin: 'route-service/main' },
+      receipts: { attach: true, keyFile: null, origin: 'route-service/main' },
     });
     expect(c.server.http).toEqual(HTTP_LIMIT_DEFAULTS);
     expect(c.log).toEqual({
@@ -257,12 +257,18 @@ describe('loadConfig', () => {
     );
   });
 
-  it('reads who signs receipts: the origin name and an existing key file', () => {
+  it('reads who signs receipts and whether answers carry them: the origin name, an existing key file, RECEIPTS_OFF', () => {
     writeFileSync(join(cwd, 'receipt.pem'), '');
-    const c = loadConfig('api', [], { RECEIPT_ORIGIN_NAME: 'eu-1', RECEIPT_KEY_FILE: 'receipt.pem' }, cwd);
-    expect(c.server.receipts).toEqual({ origin: 'route-service/eu-1', keyFile: join(cwd, 'receipt.pem') });
-    const bad = { RECEIPT_ORIGIN_NAME: 'a b', RECEIPT_KEY_FILE: 'no-such.pem' };
+    const env = { RECEIPT_ORIGIN_NAME: 'eu-1', RECEIPT_KEY_FILE: 'receipt.pem', RECEIPTS_OFF: 'true' };
+    const c = loadConfig('api', [], env, cwd);
+    expect(c.server.receipts).toEqual({
+      attach: false,
+      origin: 'route-service/eu-1',
+      keyFile: join(cwd, 'receipt.pem'),
+    });
+    const bad = { RECEIPT_ORIGIN_NAME: 'a b', RECEIPT_KEY_FILE: 'no-such.pem', RECEIPTS_OFF: 'maybe' };
     expect(issues(() => loadConfig('api', [], bad, cwd)).sort()).toEqual([
+      'RECEIPTS_OFF',
       'RECEIPT_KEY_FILE',
       'RECEIPT_ORIGIN_NAME',
     ]);

@@ -54,11 +54,14 @@ const BOOK_AS_OF: JsonObject = {
     'The book as it was at this instant (epoch ms, a plain integer, not later than the service clock, not before the oldest state the event log holds), rebuilt from the event log.',
 };
 
+/** A quote's answers carry its receipt. */
+const RECEIPT = ['x-quote-receipt'];
 const routeResponses = (extra: Record<string, JsonObject>): Record<string, JsonObject> => ({
   '200': jsonResponse(
     'A RouteResult. Unroutable outcomes other than the two below are 200 too, with an unroutableReason.',
     RouteResultSchema,
     ex('route_ok', 'route_bridged', 'route_executable', 'route_unroutable'),
+    RECEIPT,
   ),
   '400': errorResponse(
     'A parameter is missing, malformed, out of range (an amount below 1e-12 included), unknown or repeated (the message names it, or the cap it exceeds); a body that is not UTF-8 (the first bad byte named); or the request is malformed before any parameter is read (no Host in HTTP/1.1 or two Hosts, a bad percent-escape, not HTTP/1.x).',
@@ -68,12 +71,14 @@ const routeResponses = (extra: Record<string, JsonObject>): Record<string, JsonO
     'No market or bridge path exists between from and to: a full RouteResult with unroutableReason no_market.',
     RouteResultSchema,
     ex('route_no_market'),
+    RECEIPT,
   ),
   ...extra,
   '501': jsonResponse(
     'amountOut was pinned but only a bridged path exists: a full RouteResult with unroutableReason exact_out_multi_hop_unsupported.',
     RouteResultSchema,
     ex('route_exact_out_bridged'),
+    RECEIPT,
   ),
   '503': errorResponse(
     'JOURNAL_STRICT=true and the quote journal could not record the quote, so it is not served.',

@@ -36,6 +36,11 @@ export const HEADERS: Record<string, JsonObject> = {
     type: 'integer',
     minimum: 1,
   }),
+  'x-quote-receipt': header(
+    'The quote receipt (on unless RECEIPTS_OFF=true): base64url of a JSON object signing the SHA-256 and length of exactly these body bytes with the origin\'s Ed25519 key (GET /keys); docs/audit.md "The receipt" defines it and how to verify it.',
+    { type: 'string', pattern: '^[A-Za-z0-9_-]{1,2048}$' },
+    false,
+  ),
   etag: header('A strong validator of the document; send it back as If-None-Match.', { type: 'string' }),
   'cache-control': header('Documents may be cached for an hour.', { type: 'string' }),
   'retry-after': header(

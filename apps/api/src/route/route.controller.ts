@@ -63,6 +63,7 @@ export class RouteController {
     void reply.status(answer.status);
     if (!answer.ok) return { error: answer.error };
     void reply.header('content-type', 'application/json; charset=utf-8');
+    if (answer.receipt !== undefined) void reply.header('x-quote-receipt', answer.receipt);
     return answer.body;
   }
 

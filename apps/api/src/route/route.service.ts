@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { errorMessage } from '@app/retry';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ServerConfig } from '@app/config';
@@ -15,7 +16,9 @@ import { Clock } from '../clock';
 import { BookFeed } from '@app/live-feed';
 import { QuoteJournal } from '@app/audit';
 import { booksAt } from '@app/history';
-import { SERVER_CONFIG } from '../tokens';
+import { RECEIPT_KEYS, SERVER_CONFIG } from '../tokens';
+import type { ReceiptKeys } from '../receipts/key-store';
+import { receiptOf } from '../receipts/quote-receipt';
 import { utf8Bytes } from './utf8-bytes';
 import type { RouteParams } from '@app/request';
 
@@ -36,9 +39,12 @@ export function statusOf(result: RouteResult): 200 | 404 | 501 {
   }
 }
 
-/** A served REST answer: the exact bytes, already journalled (strict) or queued (batched). */
+/**
+ * A served REST answer: the exact bytes, already journalled (strict) or queued (batched), and
+ * their signed receipt (the x-quote-receipt header) unless RECEIPTS_OFF=true.
+ */
 export type RestAnswer =
-  | { readonly ok: true; readonly status: 200 | 404 | 501; readonly body: Buffer }
+  | { readonly ok: true; readonly status: 200 | 404 | 501; readonly body: Buffer; readonly receipt?: string }
   | { readonly ok: false; readonly status: 400 | 503; readonly error: string };
 
 /** A live solve and the cache position it read, taken in the same synchronous turn. */
@@ -51,6 +57,7 @@ export interface LiveSolve {
 @Injectable()
 export class RouteService {
   readonly routing: RoutingConfig;
+  private readonly receipts: boolean;
 
   constructor(
     @Inject(BookFeed) private readonly feed: BookFeed,
@@ -58,8 +65,10 @@ export class RouteService {
     @Inject(SERVER_CONFIG) config: ServerConfig,
     @Inject(QuoteJournal) private readonly journal: QuoteJournal,
     @Inject(EventLog) private readonly log: EventLog,
+    @Inject(RECEIPT_KEYS) private readonly keys: ReceiptKeys,
   ) {
     this.routing = config.routing;
+    this.receipts = config.receipts.attach;
   }
 
   /** Solve against the live cache at the service clock. */
@@ -84,8 +93,30 @@ export class RouteService {
     // Encoded once: these bytes are sent as they are, and the journal hashes and measures them
     // instead of encoding the 15 KB text again for each.
     const bytes = utf8Bytes(body);
-    const journalled = await this.journalRest(request, asOf, result, snap.positions, body, bytes);
-    return journalled ?? { ok: true, status: statusOf(result), body: bytes };
+    if (!this.receipts) {
+      const journalled = await this.journalRest(request, asOf, result, snap.positions, body, bytes);
+      return journalled ?? { ok: true, status: statusOf(result), body: bytes };
+    }
+    // The receipt names the journal record's leaf hash, so its text is built now, not after the answer.
+    const status = statusOf(result);
+    const sha256 = createHash('sha256').update(bytes).digest();
+    try {
+      const { text, queued } = this.journal.recordBuilt({
+        kind: 'rest',
+        request: asOf === null ? request : { ...request, asOf },
+        calculatedAt: result.calculatedAt,
+        positions: snap.positions,
+        status,
+        body,
+        bytes,
+        sha256,
+      });
+      await queued;
+      const receipt = receiptOf(this.keys.key, requestId, sha256, bytes.length, result.calculatedAt, text);
+      return { ok: true, status, body: bytes, receipt };
+    } catch (e) {
+      return unjournalled(e);
+    }
   }
 
   /**
@@ -146,8 +177,7 @@ export class RouteService {
       });
       return null;
     } catch (e) {
-      const why = e instanceof LogError ? e.code : errorMessage(e);
-      return { ok: false, status: 503, error: `quote journal unavailable: ${why}` };
+      return unjournalled(e);
     }
   }
 
@@ -155,4 +185,10 @@ export class RouteService {
     const p = this.feed.positions();
     return { books: p.books ?? [], venues: p.venues ?? [] };
   }
+}
+
+/** The 503 of a quote the journal refused: the log's own message (file names) stays in the server's log. */
+function unjournalled(e: unknown): { ok: false; status: 503; error: string } {
+  const why = e instanceof LogError ? e.code : errorMessage(e);
+  return { ok: false, status: 503, error: `quote journal unavailable: ${why}` };
 }

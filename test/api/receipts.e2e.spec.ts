@@ -1,0 +1,144 @@
+import { createHash } from 'node:crypto';
+import { JOURNAL_TOPICS } from '@app/events';
+import { EmbeddedLog } from '@app/event-log';
+import { parseJournalEntryLine } from '@app/audit';
+import {
+  checkRecord,
+  checkRecordedQuote,
+  checkReplay,
+  decodeReceipt,
+  parseKeysDocument,
+  verifyReceiptSignatures,
+  type Receipt,
+} from '@app/transparency';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SERVER_DEFAULTS } from '@app/config';
+import { startTestServer, type TestServer } from './support/server';
+
+// The receipt as a client meets it: a header on each GET/POST /route answer that an auditor checks
+// against GET /keys, the body bytes it received, and the journal record the log holds.
+const Q = '/route?from=USDT&to=BTC&amountIn=150&strategy=split_optimal&bridges=';
+
+/** The journal record text of `requestId`, read from the log by a second reader. */
+async function recordText(dataDir: string, requestId: string): Promise<string> {
+  const reader = new EmbeddedLog({ dataDir });
+  try {
+    for (const topic of JOURNAL_TOPICS) {
+      const hwm = await reader.highWatermarks(topic);
+      for (let p = 0; p < hwm.length; p++)
+        for (const e of await reader.read(topic, p, 0)) if (e.key === requestId) return e.value;
+    }
+    throw new Error(`no journal record ${requestId}`);
+  } finally {
+    await reader.close();
+  }
+}
+
+async function receiptOf(res: Response): Promise<{ receipt: Receipt; body: Buffer }> {
+  const header = res.headers.get('x-quote-receipt');
+  expect(header).not.toBeNull();
+  const decoded = decodeReceipt(header!);
+  if (!decoded.ok) throw new Error(`receipt does not decode: ${JSON.stringify(decoded)}`);
+  return { receipt: decoded.value, body: Buffer.from(await res.arrayBuffer()) };
+}
+
+const servers: TestServer[] = [];
+afterAll(async () => {
+  for (const s of servers) await s.close();
+});
+
+describe('x-quote-receipt on /route', () => {
+  it('signs the exact body bytes; the key from GET /keys verifies it; the journal record is the one it names', async () => {
+    const s = await startTestServer();
+    servers.push(s);
+    const res = await fetch(`${s.url}${Q}`, { headers: { 'x-request-id': 'receipt-1' } });
+    expect(res.status).toBe(200);
+    const { receipt, body } = await receiptOf(res);
+    const keys = parseKeysDocument(await (await fetch(`${s.url}/keys`)).json());
+    if (!keys.ok) throw new Error('GET /keys does not parse');
+    expect(receipt).toMatchObject({ v: 1, requestId: 'receipt-1', bytes: body.length, terms: 'indicative' });
+    expect(receipt.origin).toBe(SERVER_DEFAULTS.receipts.origin);
+    expect(receipt.calculatedAt).toBe(
+      (JSON.parse(body.toString('utf8')) as { calculatedAt: number }).calculatedAt,
+    );
+    expect(verifyReceiptSignatures(receipt, keys.value)).toEqual({ ok: true });
+    expect(checkReplay(receipt, body)).toEqual({ ok: true });
+    // One byte of the body changed: the receipt no longer matches it.
+    const altered = Buffer.from(body);
+    altered[altered.length - 2]! ^= 1;
+    expect(checkReplay(receipt, altered)).toMatchObject({ ok: false, failure: 'replay_differs' });
+
+    await s.server.journal.flush();
+    const text = await recordText(s.dataDir, 'receipt-1');
+    expect(checkRecord(receipt, Buffer.from(text, 'utf8'))).toEqual({ ok: true });
+    const parsed = parseJournalEntryLine(text);
+    if (!parsed.ok || parsed.record.type !== 'quote') throw new Error('not a quote record');
+    const record = parsed.record;
+    expect(
+      checkRecordedQuote(receipt, {
+        requestId: record.requestId,
+        sha256: Buffer.from(record.responseSha256, 'hex'),
+        bytes: record.responseBytes,
+        calculatedAt: record.calculatedAt,
+      }),
+    ).toEqual({ ok: true });
+    expect(record.responseSha256).toBe(createHash('sha256').update(body).digest('hex'));
+    // The record as stored, changed by one byte, no longer hashes to the receipt's recordHash.
+    const edited = text.replace('"receipt-1"', '"receipt-2"');
+    expect(edited).not.toBe(text);
+    expect(checkRecord(receipt, Buffer.from(edited, 'utf8'))).toMatchObject({
+      ok: false,
+      failure: 'record_altered',
+    });
+  });
+
+  it('a 404 answer is a quote too: it carries its receipt; a refused request (400) does not', async () => {
+    const s = servers[0]!;
+    const missing = await fetch(`${s.url}/route?from=FOO&to=BTC&amountIn=1`, {
+      headers: { 'x-request-id': 'receipt-404' },
+    });
+    expect(missing.status).toBe(404);
+    const { receipt, body } = await receiptOf(missing);
+    expect(receipt.requestId).toBe('receipt-404');
+    expect(checkReplay(receipt, body)).toEqual({ ok: true });
+    const bad = await fetch(`${s.url}/route?from=USDT&to=BTC`);
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('x-quote-receipt')).toBeNull();
+  });
+
+  it('POST /route carries one as GET does; JOURNAL_RESPONSES=true names the record that holds the body', async () => {
+    const s = await startTestServer({ journalResponses: true });
+    servers.push(s);
+    const res = await fetch(`${s.url}/route`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-request-id': 'receipt-post' },
+      body: JSON.stringify({
+        from: 'USDT',
+        to: 'BTC',
+        amountIn: 150,
+        strategy: 'split_optimal',
+        bridges: [],
+      }),
+    });
+    expect(res.status).toBe(200);
+    const { receipt, body } = await receiptOf(res);
+    expect(checkReplay(receipt, body)).toEqual({ ok: true });
+    await s.server.journal.flush();
+    const text = await recordText(s.dataDir, 'receipt-post');
+    expect(text).toContain('"response":{');
+    expect(checkRecord(receipt, Buffer.from(text, 'utf8'))).toEqual({ ok: true });
+  });
+
+  it('RECEIPTS_OFF=true: answers carry none, and are journalled as before', async () => {
+    const s = await startTestServer({ receipts: { ...SERVER_DEFAULTS.receipts, attach: false } });
+    servers.push(s);
+    const res = await fetch(`${s.url}${Q}`, { headers: { 'x-request-id': 'receipt-off' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-quote-receipt')).toBeNull();
+    const body = await res.text();
+    await s.server.journal.flush();
+    const text = await recordText(s.dataDir, 'receipt-off');
+    // v2 records name the response's SHA-256 in base64url.
+    expect(text).toContain(`"sha256":"${createHash('sha256').update(body, 'utf8').digest('base64url')}"`);
+  });
+});
