@@ -1,4 +1,13 @@
-import { closeSync, createReadStream, fdatasyncSync, openSync, renameSync, rmSync, write } from 'node:fs';
+import {
+  closeSync,
+  createReadStream,
+  fdatasync,
+  fdatasyncSync,
+  openSync,
+  renameSync,
+  rmSync,
+  write,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Readable, pipeline } from 'node:stream';
 import { promisify } from 'node:util';
@@ -55,6 +64,8 @@ export class OutputFile {
   private queued = 0;
   private tail: Promise<void> = Promise.resolve();
   private failed: Error | null = null;
+  private unsynced = 0;
+  private syncing: Promise<void> | null = null;
 
   constructor(readonly path: string) {
     this.temp = join(dirname(path), `.${basename(path)}.${process.pid}.partial`);
@@ -73,7 +84,25 @@ export class OutputFile {
       }
       this.queued -= chunk.length;
       written?.();
+      this.syncNow(chunk.length);
     });
+  }
+
+  /**
+   * Every SYNC_EVERY bytes, a sync beside the writes (not between them): the disk takes the
+   * recording as it is made, and the sync of `commit` at the end only waits for the last part.
+   */
+  private syncNow(bytes: number): void {
+    this.unsynced += bytes;
+    if (this.unsynced < SYNC_EVERY || this.syncing !== null || this.fd < 0) return;
+    this.unsynced = 0;
+    this.syncing = fdatasyncAsync(this.fd)
+      .catch((e: unknown) => {
+        this.failed ??= e as Error;
+      })
+      .finally(() => {
+        this.syncing = null;
+      });
   }
 
   /** Resolves once at most 8 MB are queued; rejects if a write failed. */
@@ -85,6 +114,7 @@ export class OutputFile {
   /** Waits for every write, syncs and renames the file into place. */
   async commit(): Promise<void> {
     await this.tail;
+    await this.syncing;
     if (this.failed !== null) throw this.failed;
     fdatasyncSync(this.fd);
     closeSync(this.fd);
@@ -99,6 +129,9 @@ export class OutputFile {
     rmSync(this.temp, { force: true });
   }
 }
+
+const SYNC_EVERY = 128 << 20;
+const fdatasyncAsync = promisify(fdatasync);
 
 const writeAt = promisify(
   (fd: number, chunk: Uint8Array, off: number, cb: (e: Error | null, r: { bytesWritten: number }) => void) =>

@@ -98,6 +98,11 @@ export abstract class Input {
     return true;
   }
 
+  /** Stops reading (the file is closed). */
+  close(): Promise<void> {
+    return this.lines.close();
+  }
+
   protected bad(kind: ProblemKind, line: number, detail: string): void {
     this.ctx.problems.add(kind, this.name, line, detail);
   }

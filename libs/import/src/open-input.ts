@@ -24,20 +24,8 @@ export async function openInput(
   ctx: InputContext,
 ): Promise<Input | null> {
   const lines = new LineReader(chunks);
-  let first: string | null = null;
-  try {
-    while (first === null && (lines.hasLine || (await lines.fill()))) {
-      const nl = lines.lineEnd();
-      const text = lines.text(nl);
-      if (format === 'tardis-csv') lines.skip(nl);
-      if (text.trim() !== '') first = text;
-      else if (format !== 'tardis-csv') lines.skip(nl);
-    }
-  } catch (e) {
-    throw new ImportUsageError(`${name}: cannot read it (${errorMessage(e)})`);
-  }
+  const first = await firstLine(lines, format, name);
   if (first === null) return null;
-  if (first.startsWith('\uFEFF')) first = first.slice(1);
   const head = first.length > 120 ? `${first.slice(0, 120)}...` : first;
   if (format === 'tardis-normalized') {
     if (!first.trimStart().startsWith('{'))
@@ -50,4 +38,28 @@ export async function openInput(
   throw new ImportUsageError(
     `${name}: not a tardis.dev incremental_book_L2 or book_snapshot_N CSV file (its header is '${head}')`,
   );
+}
+
+/**
+ * The first line that is not blank, without a byte order mark; null for an empty file. A CSV
+ * reader is left after it (its header), a JSON one at it (its first message).
+ */
+export async function firstLine(
+  lines: LineReader,
+  format: ImportFormat,
+  name: string,
+): Promise<string | null> {
+  let first: string | null = null;
+  try {
+    while (first === null && (lines.hasLine || (await lines.fill()))) {
+      const nl = lines.lineEnd();
+      const text = lines.text(nl);
+      if (format === 'tardis-csv') lines.skip(nl);
+      if (text.trim() !== '') first = text;
+      else if (format !== 'tardis-csv') lines.skip(nl);
+    }
+  } catch (e) {
+    throw new ImportUsageError(`${name}: cannot read it (${errorMessage(e)})`);
+  }
+  return first?.startsWith('\uFEFF') === true ? first.slice(1) : first;
 }

@@ -8,11 +8,18 @@ import { Problems, type Problem, type ProblemKind } from './problems';
 import { RecordOut } from './record-out';
 import { SymbolMapper, type SymbolsFile, type VenueCatalog } from './symbol-map';
 import { TardisFold } from './tardis-fold';
+import { openThreaded } from './threaded-input';
 
 /** One input: its name (as problems name it) and its bytes, already decompressed. */
 export interface ImportSource {
   readonly name: string;
   readonly chunks: AsyncIterable<Uint8Array>;
+  /**
+   * The file itself (not a pipe: it may be read twice), when there is one: an incremental_book_L2
+   * file may then be read, inflated and parsed on a thread of its own (`threads`), and `chunks`
+   * is only read for a file of another kind. `onRead` is told the bytes read (for progress).
+   */
+  readonly file?: { readonly path: string; readonly onRead: (bytesRead: number) => void };
 }
 
 export interface ImportOptions {
@@ -22,6 +29,11 @@ export interface ImportOptions {
   readonly markets: MarketsFile | null;
   readonly skipUnmapped: boolean;
   readonly strict: boolean;
+  /**
+   * Threads for incremental_book_L2 files given as `file` (one a file, for the first this many
+   * such files; 0 or absent: every file is read on this thread). The output is the same.
+   */
+  readonly threads?: number;
   readonly catalog: VenueCatalog;
   /** Receives the output bytes in order; they stay untouched until it calls `release`. */
   readonly write: (chunk: Buffer, release: () => void) => void;
@@ -76,16 +88,26 @@ export async function runImport(o: ImportOptions): Promise<ImportResult> {
   const inputs: Input[] = [];
   let emptyFiles = 0;
   const fold = new TardisFold(out, problems, () => books.failed);
+  let threads = o.format === 'tardis-csv' ? (o.threads ?? 0) : 0;
   try {
     for (const [i, s] of o.sources.entries()) {
-      const input = await openInput(o.format, i, s.name, s.chunks, ctx);
+      let input: Input | null;
+      const threaded =
+        threads > 0 && s.file !== undefined
+          ? await openThreaded(s.file.path, i, s.name, ctx, s.file.onRead)
+          : 'other';
+      if (threaded === 'empty') input = null;
+      else if (threaded !== 'other') {
+        threads--;
+        input = threaded;
+      } else input = await openInput(o.format, i, s.name, s.chunks, ctx);
       if (input === null) emptyFiles++;
       else inputs.push(input);
     }
     await mergeInputs(inputs, fold, o.onChunk ?? (() => undefined));
   } finally {
     // An import that stops early (--strict, an interrupt, a bad header) closes every file.
-    await Promise.all(inputs.map((i) => i.lines.close()));
+    await Promise.all(inputs.map((i) => i.close()));
   }
   fold.finish();
   out.flush();

@@ -18,6 +18,7 @@ import {
   type Problem,
 } from '@app/import';
 import { UsageError } from '@app/config';
+import { integer } from '../cli/args';
 import type { CliContext } from '../cli/context';
 import { marketsLine, summaryLines, unmappedLines } from './import-report';
 
@@ -29,6 +30,7 @@ interface ImportOptions {
   readonly markets?: string;
   readonly skipUnmapped?: boolean;
   readonly strict?: boolean;
+  readonly threads: number;
 }
 
 /** Problems printed on stderr; all of them go to <name>.problems.txt. */
@@ -72,6 +74,14 @@ export function registerImport(program: Command, ctx: CliContext, done: (code: n
     )
     .option('--skip-unmapped', 'leave out rows whose exchange or symbol cannot be mapped (default: stop)')
     .option('--strict', 'stop at the first bad row (default: report, count and go on)')
+    .addOption(
+      new Option(
+        '--threads <n>',
+        'read, inflate and parse up to n incremental_book_L2 files on threads of their own, one a file (the output is the same)',
+      )
+        .argParser(integer(0, 64))
+        .default(0),
+    )
     .argument('<files...>', 'input files')
     .addHelpText('after', HELP)
     .action(async (files: string[], o: ImportOptions) => done(await importData(files, o, ctx)));
@@ -125,7 +135,10 @@ async function importData(files: readonly string[], o: ImportOptions, ctx: CliCo
       sources: paths.map((p, i) => ({
         name: files[i]!,
         chunks: fileChunks(p, (n) => (read[i] = n)),
+        // A named pipe cannot be read twice (a thread reads the header first).
+        file: statSync(p).isFile() ? { path: p, onRead: (n: number) => (read[i] = n) } : undefined,
       })),
+      threads: o.threads,
       symbols,
       markets,
       skipUnmapped: o.skipUnmapped === true,
