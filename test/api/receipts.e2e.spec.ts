@@ -42,6 +42,9 @@ async function receiptOf(res: Response): Promise<{ receipt: Receipt; body: Buffe
   return { receipt: decoded.value, body: Buffer.from(await res.arrayBuffer()) };
 }
 
+/** RECEIPTS=true. */
+const SIGNING = { receipts: { ...SERVER_DEFAULTS.receipts, attach: true } };
+
 const servers: TestServer[] = [];
 afterAll(async () => {
   for (const s of servers) await s.close();
@@ -49,7 +52,7 @@ afterAll(async () => {
 
 describe('x-quote-receipt on /route', () => {
   it('signs the exact body bytes; the key from GET /keys verifies it; the journal record is the one it names', async () => {
-    const s = await startTestServer();
+    const s = await startTestServer(SIGNING);
     servers.push(s);
     const res = await fetch(`${s.url}${Q}`, { headers: { 'x-request-id': 'receipt-1' } });
     expect(res.status).toBe(200);
@@ -107,7 +110,7 @@ describe('x-quote-receipt on /route', () => {
   });
 
   it('POST /route carries one as GET does; JOURNAL_RESPONSES=true names the record that holds the body', async () => {
-    const s = await startTestServer({ journalResponses: true });
+    const s = await startTestServer({ ...SIGNING, journalResponses: true });
     servers.push(s);
     const res = await fetch(`${s.url}/route`, {
       method: 'POST',
@@ -129,8 +132,8 @@ describe('x-quote-receipt on /route', () => {
     expect(checkRecord(receipt, Buffer.from(text, 'utf8'))).toEqual({ ok: true });
   });
 
-  it('RECEIPTS_OFF=true: answers carry none, and are journalled as before', async () => {
-    const s = await startTestServer({ receipts: { ...SERVER_DEFAULTS.receipts, attach: false } });
+  it('by default (RECEIPTS unset): answers carry none, and are journalled as before', async () => {
+    const s = await startTestServer();
     servers.push(s);
     const res = await fetch(`${s.url}${Q}`, { headers: { 'x-request-id': 'receipt-off' } });
     expect(res.status).toBe(200);

@@ -1136,7 +1136,7 @@ export interface components {
     'x-ratelimit-remaining': number;
     /** @description Whole seconds until the window closes, rounded up (at least 1). */
     'x-ratelimit-reset': number;
-    /** @description The quote receipt (on unless RECEIPTS_OFF=true): base64url of a JSON object signing the SHA-256 and length of exactly these body bytes with the origin's Ed25519 key (GET /keys); docs/audit.md "The receipt" defines it and how to verify it. */
+    /** @description The quote receipt, when the operator set RECEIPTS=true: base64url of a JSON object signing the SHA-256 and length of exactly these body bytes with the origin's Ed25519 key (GET /keys); docs/audit.md "The receipt" defines it and how to verify it. */
     'x-quote-receipt': string;
     /** @description A strong validator of the document; send it back as If-None-Match. */
     etag: string;

@@ -42,7 +42,7 @@ describe('loadConfig', () => {
       journalQueueBytes: 64 * 1024 * 1024,
       streamBudget: { framesPerSec: 5_000, bytesPerSec: 16 * 1024 * 1024 },
       redisUrl: null,
-      receipts: { attach: true, keyFile: null, origin: 'route-service/main' },
+      receipts: { attach: false, keyFile: null, origin: 'route-service/main' },
     });
     expect(c.server.http).toEqual(HTTP_LIMIT_DEFAULTS);
     expect(c.log).toEqual({
@@ -257,18 +257,18 @@ describe('loadConfig', () => {
     );
   });
 
-  it('reads who signs receipts and whether answers carry them: the origin name, an existing key file, RECEIPTS_OFF', () => {
+  it('reads who signs receipts and whether answers carry them: the origin name, an existing key file, RECEIPTS', () => {
     writeFileSync(join(cwd, 'receipt.pem'), '');
-    const env = { RECEIPT_ORIGIN_NAME: 'eu-1', RECEIPT_KEY_FILE: 'receipt.pem', RECEIPTS_OFF: 'true' };
+    const env = { RECEIPT_ORIGIN_NAME: 'eu-1', RECEIPT_KEY_FILE: 'receipt.pem', RECEIPTS: 'true' };
     const c = loadConfig('api', [], env, cwd);
     expect(c.server.receipts).toEqual({
-      attach: false,
+      attach: true,
       origin: 'route-service/eu-1',
       keyFile: join(cwd, 'receipt.pem'),
     });
-    const bad = { RECEIPT_ORIGIN_NAME: 'a b', RECEIPT_KEY_FILE: 'no-such.pem', RECEIPTS_OFF: 'maybe' };
+    const bad = { RECEIPT_ORIGIN_NAME: 'a b', RECEIPT_KEY_FILE: 'no-such.pem', RECEIPTS: 'maybe' };
     expect(issues(() => loadConfig('api', [], bad, cwd)).sort()).toEqual([
-      'RECEIPTS_OFF',
+      'RECEIPTS',
       'RECEIPT_KEY_FILE',
       'RECEIPT_ORIGIN_NAME',
     ]);

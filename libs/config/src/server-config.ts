@@ -40,13 +40,13 @@ export interface ServerConfig {
   readonly journalQueueBytes: number;
   /** REDIS_URL: rate limit and stream cap shared through Redis; null = in this process. */
   readonly redisUrl: string | null;
-  /** RECEIPTS_OFF, RECEIPT_KEY_FILE and RECEIPT_ORIGIN_NAME (docs/audit.md "Origins and keys"). */
+  /** RECEIPTS, RECEIPT_KEY_FILE and RECEIPT_ORIGIN_NAME (docs/audit.md "Origins and keys"). */
   readonly receipts: ReceiptSettings;
 }
 
 /** Who signs this process's receipts and checkpoints, and whether answers carry receipts. */
 export interface ReceiptSettings {
-  /** GET/POST /route answers carry an x-quote-receipt header (not RECEIPTS_OFF). */
+  /** RECEIPTS: GET/POST /route answers carry an x-quote-receipt header. */
   readonly attach: boolean;
   /** The signing key's PEM file; null = the key kept under DATA_DIR/receipts. */
   readonly keyFile: string | null;
@@ -82,7 +82,7 @@ export function readServer(r: Reader): ServerConfig {
     },
     redisUrl: r.text('REDIS_URL'),
     receipts: {
-      attach: !r.bool('RECEIPTS_OFF'),
+      attach: r.bool('RECEIPTS'),
       keyFile: r.path('RECEIPT_KEY_FILE'),
       origin: `route-service/${r.text('RECEIPT_ORIGIN_NAME')!}`,
     },

@@ -37,7 +37,7 @@ export const HEADERS: Record<string, JsonObject> = {
     minimum: 1,
   }),
   'x-quote-receipt': header(
-    'The quote receipt (on unless RECEIPTS_OFF=true): base64url of a JSON object signing the SHA-256 and length of exactly these body bytes with the origin\'s Ed25519 key (GET /keys); docs/audit.md "The receipt" defines it and how to verify it.',
+    'The quote receipt, when the operator set RECEIPTS=true: base64url of a JSON object signing the SHA-256 and length of exactly these body bytes with the origin\'s Ed25519 key (GET /keys); docs/audit.md "The receipt" defines it and how to verify it.',
     { type: 'string', pattern: '^[A-Za-z0-9_-]{1,2048}$' },
     false,
   ),

@@ -41,7 +41,7 @@ export function statusOf(result: RouteResult): 200 | 404 | 501 {
 
 /**
  * A served REST answer: the exact bytes, already journalled (strict) or queued (batched), and
- * their signed receipt (the x-quote-receipt header) unless RECEIPTS_OFF=true.
+ * their signed receipt (the x-quote-receipt header) when RECEIPTS=true.
  */
 export type RestAnswer =
   | { readonly ok: true; readonly status: 200 | 404 | 501; readonly body: Buffer; readonly receipt?: string }

@@ -156,11 +156,11 @@ export const SERVER_KEYS: readonly ConfigKey[] = [
     doc: 'Ed25519 key (PKCS#8 PEM) signing receipts and checkpoints (docs/audit.md); unset = one made under `DATA_DIR/receipts/`, proving nothing against whoever holds DATA_DIR: keep it elsewhere.',
   },
   {
-    env: { name: 'RECEIPTS_OFF', apps: SERVER },
+    env: { name: 'RECEIPTS', apps: SERVER },
     value: { type: 'bool' },
     default: false,
-    help: 'true: GET/POST /route answers carry no signed x-quote-receipt header (each costs an Ed25519 signature)',
-    doc: '`true`: GET/POST /route answers carry no signed `x-quote-receipt` header (docs/audit.md "The receipt"); each receipt costs one Ed25519 signature and a hash of the journal record.',
+    help: 'true: every GET/POST /route quote carries a signed x-quote-receipt header (about a third more server CPU per quote)',
+    doc: '`true`: every GET/POST /route quote carries a signed `x-quote-receipt` header (docs/audit.md "The receipt"): one Ed25519 signature and a hash of the journal record per quote, about a third more server CPU per GET /route (BENCHMARKS.md "Receipts").',
   },
   {
     env: { name: 'RECEIPT_ORIGIN_NAME', apps: SERVER },
