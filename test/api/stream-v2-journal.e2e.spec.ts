@@ -5,27 +5,24 @@ import { JOURNAL_TOPICS } from '@app/events';
 import { EmbeddedLog, type EventLog } from '@app/event-log';
 import { findQuote, journalInRange, parseJournalValueLine, replayQuote } from '@app/audit';
 import { encodeFrameRecord, type JournalValue } from '@app/journal';
-import { book, T0 } from '../support/records';
+import { T0 } from '../support/records';
 import { sleep } from './support/http';
 import { BASE_CONFIG, startTestServer, type TestServer } from './support/server';
 import { startApiServer } from '../../apps/api/src/bootstrap';
 import { PinnedClock } from '../../apps/api/src/clock';
-import { ofType, openV2, resultText, type Message } from './support/stream-v2';
+import { alphaMover, ofType, openV2, resultText, ROUTE, type Message } from './support/stream-v2';
 import { runReplayCli } from '../replay/support/run-replay';
 
 // What the journal says about a v2 stream, written by the real service over real sockets: each
 // frame its stream, seq, tick and ticksSkipped, each tick its cause; the readers that replay
 // results (replay quote, audit) read that journal as before.
 let s: TestServer;
-let bookSeq = 1;
 beforeAll(async () => {
   s = await startTestServer({ streamMaxPerIp: 10 });
 });
 afterAll(() => s.close());
 
-const ROUTE = { from: 'USDT', to: 'BTC', amountIn: 100.1, bridges: '' };
-const moveAlpha = (ask: number) =>
-  s.write([book('alpha', 'BTC/USDT', [[ask - 1, 1]], [[ask, 5]], ++bookSeq)]);
+const moveAlpha = alphaMover(() => s);
 
 /** Every value of the journal topics, each parsed (one that does not validate fails the test). */
 async function journalValues(log: EventLog): Promise<JournalValue[]> {

@@ -3,24 +3,29 @@ import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmbeddedLog } from '@app/event-log';
 import { findQuote, replayQuote } from '@app/audit';
-import { book, T0 } from '../support/records';
+import { T0 } from '../support/records';
 import { ReplayClock } from '../../apps/api/src/clock';
 import { call, sleep } from './support/http';
 import { startTestServer, type TestServer } from './support/server';
-import { ofType, openV2, resultText, type Message, type V2Client } from './support/stream-v2';
+import {
+  alphaMover,
+  ofType,
+  openV2,
+  resultText,
+  ROUTE,
+  type Message,
+  type V2Client,
+} from './support/stream-v2';
 
 // GET /stream (routestream.v2) through real ws clients: multiplexing, seq, ticksSkipped, the
 // result's hash and replay, resume verdicts, subprotocol negotiation; v1 frames unchanged.
 let s: TestServer;
-let bookSeq = 1;
 beforeAll(async () => {
   s = await startTestServer({ streamMaxPerIp: 10 });
 });
 afterAll(() => s.close());
 
-const ROUTE = { from: 'USDT', to: 'BTC', amountIn: 100.1, bridges: '' };
-const moveAlpha = (ask: number) =>
-  s.write([book('alpha', 'BTC/USDT', [[ask - 1, 1]], [[ask, 5]], ++bookSeq)]);
+const moveAlpha = alphaMover(() => s);
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** Subscribe `id` to ROUTE with amountIn 100 + n (ids are a letter and n) and wait for the answer. */

@@ -1,5 +1,19 @@
 import WebSocket from 'ws';
+import { book } from '../../support/records';
 import { assertDocumentedFrame, assertDocumentedV2Message } from './contract';
+import type { TestServer } from './server';
+
+/** The route the v2 suites subscribe to: USDT->BTC over alpha's book in the fixture world. */
+export const ROUTE = { from: 'USDT', to: 'BTC', amountIn: 100.1, bridges: '' };
+
+/**
+ * A writer that moves alpha's BTC/USDT book to ask `ask` (bid one below) on the server `server()`
+ * returns, each move with the next sequence: one per suite, so each numbers its own moves.
+ */
+export function alphaMover(server: () => TestServer): (ask: number) => Promise<void> {
+  let seq = 1;
+  return (ask) => server().write([book('alpha', 'BTC/USDT', [[ask - 1, 1]], [[ask, 5]], ++seq)]);
+}
 
 /** A parsed server message of the v2 stream (fields checked by the tests). */
 export type Message = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
