@@ -1,3 +1,4 @@
+import { STREAM_LEDGER } from '@app/events';
 import { partitionFor, type EventLog, type LogEntry } from '@app/event-log';
 import type { FrameRecord, QuoteRecord, StreamCloseRecord, StreamOpenRecord } from '@app/journal';
 import { indexOf } from './find-quote';
@@ -39,7 +40,7 @@ export async function findStream(
   index?: KeyLookup | JournalLookups,
 ): Promise<JournalStream> {
   const ix = indexOf(index, 'stream');
-  const { open, close, problems } = await findStreamEnds(log, streamId, ix);
+  const { open, close, problems } = await findStreamEnds(log, streamId);
   const found: { at: StreamAt; frame: StreamFrame['frame'] }[] = [];
   const n = await log.partitions('stream');
   for (let p = 0; p < n; p++)
@@ -69,27 +70,26 @@ export interface StreamEnds {
 }
 
 /**
- * A stream's open and close from the `stream` topic, by its key: through the index when given,
- * else by reading its partition, newest entries first, at most `scanLimit` of them (a service
- * answering a resume reads only the recent journal: older closes are past the resume window).
+ * A stream's open and close from the stream ledger topic, by its key: its partition read newest
+ * entries first, at most `scanLimit` of them (a service answering a resume reads only the recent
+ * ledger: older closes are past the resume window).
  */
 export async function findStreamEnds(
   log: EventLog,
   streamId: string,
-  ix?: KeyLookup,
   scanLimit = Infinity,
 ): Promise<StreamEnds> {
   let open: StreamOpenRecord | null = null;
   let close: StreamCloseRecord | null = null;
   const problems: string[] = [];
-  for (const e of await keyed(log, streamId, ix, scanLimit)) {
+  for (const e of await keyed(log, streamId, scanLimit)) {
     const parsed = parseJournalValueLine(e.value);
     const r = parsed.ok ? parsed.record : null;
     if (r?.type === 'stream_open') open = r;
     else if (r?.type === 'stream_close') close = r;
     else
       problems.push(
-        `stream/${e.partition}@${e.offset}: ${parsed.ok ? 'not a stream open or close' : parsed.error.message}`,
+        `${STREAM_LEDGER}/${e.partition}@${e.offset}: ${parsed.ok ? 'not a stream open or close' : parsed.error.message}`,
       );
   }
   return { open, close, problems };
@@ -97,21 +97,15 @@ export async function findStreamEnds(
 
 const CHUNK = 4096;
 
-/** Every entry keyed `key` in the `stream` topic, oldest first (without an index: of the newest `limit` of its partition). */
-async function keyed(
-  log: EventLog,
-  key: string,
-  ix: KeyLookup | undefined,
-  limit: number,
-): Promise<LogEntry[]> {
-  if (ix !== undefined) return [...(await ix.entries(key)).entries];
-  const p = partitionFor(key, await log.partitions('stream'));
-  const end = (await log.highWatermarks('stream'))[p] ?? 0;
+/** Every entry keyed `key` in the stream ledger, oldest first, of the newest `limit` of its partition. */
+async function keyed(log: EventLog, key: string, limit: number): Promise<LogEntry[]> {
+  const p = partitionFor(key, await log.partitions(STREAM_LEDGER));
+  const end = (await log.highWatermarks(STREAM_LEDGER))[p] ?? 0;
   const stop = Number.isFinite(limit) ? Math.max(0, end - limit) : 0;
   const out: LogEntry[] = [];
   for (let to = end; to > stop;) {
     const from = Math.max(stop, to - CHUNK);
-    const entries = await log.read('stream', p, from, to - from);
+    const entries = await log.read(STREAM_LEDGER, p, from, to - from);
     for (let i = entries.length - 1; i >= 0; i--) if (entries[i]!.key === key) out.push(entries[i]!);
     // Retention may have removed entries: go on below the first one actually read.
     to = entries.length > 0 && entries[0]!.offset < to ? Math.min(from, entries[0]!.offset) : from;

@@ -1,4 +1,4 @@
-import type { JournalTopic } from '@app/events';
+import { STREAM_LEDGER, type JournalTopic } from '@app/events';
 import { BatchAppender, MAX_RECORD_BYTES } from '@app/event-log';
 import {
   encodeFrameRecord,
@@ -22,7 +22,7 @@ const ENTRY_OVERHEAD = 1024;
 
 interface Pending {
   /** REST answers go to `quotes`, stream ticks and frames to `stream`. */
-  readonly topic: JournalTopic;
+  readonly topic: JournalTopic | typeof STREAM_LEDGER;
   readonly key: string;
   /** Estimated memory held (ENTRY_OVERHEAD plus its texts), counted against maxQueuedBytes. */
   bytes: number;
@@ -125,7 +125,7 @@ export class QuoteJournal {
   }
 
   /** Whether `topic` takes entries now (false while appends fail and its queue is full, batched mode). */
-  accepts(topic: JournalTopic): boolean {
+  accepts(topic: JournalTopic | typeof STREAM_LEDGER): boolean {
     return !(this.appender.failing && this.appender.bytes(topic) >= this.maxBytes);
   }
 
@@ -143,10 +143,10 @@ export class QuoteJournal {
     );
   }
 
-  /** Journal a v2 stream's open or close in the `stream` topic, keyed by its streamId (docs/replay.md). */
+  /** Journal a v2 stream's open or close in its own topic, keyed by its streamId (docs/replay.md). */
   recordStreamEvent(event: StreamEvent): Promise<void> {
     const text = event.type === 'stream_open' ? encodeStreamOpen(event) : encodeStreamClose(event);
-    return this.enqueue('stream', event.streamId, ENTRY_OVERHEAD + text.length, () => text);
+    return this.enqueue(STREAM_LEDGER, event.streamId, ENTRY_OVERHEAD + text.length, () => text);
   }
 
   private get maxBytes(): number {
@@ -182,7 +182,7 @@ export class QuoteJournal {
    * immutable: strings and arrays copied per request).
    */
   private enqueue(
-    topic: JournalTopic,
+    topic: JournalTopic | typeof STREAM_LEDGER,
     key: string,
     bytes: number,
     value: () => string,

@@ -1,5 +1,5 @@
 /** Logical topics of the event log; physical names get the configured prefix. */
-export const TOPICS = ['books', 'venues', 'quotes', 'stream'] as const;
+export const TOPICS = ['books', 'venues', 'quotes', 'stream', 'stream-ledger'] as const;
 export type TopicName = (typeof TOPICS)[number];
 
 /**
@@ -9,6 +9,13 @@ export type TopicName = (typeof TOPICS)[number];
  */
 export const JOURNAL_TOPICS = ['quotes', 'stream'] as const satisfies readonly TopicName[];
 export type JournalTopic = (typeof JOURNAL_TOPICS)[number];
+
+/**
+ * Where a `routestream.v2` stream's open and close records go, keyed by streamId: a topic of their
+ * own, not `stream`, so that a replay tool of an earlier release, which reads every entry of the
+ * journal topics as a quote, a tick or a frame, never meets them (docs/replay.md "v2 streams").
+ */
+export const STREAM_LEDGER = 'stream-ledger' satisfies TopicName;
 
 /**
  * The topics of event records (the quotes topic holds the journal), in the order a reader applies

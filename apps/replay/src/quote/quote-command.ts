@@ -6,6 +6,7 @@ import { configOption } from '@app/config';
 import { Command, Option } from 'commander';
 import {
   findQuotes,
+  findStreamEnds,
   formatDiff,
   journalHorizonOf,
   journalLookup,
@@ -195,9 +196,16 @@ async function quoteOne(
  * Why an id has no record: when retention has cut the partitions it would be in, the journal's
  * horizon there (an id answered before it is gone); otherwise the likely wrong data directory.
  */
+/** How much of the stream ledger's partition a not-found look-up reads for the hint (its newest entries). */
+const STREAM_ID_LOOKUP = 65_536;
+
 async function notFound(log: EventLog, id: string): Promise<string> {
   const cut = (await journalHorizonOf(log, id)).filter((h) => h.retainedFrom > 0);
   const head = `no journal record for requestId ${JSON.stringify(id)}`;
+  // A v2 stream's id names its open and close, which are not results.
+  const ends = await findStreamEnds(log, id, STREAM_ID_LOOKUP);
+  if (ends.open !== null || ends.close !== null)
+    return `${head}: ${JSON.stringify(id)} is a routestream.v2 stream, not a result (replay stream ${id} lists its frames)`;
   if (cut.length === 0)
     return `${head} (replays and the demo journal into ./.data-replay: add --data-dir .data-replay for those)`;
   const where = cut

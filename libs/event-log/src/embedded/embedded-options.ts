@@ -37,6 +37,7 @@ export const DEFAULT_PARTITIONS: Readonly<Record<TopicName, number>> = {
   venues: 4,
   quotes: 4,
   stream: 4,
+  'stream-ledger': 4,
 };
 
 /** Retention settings of an embedded log (docs/operations-log.md "Retention"). */

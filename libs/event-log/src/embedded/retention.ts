@@ -25,7 +25,7 @@ export interface RetentionPolicy {
 }
 
 /** Topics retention applies to; `venues` is small and folded from its start, so it is kept whole. */
-export const RETENTION_TOPICS: readonly TopicName[] = ['books', 'quotes', 'stream'];
+export const RETENTION_TOPICS: readonly TopicName[] = ['books', 'quotes', 'stream', 'stream-ledger'];
 
 /** What one pass did to one partition. */
 export interface RetentionResult {

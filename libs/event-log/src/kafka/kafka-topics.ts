@@ -13,7 +13,13 @@ export interface KafkaTopicsOptions {
   readonly retention?: RetentionPolicy;
 }
 
-const DEFAULT_PARTITIONS: Readonly<Record<TopicName, number>> = { books: 8, venues: 4, quotes: 4, stream: 4 };
+const DEFAULT_PARTITIONS: Readonly<Record<TopicName, number>> = {
+  books: 8,
+  venues: 4,
+  quotes: 4,
+  stream: 4,
+  'stream-ledger': 4,
+};
 
 /** Side topics (snapshot marks): compacted, segments rolled every 10 minutes so compaction can run. */
 const COMPACTED = [

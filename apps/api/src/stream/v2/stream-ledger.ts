@@ -47,7 +47,7 @@ export class StreamLedger {
     const key = JSON.stringify(params);
     const local = this.resumes.verdict(point, key, this.now());
     if (local.resumed || local.reason !== 'unknown_stream' || this.log === null) return local;
-    return findStreamEnds(this.log, point.streamId, undefined, RESUME_SCAN_ENTRIES).then(
+    return findStreamEnds(this.log, point.streamId, RESUME_SCAN_ENTRIES).then(
       ({ open, close }) => {
         if (close !== null) {
           const end = { key: JSON.stringify(close.request), lastSeq: close.lastSeq, closedAt: close.at };
