@@ -53,6 +53,20 @@ describe('KafkaTopics: admin calls while a partition leader is being elected', (
     expect(c.admins()).toBe(3);
   });
 
+  it("asks again when kafkajs fails on its own empty answer (its metadata lacked the topic while other topics' calls refreshed it)", async () => {
+    const c = cluster([
+      () =>
+        Promise.reject(
+          new TypeError("Cannot destructure property 'partitions' of 'high.pop(...)' as it is undefined."),
+        ),
+      () => Promise.resolve(offsets),
+    ]);
+    const topics = new KafkaTopics(c.kafka, { prefix: 'p' });
+    expect(await topics.offsets('p.venues')).toEqual([5, 7]);
+    expect(c.calls()).toBe(2);
+    expect(c.admins()).toBe(2);
+  });
+
   it('fails at once, naming the topic, on an error no retry can cure', async () => {
     const c = cluster([() => Promise.reject(new Error('Topic authorization failed'))]);
     const topics = new KafkaTopics(c.kafka, { prefix: 'p' });

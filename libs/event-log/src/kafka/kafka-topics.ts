@@ -46,6 +46,19 @@ const ADMIN_RETRY = { attempts: 8, initialMs: 200, maxMs: 2_000 };
 /** A topic just created, asked for on a broker that does not know it yet: pauses up to 500 ms, for 5 s. */
 const CREATE_RETRY = { initialMs: 100, maxMs: 500, withinMs: 5_000 };
 
+/**
+ * kafkajs's fetchTopicOffsets throws a TypeError ("Cannot destructure property 'partitions' of
+ * 'high.pop(...)'") when the admin's metadata momentarily lacks the topic, which happens while
+ * calls for other topics refresh it at once: a replica answering a resume from the stream ledger
+ * while its journal reads offsets got unknown_stream for a close it had found a moment before.
+ * Marked retriable: the next attempt, on a new admin client, reads fresh metadata.
+ */
+function emptyAnswer(e: unknown): never {
+  if (e instanceof TypeError && e.message.includes("'partitions'"))
+    throw Object.assign(new Error(`kafkajs answered no offsets (${e.message})`), { retriable: true });
+  throw e;
+}
+
 /** Whether kafkajs says a retry can cure this error (its own or that of an error it wraps). */
 function retriable(e: unknown): boolean {
   let c: unknown = e;
@@ -115,7 +128,7 @@ export class KafkaTopics {
   /** The high (next to write) or low (first retained) offsets of a topic, by partition. */
   offsets(name: string, which: 'high' | 'low' = 'high'): Promise<number[]> {
     return this.retrying(`Kafka offsets of ${name}`, async (admin) => {
-      const offsets = await admin.fetchTopicOffsets(name);
+      const offsets = await admin.fetchTopicOffsets(name).catch(emptyAnswer);
       const out: number[] = new Array<number>(offsets.length).fill(0);
       for (const o of offsets) out[o.partition] = Number(o[which]);
       return out;
