@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KafkaLog, logSink } from '@app/event-log';
+import { book, T0, tempDir } from '@test/support';
+import { testBrokers } from '../kafka/broker';
+import { startApp, type App } from '../storage/support/processes';
+import { ofType, openV2, ROUTE, type Message, type V2Client } from './support/stream-v2';
+import { world } from './support/world';
+
+// Issue 28, resume on any replica as users run them: two built API processes (`route-service
+// api`) on one Kafka log, each its own origin name and port. A client streams from A, drops, and
+// resumes on B, which never saw the stream: B proves the resume from the stream ledger A wrote to
+// Kafka, with the exact missedFrames, and refuses the same way A would.
+const dir = tempDir('stream-v2-replicas');
+const apps: App[] = [];
+let log: KafkaLog;
+/** ws:// bases of the two replicas. */
+let a: string;
+let b: string;
+
+async function startApi(brokers: string, topicPrefix: string, name: string): Promise<string> {
+  const app = startApp('apps/api/src/main.js', ['--port', '0', '--host', '127.0.0.1', '--now', String(T0)], {
+    KAFKA_BROKERS: brokers,
+    TOPIC_PREFIX: topicPrefix,
+    DATA_DIR: join(dir.path, name),
+    RECEIPT_ORIGIN_NAME: name,
+    LOG_FORMAT: 'json',
+    // The retries below open a socket each; the per-address request limit is not under test here.
+    RATE_LIMIT_RPS: '1000000',
+  });
+  apps.push(app);
+  const port = (await app.waitFor(/"message":"listening","port":(\d+)/, 90_000))[1];
+  return `ws://127.0.0.1:${port}`;
+}
+
+beforeAll(async () => {
+  const brokers = await testBrokers();
+  const topicPrefix = `sv2-${randomUUID().slice(0, 8)}`;
+  log = new KafkaLog({ brokers: brokers.split(','), topicPrefix });
+  await logSink(log).write(world());
+  [a, b] = await Promise.all([
+    startApi(brokers, topicPrefix, 'api-a'),
+    startApi(brokers, topicPrefix, 'api-b'),
+  ]);
+}, 120_000);
+
+afterAll(async () => {
+  for (const app of apps) if (app.alive()) app.child.kill('SIGKILL');
+  await log?.close();
+  dir.remove();
+});
+
+/** B's log lines saying a resume point could not be looked up in the journal. */
+function lookupFailures(): string[] {
+  return `${apps[1]!.stdout()}\n${apps[1]!.stderr()}`
+    .split('\n')
+    .filter((l) => l.includes('resume point not looked up'));
+}
+
+async function close(...clients: V2Client[]): Promise<void> {
+  for (const c of clients) {
+    c.ws.close();
+    await c.closed;
+  }
+}
+
+/** What B answers a subscribe resuming `resume` of `route`, on a socket of its own. */
+async function verdictOnB(route: Record<string, unknown>, resume: { streamId: string; seq: number }) {
+  const c = await openV2(b).catch((e: { status?: number; body?: string }) => {
+    throw new Error(`B refused the socket: ${e.status} ${e.body}`);
+  });
+  try {
+    c.send({ type: 'subscribe', id: 'probe', route, resume });
+    return (await c.take(ofType('subscribed', 'probe'), 10_000)).resume as Message;
+  } finally {
+    await close(c);
+  }
+}
+
+/**
+ * A's records reach Kafka with its journal's batched flush: until then B answers unknown_stream
+ * (or still_open, the open seen before the close). A client retries its resume within the window
+ * as any reconnecting client would, a few times a second; the answer it settles on is returned.
+ */
+async function settledVerdictOnB(
+  route: Record<string, unknown>,
+  resume: { streamId: string; seq: number },
+  pending: readonly string[],
+): Promise<Message> {
+  const deadline = performance.now() + 20_000;
+  for (;;) {
+    const verdict = await verdictOnB(route, resume);
+    if (verdict.resumed === true || !pending.includes(verdict.reason as string)) return verdict;
+    if (performance.now() > deadline) return verdict;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+describe('a routestream.v2 resume on another API process over the same Kafka log', () => {
+  it('B proves A’s closed stream with the exact missedFrames, and refuses seq_ahead, request_mismatch, still_open and unknown_stream', async () => {
+    const onA = await openV2(a);
+    onA.send({ type: 'subscribe', id: 's1', route: ROUTE });
+    const { streamId } = (await onA.take(ofType('subscribed', 's1'), 10_000)) as { streamId: string };
+    expect(await onA.take(ofType('quote', 's1'), 10_000)).toMatchObject({ seq: 1, cause: { kind: 'open' } });
+    // A book move through Kafka: A pushes the stream's second frame.
+    await logSink(log).write([book('alpha', 'BTC/USDT', [[50_499, 1]], [[50_500, 5]], 2)]);
+    const moved = await onA.take(ofType('quote', 's1'), 10_000);
+    expect(moved).toMatchObject({ seq: 2, cause: { kind: 'book' } });
+    const live = await openV2(a);
+    live.send({ type: 'subscribe', id: 'live', route: ROUTE });
+    const stillOpen = (await live.take(ofType('subscribed', 'live'), 10_000)).streamId as string;
+    await close(onA);
+
+    // The client dropped after seq 1 and reconnects to B.
+    expect(await settledVerdictOnB(ROUTE, { streamId, seq: 1 }, ['unknown_stream', 'still_open'])).toEqual({
+      resumed: true,
+      missedFrames: 1,
+    });
+    expect(await settledVerdictOnB(ROUTE, { streamId: stillOpen, seq: 1 }, ['unknown_stream'])).toEqual({
+      resumed: false,
+      reason: 'still_open',
+    });
+    // Once B has read the close, every verdict is immediate and exact, on one socket.
+    const onB = await openV2(b);
+    const cases: [Record<string, unknown>, { streamId: string; seq: number }, unknown][] = [
+      [ROUTE, { streamId, seq: 1 }, { resumed: true, missedFrames: 1 }],
+      [ROUTE, { streamId, seq: 0 }, { resumed: true, missedFrames: 2 }],
+      [ROUTE, { streamId, seq: 2 }, { resumed: true, missedFrames: 0 }],
+      [ROUTE, { streamId, seq: 3 }, { resumed: false, reason: 'seq_ahead' }],
+      [
+        { ...ROUTE, amountIn: 7 },
+        { streamId, seq: 1 },
+        { resumed: false, reason: 'request_mismatch' },
+      ],
+      [ROUTE, { streamId: randomUUID(), seq: 1 }, { resumed: false, reason: 'unknown_stream' }],
+    ];
+    for (const [i, [route, resume, verdict]] of cases.entries()) {
+      onB.send({ type: 'subscribe', id: `r${i}`, route, resume });
+      const subscribed = await onB.take(ofType('subscribed', `r${i}`), 10_000);
+      expect(subscribed.resume, `${JSON.stringify(resume)} ${lookupFailures().join('\n')}`).toEqual(verdict);
+      // Always a new stream, never the old id.
+      expect(subscribed.streamId).not.toBe(resume.streamId);
+    }
+    // B sends the current state first: its own seq 1, cause resume, over A's moved book.
+    const first = await onB.take(ofType('quote', 'r0'), 10_000);
+    expect(first).toMatchObject({ seq: 1, cause: { kind: 'resume' } });
+    expect({ ...first.result, requestId: null }).toEqual({ ...moved.result, requestId: null });
+    await close(onB, live);
+    // Every lookup B made read the ledger: none fell back to "unknown" on a Kafka error.
+    expect(lookupFailures()).toEqual([]);
+  });
+});
