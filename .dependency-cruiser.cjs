@@ -60,7 +60,7 @@ const API_ROOMS = {
   receipts: ['tokens'],
   edge: ['limits'],
   route: ['edge', 'clock', 'tokens', 'receipts'],
-  stream: ['edge', 'route', 'limits', 'tokens', 'clock'],
+  stream: ['edge', 'route', 'limits', 'tokens', 'clock', 'receipts'],
   docs: ['edge', 'stream', 'explorer'],
   health: ['docs', 'clock', 'tokens'],
   market: ['health', 'docs', 'clock', 'tokens'],

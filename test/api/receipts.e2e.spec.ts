@@ -14,6 +14,7 @@ import {
 import { afterAll, describe, expect, it } from 'vitest';
 import { SERVER_DEFAULTS } from '@app/config';
 import { startTestServer, type TestServer } from './support/server';
+import { ofType, openV2, resultText } from './support/stream-v2';
 
 // The receipt as a client meets it: a header on each GET/POST /route answer that an auditor checks
 // against GET /keys, the body bytes it received, and the journal record the log holds.
@@ -132,6 +133,34 @@ describe('x-quote-receipt on /route', () => {
     expect(checkRecord(receipt, Buffer.from(text, 'utf8'))).toEqual({ ok: true });
   });
 
+  it('a routestream.v2 quote carries the receipt of its result bytes, naming its frame record', async () => {
+    const s = servers[0]!;
+    const c = await openV2(s.wsUrl);
+    try {
+      await c.take(ofType('welcome'));
+      c.send({ type: 'subscribe', id: 'q', route: { from: 'USDT', to: 'BTC', amountIn: 150, bridges: '' } });
+      await c.take(ofType('subscribed', 'q'));
+      const quote = await c.take(ofType('quote', 'q'));
+      const raw = c.raw.find((t) => t.includes('"type":"quote"'))!;
+      const result = Buffer.from(resultText(raw), 'utf8');
+      const decoded = decodeReceipt(String(quote.receipt));
+      if (!decoded.ok) throw new Error('the quote message has no receipt that decodes');
+      const receipt = decoded.value;
+      const keys = parseKeysDocument(await (await fetch(`${s.url}/keys`)).json());
+      if (!keys.ok) throw new Error('GET /keys does not parse');
+      expect(receipt.requestId).toBe(quote.result.requestId);
+      expect(verifyReceiptSignatures(receipt, keys.value)).toEqual({ ok: true });
+      expect(checkReplay(receipt, result)).toEqual({ ok: true });
+      expect(Buffer.from(receipt.sha256, 'base64url').toString('hex')).toBe(quote.resultSha256);
+      await s.server.journal.flush();
+      const text = await recordText(s.dataDir, receipt.requestId);
+      expect(text).toContain('"type":"quote_frame"');
+      expect(checkRecord(receipt, Buffer.from(text, 'utf8'))).toEqual({ ok: true });
+    } finally {
+      c.ws.close();
+    }
+  });
+
   it('by default (RECEIPTS unset): answers carry none, and are journalled as before', async () => {
     const s = await startTestServer();
     servers.push(s);
@@ -143,5 +172,14 @@ describe('x-quote-receipt on /route', () => {
     const text = await recordText(s.dataDir, 'receipt-off');
     // v2 records name the response's SHA-256 in base64url.
     expect(text).toContain(`"sha256":"${createHash('sha256').update(body, 'utf8').digest('base64url')}"`);
+    const c = await openV2(s.wsUrl);
+    try {
+      await c.take(ofType('welcome'));
+      c.send({ type: 'subscribe', id: 'q', route: { from: 'USDT', to: 'BTC', amountIn: 150, bridges: '' } });
+      const quote = await c.take(ofType('quote', 'q'));
+      expect('receipt' in quote).toBe(false);
+    } finally {
+      c.ws.close();
+    }
   });
 });

@@ -22,7 +22,7 @@ const needsTest = (f: string): boolean =>
   !f.includes('/test/');
 
 /** The unmapped list's length on 2026-11-29: a new file goes in the map or gets a named test, never in the list. */
-const UNMAPPED_MOST = 211;
+const UNMAPPED_MOST = 10;
 
 const specStem = (s: string): string => basename(s).replace(/\.(?:(?:int|e2e|fleet)\.)?spec\.ts$/, '');
 

@@ -88,6 +88,8 @@ export interface FrameEntry {
   readonly body: string;
   /** A v2 stream's frame: its stream, seq, tick and ticksSkipped as its quote message said. */
   readonly stream?: FrameStream;
+  /** SHA-256 of `body`'s UTF-8 bytes, when the caller has it (a receipt signs it): not hashed again. */
+  readonly sha256?: Buffer;
 }
 
 /** A v2 stream's open or close, as the API hands it to the journal. */

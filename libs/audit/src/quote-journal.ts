@@ -132,15 +132,17 @@ export class QuoteJournal {
   /** Journal one stream frame as a light record pointing at its tick (docs/replay.md). */
   recordFrame(frame: FrameEntry): Promise<void> {
     return this.enqueue('stream', frame.requestId, ENTRY_OVERHEAD + frame.body.length, () =>
-      encodeFrameRecord({
-        requestId: frame.requestId,
-        tickId: frame.tickId,
-        responseSha256: sha256Hex(frame.body),
-        responseBytes: Buffer.byteLength(frame.body, 'utf8'),
-        calculatedAt: frame.calculatedAt,
-        ...(frame.stream === undefined ? {} : { stream: frame.stream }),
-      }),
+      frameText(frame),
     );
+  }
+
+  /** recordFrame() with the record's text built now, for a receipt that names its leaf hash. */
+  recordFrameBuilt(frame: FrameEntry): { readonly text: string; readonly queued: Promise<void> } {
+    const text = frameText(frame);
+    return {
+      text,
+      queued: this.enqueue('stream', frame.requestId, ENTRY_OVERHEAD / 4 + text.length, () => text),
+    };
   }
 
   /** Journal a v2 stream's open or close in its own topic, keyed by its streamId (docs/replay.md). */
@@ -345,3 +347,15 @@ function textOf(p: Pending): string {
 
 function noop(): void {}
 const RESOLVED = Promise.resolve();
+
+/** A frame's record text: a light record pointing at its tick. */
+function frameText(frame: FrameEntry): string {
+  return encodeFrameRecord({
+    requestId: frame.requestId,
+    tickId: frame.tickId,
+    responseSha256: frame.sha256?.toString('hex') ?? sha256Hex(frame.body),
+    responseBytes: Buffer.byteLength(frame.body, 'utf8'),
+    calculatedAt: frame.calculatedAt,
+    ...(frame.stream === undefined ? {} : { stream: frame.stream }),
+  });
+}

@@ -20,6 +20,8 @@ export interface V2Quote {
   };
   validUntil: number | null;
   resultSha256: string;
+  /** With the server's RECEIPTS=true: the signed receipt of the result bytes (docs/audit.md). */
+  receipt?: string;
   result: RouteResult;
 }
 

@@ -121,3 +121,16 @@ export abstract class Input {
     return false;
   }
 }
+
+/** An input of incremental_book_L2 rows, read here or by a thread: the current row's fields. */
+export abstract class L2Source extends Input implements L2Fields {
+  book: BookState | null = null;
+  tsUs = 0;
+  snapshot = false;
+  bid = false;
+  price = 0;
+  amount = 0;
+  levelFrom = -1;
+  levelTo = -1;
+  buf: Uint8Array = new Uint8Array(0);
+}

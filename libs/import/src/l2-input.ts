@@ -1,5 +1,5 @@
 import type { BookState } from './book-state';
-import { Input, type L2Fields, type RowSink } from './input';
+import { L2Source, type RowSink } from './input';
 import { decimalAt, integerAt, lastDecimal, latin1, numberFault, POW10, utf8 } from './numbers';
 
 export const L2_HEADER = 'exchange,symbol,timestamp,local_timestamp,is_snapshot,side,price,amount';
@@ -10,16 +10,7 @@ export const L2_HEADER = 'exchange,symbol,timestamp,local_timestamp,is_snapshot,
  * fields are found in one pass, numbers parsed without making strings, and the `price,amount`
  * text kept in place for the writer to copy.
  */
-export class L2Input extends Input implements L2Fields {
-  book: BookState | null = null;
-  tsUs = 0;
-  snapshot = false;
-  bid = false;
-  price = 0;
-  amount = 0;
-  levelFrom = -1;
-  levelTo = -1;
-  buf: Uint8Array = new Uint8Array(0);
+export class L2Input extends L2Source {
   /** The `exchange,symbol,` bytes of the last row and its book: most rows repeat them. */
   private key: Buffer = Buffer.alloc(0);
   private keyBook: BookState | null = null;

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { BookState } from './book-state';
-import { Input, type InputContext, type L2Fields, type RowSink } from './input';
+import { L2Source, type InputContext, type RowSink } from './input';
 import {
   GIVE_BACK,
   KEY,
@@ -48,16 +48,7 @@ export async function openThreaded(
  * events in file order (a row, a problem, another exchange and symbol) exactly where an L2Input
  * on this thread would meet them, so the merge, the fold and the problems see the same sequence.
  */
-export class ThreadedL2Input extends Input implements L2Fields {
-  book: BookState | null = null;
-  tsUs = 0;
-  snapshot = false;
-  bid = false;
-  price = 0;
-  amount = 0;
-  levelFrom = -1;
-  levelTo = -1;
-  buf: Uint8Array = new Uint8Array(0);
+export class ThreadedL2Input extends L2Source {
   readonly head: Promise<string | null>;
   private keyBook: BookState | null = null;
   private events: Float64Array<ArrayBufferLike> = new Float64Array(0);

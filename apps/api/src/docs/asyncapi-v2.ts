@@ -87,6 +87,13 @@ export const V2Quote = Type.Object(
     ),
     validUntil: Nullable(Epoch),
     resultSha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+    receipt: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z0-9_-]{1,2048}$',
+        description:
+          'With RECEIPTS=true: the signed receipt of the result bytes, as the x-quote-receipt header of GET /route (docs/audit.md "The receipt").',
+      }),
+    ),
     result: RouteResultSchema,
   },
   { ...closed, $id: 'V2Quote' },

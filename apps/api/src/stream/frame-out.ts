@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Logger } from '@nestjs/common';
 import { errorMessage as messageOf } from '@app/retry';
 import type { QuoteJournal } from '@app/audit';
@@ -8,6 +8,21 @@ import type { LiveSolve } from '../route/route.service';
 import { errorFrame, SharedFrame } from './frames';
 import type { Subscriber } from './subscriber';
 import { errorMessage, quoteMessage } from './v2/server-messages';
+
+/** Signs a result's receipt (receipts/quote-receipt.ts receiptOf with the origin's key). */
+export type ReceiptSigner = (
+  requestId: string,
+  sha256: Buffer,
+  bytes: number,
+  calculatedAt: number,
+  recordText: string,
+) => string;
+
+/** A frame's receipt and its result's hash, when receipts are on. */
+interface Signed {
+  readonly receipt: string;
+  readonly resultSha256: string;
+}
 
 const now = (): number => performance.now();
 
@@ -26,6 +41,8 @@ export class FrameOut {
     private readonly logger: Logger,
     /** Told the delay (ms) from a folded book change to each frame written for it. */
     private readonly onPush: (delayMs: number) => void,
+    /** RECEIPTS=true: each v2 quote carries its result's receipt. */
+    private readonly sign: ReceiptSigner | null = null,
   ) {}
 
   /**
@@ -56,21 +73,35 @@ export class FrameOut {
     const body = frame.stamp(requestId);
     // A v2 frame's seq and tick are taken now, so its record says what its quote message says.
     const stream = sub.v2 === null ? null : sub.v2.next(sub.ticks);
-    const journalled = this.journal.recordFrame({
+    const entry = {
       requestId,
       tickId: frame.tickId,
       calculatedAt: frame.result.calculatedAt,
       body,
       ...(stream === null ? {} : { stream }),
-    });
+    };
+    let journalled: Promise<void>;
+    let signed: Signed | null = null;
+    if (this.sign === null || stream === null) journalled = this.journal.recordFrame(entry);
+    else {
+      // The receipt names the frame record's leaf hash: its text is built now.
+      const bytes = Buffer.from(body, 'utf8');
+      const sha256 = createHash('sha256').update(bytes).digest();
+      const built = this.journal.recordFrameBuilt({ ...entry, sha256 });
+      journalled = built.queued;
+      signed = {
+        receipt: this.sign(requestId, sha256, bytes.length, frame.result.calculatedAt, built.text),
+        resultSha256: sha256.toString('hex'),
+      };
+    }
     if (this.journal.mode !== 'strict') {
       journalled.catch((e: unknown) => this.failed(e));
-      return this.write(sub, frame, body, stream);
+      return this.write(sub, frame, body, stream, signed);
     }
     // Strict: the frame leaves only once its record and its tick's record are in the log.
     Promise.all([frame.journalled, journalled]).then(
       () => {
-        if (sub.ws.readyState === sub.ws.OPEN) this.write(sub, frame, body, stream);
+        if (sub.ws.readyState === sub.ws.OPEN) this.write(sub, frame, body, stream, signed);
       },
       () => {
         if (sub.v2 === null) return sub.ws.close(1011, 'quote journal unavailable');
@@ -80,7 +111,13 @@ export class FrameOut {
     );
   }
 
-  private write(sub: Subscriber, frame: SharedFrame, body: string, stream: FrameStream | null): void {
+  private write(
+    sub: Subscriber,
+    frame: SharedFrame,
+    body: string,
+    stream: FrameStream | null,
+    signed: Signed | null,
+  ): void {
     const v2 = sub.v2;
     if (v2 === null || stream === null) sub.ws.send(body);
     else {
@@ -92,6 +129,7 @@ export class FrameOut {
           cause: stream.seq === 1 ? { ...cause, kind: v2.openCause } : cause,
           validUntil: frame.validUntil,
           result: body,
+          ...signed,
         }),
       );
     }

@@ -10,7 +10,9 @@ import { Limits, type StreamSlot } from '../limits/limits';
 import { QuoteJournal } from '@app/audit';
 import { parseRouteQuery, queryOf, type RouteParams } from '@app/request';
 import { RouteService, type LiveSolve } from '../route/route.service';
-import { SERVER_CONFIG } from '../tokens';
+import { RECEIPT_KEYS, SERVER_CONFIG } from '../tokens';
+import type { ReceiptKeys } from '../receipts/key-store';
+import { receiptSigner } from '../receipts/quote-receipt';
 import { Clock } from '../clock';
 import { STREAM_V2_PROTOCOL } from '../edge/front-door';
 import { errorFrame, routeProblem, type SharedFrame } from './frames';
@@ -72,9 +74,11 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy, SessionHost {
     @Inject(Limits) private readonly limits: Limits,
     @Inject(Clock) private readonly clock: Clock,
     @Inject(EventLog) log: EventLog,
+    @Inject(RECEIPT_KEYS) keys: ReceiptKeys,
   ) {
     this.ledger = new StreamLedger(config.resumeWindowMs, journal, () => clock.now(), this.logger, log);
-    this.out = new FrameOut(journal, this.logger, (ms) => this.onPush(ms));
+    const sign = config.receipts.attach ? receiptSigner(keys.key) : null;
+    this.out = new FrameOut(journal, this.logger, (ms) => this.onPush(ms), sign);
     this.groups = new StreamGroups(
       () => feed.cache,
       (group) => {

@@ -31,6 +31,10 @@ export interface QuoteFields {
   readonly validUntil: number | null;
   /** The RouteResult text exactly as a v1 frame carries it (its own requestId). */
   readonly result: string;
+  /** SHA-256 of `result`'s UTF-8 bytes in hex, when the caller has it. */
+  readonly resultSha256?: string;
+  /** The signed receipt of `result` (RECEIPTS=true): base64url, as the x-quote-receipt header. */
+  readonly receipt?: string;
 }
 
 export type ErrorCode =
@@ -70,7 +74,8 @@ export function quoteMessage(q: QuoteFields): string {
     ticksSkipped: q.ticksSkipped,
     cause: q.cause,
     validUntil: q.validUntil,
-    resultSha256: sha256Text(q.result),
+    resultSha256: q.resultSha256 ?? sha256Text(q.result),
+    ...(q.receipt === undefined ? {} : { receipt: q.receipt }),
   });
   return `${head.slice(0, -1)},"result":${q.result}}`;
 }
