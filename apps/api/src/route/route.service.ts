@@ -14,7 +14,7 @@ import {
 } from '@app/routing';
 import { Clock } from '../clock';
 import { BookFeed } from '@app/live-feed';
-import { QuoteJournal } from '@app/audit';
+import { QuoteJournal, type JournalEntry } from '@app/audit';
 import { booksAt } from '@app/history';
 import { RECEIPT_KEYS, SERVER_CONFIG } from '../tokens';
 import type { ReceiptKeys } from '../receipts/key-store';
@@ -98,22 +98,13 @@ export class RouteService {
       return journalled ?? { ok: true, status: statusOf(result), body: bytes };
     }
     // The receipt names the journal record's leaf hash, so its text is built now, not after the answer.
-    const status = statusOf(result);
     const sha256 = createHash('sha256').update(bytes).digest();
     try {
-      const { text, queued } = this.journal.recordBuilt({
-        kind: 'rest',
-        request: asOf === null ? request : { ...request, asOf },
-        calculatedAt: result.calculatedAt,
-        positions: snap.positions,
-        status,
-        body,
-        bytes,
-        sha256,
-      });
+      const entry = restEntry(request, asOf, result, snap.positions, body, bytes);
+      const { text, queued } = this.journal.recordBuilt({ ...entry, sha256 });
       await queued;
       const receipt = receiptOf(this.keys.key, requestId, sha256, bytes.length, result.calculatedAt, text);
-      return { ok: true, status, body: bytes, receipt };
+      return { ok: true, status: entry.status, body: bytes, receipt };
     } catch (e) {
       return unjournalled(e);
     }
@@ -166,15 +157,7 @@ export class RouteService {
     bytes?: Buffer,
   ): Promise<{ ok: false; status: 503; error: string } | null> {
     try {
-      await this.journal.record({
-        kind: 'rest',
-        request: asOf === null ? request : { ...request, asOf },
-        calculatedAt: result.calculatedAt,
-        positions,
-        status: statusOf(result),
-        body,
-        bytes,
-      });
+      await this.journal.record(restEntry(request, asOf, result, positions, body, bytes));
       return null;
     } catch (e) {
       return unjournalled(e);
@@ -191,4 +174,24 @@ export class RouteService {
 function unjournalled(e: unknown): { ok: false; status: 503; error: string } {
   const why = e instanceof LogError ? e.code : errorMessage(e);
   return { ok: false, status: 503, error: `quote journal unavailable: ${why}` };
+}
+
+/** The journal entry of a REST answer (`asOf` kept in the request when the client asked for one). */
+function restEntry(
+  request: RouteRequest,
+  asOf: number | null,
+  result: RouteResult,
+  positions: JournalPositions,
+  body: string,
+  bytes?: Buffer,
+): JournalEntry & { readonly status: 200 | 404 | 501 } {
+  return {
+    kind: 'rest',
+    request: asOf === null ? request : { ...request, asOf },
+    calculatedAt: result.calculatedAt,
+    positions,
+    status: statusOf(result),
+    body,
+    ...(bytes === undefined ? {} : { bytes }),
+  };
 }
