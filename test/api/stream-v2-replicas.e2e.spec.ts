@@ -80,7 +80,7 @@ async function verdictOnB(route: Record<string, unknown>, resume: { streamId: st
 
 /**
  * A's records reach Kafka with its journal's batched flush: until then B answers unknown_stream
- * (or still_open, the open seen before the close). A client retries its resume within the window
+ * (or not_closed, the open seen before the close). A client retries its resume within the window
  * as any reconnecting client would, a few times a second; the answer it settles on is returned.
  */
 async function settledVerdictOnB(
@@ -98,7 +98,7 @@ async function settledVerdictOnB(
 }
 
 describe('a routestream.v2 resume on another API process over the same Kafka log', () => {
-  it('B proves A’s closed stream with the exact missedFrames, and refuses seq_ahead, request_mismatch, still_open and unknown_stream', async () => {
+  it('B proves A’s closed stream with the exact missedFrames, and refuses seq_ahead, request_mismatch, not_closed and unknown_stream', async () => {
     const onA = await openV2(a);
     onA.send({ type: 'subscribe', id: 's1', route: ROUTE });
     const { streamId } = (await onA.take(ofType('subscribed', 's1'), 10_000)) as { streamId: string };
@@ -113,13 +113,13 @@ describe('a routestream.v2 resume on another API process over the same Kafka log
     await close(onA);
 
     // The client dropped after seq 1 and reconnects to B.
-    expect(await settledVerdictOnB(ROUTE, { streamId, seq: 1 }, ['unknown_stream', 'still_open'])).toEqual({
+    expect(await settledVerdictOnB(ROUTE, { streamId, seq: 1 }, ['unknown_stream', 'not_closed'])).toEqual({
       resumed: true,
       missedFrames: 1,
     });
     expect(await settledVerdictOnB(ROUTE, { streamId: stillOpen, seq: 1 }, ['unknown_stream'])).toEqual({
       resumed: false,
-      reason: 'still_open',
+      reason: 'not_closed',
     });
     // Once B has read the close, every verdict is immediate and exact, on one socket.
     const onB = await openV2(b);
@@ -148,6 +148,59 @@ describe('a routestream.v2 resume on another API process over the same Kafka log
     expect({ ...first.result, requestId: null }).toEqual({ ...moved.result, requestId: null });
     await close(onB, live);
     // Every lookup B made read the ledger: none fell back to "unknown" on a Kafka error.
+    expect(lookupFailures()).toEqual([]);
+  });
+
+  // Runs last: it kills A.
+  it('after A is killed, B proves the streams A had closed and refuses those it held open: not_closed, never resumed', async () => {
+    const held = await openV2(a);
+    held.send({ type: 'subscribe', id: 'h', route: ROUTE });
+    const { streamId: heldId } = (await held.take(ofType('subscribed', 'h'), 10_000)) as { streamId: string };
+    expect(await held.take(ofType('quote', 'h'), 10_000)).toMatchObject({ seq: 1 });
+    await logSink(log).write([book('alpha', 'BTC/USDT', [[50_498, 1]], [[50_501, 5]], 3)]);
+    expect(await held.take(ofType('quote', 'h'), 10_000)).toMatchObject({ seq: 2, cause: { kind: 'book' } });
+    const ended = await openV2(a);
+    ended.send({ type: 'subscribe', id: 'e', route: ROUTE });
+    const { streamId: endedId } = (await ended.take(ofType('subscribed', 'e'), 10_000)) as {
+      streamId: string;
+    };
+    await ended.take(ofType('quote', 'e'), 10_000);
+    ended.send({ type: 'unsubscribe', id: 'e' });
+    expect(await ended.take(ofType('unsubscribed', 'e'), 10_000)).toMatchObject({ lastSeq: 1 });
+    // Both records reached Kafka before the kill: B has seen the held stream's open and the other's close.
+    expect(
+      await settledVerdictOnB(ROUTE, { streamId: endedId, seq: 1 }, ['unknown_stream', 'not_closed']),
+    ).toEqual({ resumed: true, missedFrames: 0 });
+    expect(await settledVerdictOnB(ROUTE, { streamId: heldId, seq: 1 }, ['unknown_stream'])).toEqual({
+      resumed: false,
+      reason: 'not_closed',
+    });
+
+    apps[0]!.child.kill('SIGKILL');
+    expect((await apps[0]!.exited).signal).toBe('SIGKILL');
+    await held.closed;
+    await ended.closed;
+    // A sent seq 2 of the held stream; it wrote no close, so no seq claimed can be proven, not
+    // even one matching what it sent; the client gets a new stream with the current state.
+    const onB = await openV2(b);
+    for (const [i, seq] of [0, 1, 2, 3].entries()) {
+      onB.send({ type: 'subscribe', id: `k${i}`, route: ROUTE, resume: { streamId: heldId, seq } });
+      expect((await onB.take(ofType('subscribed', `k${i}`), 10_000)).resume).toEqual({
+        resumed: false,
+        reason: 'not_closed',
+      });
+    }
+    expect(await onB.take(ofType('quote', 'k0'), 10_000)).toMatchObject({
+      seq: 1,
+      cause: { kind: 'resume' },
+    });
+    // What A closed before it died is still proven.
+    onB.send({ type: 'subscribe', id: 'k9', route: ROUTE, resume: { streamId: endedId, seq: 1 } });
+    expect((await onB.take(ofType('subscribed', 'k9'), 10_000)).resume).toEqual({
+      resumed: true,
+      missedFrames: 0,
+    });
+    await close(onB);
     expect(lookupFailures()).toEqual([]);
   });
 });

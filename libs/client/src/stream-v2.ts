@@ -29,7 +29,7 @@ export type ResumeVerdict =
   | { resumed: true; missedFrames: number }
   | {
       resumed: false;
-      reason: 'unknown_stream' | 'expired' | 'request_mismatch' | 'seq_ahead' | 'still_open';
+      reason: 'unknown_stream' | 'expired' | 'request_mismatch' | 'seq_ahead' | 'still_open' | 'not_closed';
     };
 
 export interface V2Error {

@@ -41,7 +41,8 @@ export class StreamLedger {
   /**
    * Whether a resume point can be proven, and what was missed: from this process's streams, else
    * (a stream another replica served, or this one before a restart) from its records in the
-   * journal, found among the newest RESUME_SCAN_ENTRIES of its partition.
+   * journal, found among the newest RESUME_SCAN_ENTRIES of its partition. `still_open` only when
+   * this process holds the stream open; `not_closed` when the journal has its open and no close.
    */
   verdict(point: ResumePoint, params: RouteParams): ResumeVerdict | Promise<ResumeVerdict> {
     const key = JSON.stringify(params);
@@ -53,7 +54,11 @@ export class StreamLedger {
           const end = { key: JSON.stringify(close.request), lastSeq: close.lastSeq, closedAt: close.at };
           return judge(end, point, key, this.now(), this.windowMs);
         }
-        return open === null ? local : { resumed: false, reason: 'still_open' };
+        // An open without a close: the stream is live on another process, or its process stopped
+        // without closing it (a crash, a kill). Either way its last seq is not known, so nothing
+        // can be proven; which of the two cannot be told from the journal, so the reason says only
+        // what is known.
+        return open === null ? local : { resumed: false, reason: 'not_closed' };
       },
       (e: unknown) => {
         this.logger.error(`resume point not looked up in the journal: ${messageOf(e)}`);
