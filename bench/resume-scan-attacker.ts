@@ -7,7 +7,7 @@
  * a random streamId in each subscribe (a lookup in the stream ledger that can only end
  * unknown_stream); `plain` names none (the same subscribes without the lookup). Prints
  * {"ready":n} once every socket has its welcome; on the stdin line `reset` it starts counting
- * afresh, on `report` prints {"sent","answered","errors","p50Ms","p99Ms","maxMs","ms"}: the
+ * afresh, on `report` prints {"sent","answered","errors","codes","p50Ms","p99Ms","maxMs","ms"}: the
  * subscribes sent, those answered `subscribed` and their subscribe-to-subscribed times.
  */
 import { randomUUID } from 'node:crypto';
@@ -26,6 +26,8 @@ route.amountIn = Number(route.amountIn);
 let sent = 0;
 let answered = 0;
 let errors = 0;
+/** The error codes received, by code. */
+let codes: Record<string, number> = {};
 let times: number[] = [];
 let since = performance.now();
 
@@ -38,7 +40,7 @@ function attack(a: number): Promise<void> {
     let n = 0;
     ws.once('error', failed);
     ws.on('message', (data: Buffer) => {
-      const m = JSON.parse(data.toString()) as { type: string; id?: string };
+      const m = JSON.parse(data.toString()) as { type: string; id?: string; code?: string };
       if (m.type === 'welcome') {
         ready();
         // Spread the sockets' subscribes over the second.
@@ -49,7 +51,10 @@ function attack(a: number): Promise<void> {
         if (t0 !== undefined) times.push(performance.now() - t0);
         answered++;
         ws.send(JSON.stringify({ type: 'unsubscribe', id: m.id }));
-      } else if (m.type === 'error') errors++;
+      } else if (m.type === 'error') {
+        errors++;
+        codes[m.code ?? '?'] = (codes[m.code ?? '?'] ?? 0) + 1;
+      }
     });
     function subscribe(): void {
       if (ws.readyState !== WebSocket.OPEN) return;
@@ -67,7 +72,7 @@ async function main(): Promise<void> {
   process.stdout.write(`${JSON.stringify({ ready: socketCount })}\n`);
   createInterface({ input: process.stdin }).on('line', (line) => {
     if (line === 'reset') {
-      [sent, answered, errors, times, since] = [0, 0, 0, [], performance.now()];
+      [sent, answered, errors, times, codes, since] = [0, 0, 0, [], {}, performance.now()];
     } else if (line === 'report') {
       const sorted = [...times].sort((x, y) => x - y);
       const at = (q: number): number => (sorted.length === 0 ? 0 : quantile(sorted, q));

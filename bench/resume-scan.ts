@@ -38,6 +38,7 @@ interface AttackReport {
   readonly sent: number;
   readonly answered: number;
   readonly errors: number;
+  readonly codes: Record<string, number>;
   readonly p50Ms: number;
   readonly p99Ms: number;
   readonly maxMs: number;
@@ -97,7 +98,8 @@ export async function benchResumeScan(): Promise<BenchRow[]> {
             attacker.stdin!.write('report\n');
             const a = JSON.parse(await report) as AttackReport;
             row(phase, round, 'attacker subscribes answered', (a.answered * 1000) / a.ms, '/s');
-            row(phase, round, 'attacker errors', a.errors, 'errors');
+            const codes = Object.entries(a.codes).map(([code, n]) => `${code} ${n}`);
+            row(phase, round, `attacker errors (${codes.join(', ') || 'none'})`, a.errors, 'errors');
             row(phase, round, 'subscribe to subscribed p50', a.p50Ms, 'ms');
             row(phase, round, 'subscribe to subscribed p99', a.p99Ms, 'ms');
           }
