@@ -81,6 +81,7 @@ async function main(): Promise<void> {
         sent,
         answered,
         errors,
+        codes,
         p50Ms: at(0.5),
         p99Ms: at(0.99),
         maxMs: sorted.at(-1) ?? 0,

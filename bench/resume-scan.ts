@@ -1,8 +1,8 @@
 /**
  * Resume lookups of unknown streams (issue 28): what a hostile client costs the others when every
  * subscribe names a random streamId to resume. Such a resume is not known to the process, so it is
- * looked up in the stream ledger, reading the newest RESUME_SCAN_ENTRIES of a partition, only to
- * end unknown_stream. The bench server (60 venues x 1,000 levels, the default HTTP limits, in a
+ * looked up in the stream ledger (the first lookup reads the newest RESUME_SCAN_ENTRIES of each
+ * partition, later ones what was appended since), only to end unknown_stream. The bench server (60 venues x 1,000 levels, the default HTTP limits, in a
  * process of its own) has every ledger partition filled past that bound; an attacker process holds
  * SOCKETS routestream.v2 sockets (10 an address) subscribing once a second each (the sustained
  * rate a socket is allowed) and unsubscribing when answered. Three phases, interleaved over
@@ -65,7 +65,7 @@ export async function benchResumeScan(): Promise<BenchRow[]> {
     };
     rows.push({
       scenario: 'resume-scan',
-      metric: `stream ledger records a partition (${partitions} partitions; a lookup reads at most ${RESUME_SCAN_ENTRIES})`,
+      metric: `stream ledger records a partition (${partitions} partitions; a process first reads the newest ${RESUME_SCAN_ENTRIES} of each)`,
       value: LEDGER_PER_PARTITION,
       unit: 'records',
     });
