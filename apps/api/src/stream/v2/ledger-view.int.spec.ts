@@ -17,6 +17,12 @@ const KEY = JSON.stringify(request);
 /** A real embedded log that counts the reads the view makes of it. */
 class CountedLog extends EmbeddedLog {
   watermarkCalls = 0;
+  recordsRead = 0;
+  override async read(topic: TopicName, partition: number, from: number, max?: number) {
+    const entries = await super.read(topic, partition, from, max);
+    this.recordsRead += entries.length;
+    return entries;
+  }
   override highWatermarks(topic: TopicName): Promise<number[]> {
     this.watermarkCalls++;
     return super.highWatermarks(topic);
@@ -128,5 +134,22 @@ describe('the stream ledger as a process reads it', () => {
       resumed: true,
       missedFrames: 0,
     });
+  });
+
+  it('warm reads the ledger ahead: the first resume after it reads no record', async () => {
+    openLog(2);
+    const ids = Array.from({ length: 40 }, () => randomUUID());
+    await log.append(
+      STREAM_LEDGER,
+      ids.flatMap((id) => [opened(id), closed(id, 3)]),
+    );
+    const view = new LedgerView(log, WINDOW, 1000);
+    await view.warm();
+    expect(log.recordsRead).toBe(80);
+    expect(await view.verdict({ streamId: ids[7]!, seq: 1 }, KEY, () => T + 2000)).toEqual({
+      resumed: true,
+      missedFrames: 2,
+    });
+    expect(log.recordsRead).toBe(80);
   });
 });

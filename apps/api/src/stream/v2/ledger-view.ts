@@ -35,6 +35,11 @@ export class LedgerView {
     this.points = new ResumePoints(windowMs);
   }
 
+  /** Read the ledger now, ahead of the first resume. */
+  warm(): Promise<void> {
+    return this.catchUp();
+  }
+
   /** The verdict on `point` from every ledger record appended before the call. */
   async verdict(point: ResumePoint, key: string, now: () => number): Promise<ResumeVerdict> {
     await this.catchUp();

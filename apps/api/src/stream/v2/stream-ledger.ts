@@ -66,6 +66,20 @@ export class StreamLedger {
     );
   }
 
+  /**
+   * Read the stream ledger now: after a restart or a deploy every client reconnects and resumes at
+   * once, and the first read (the newest RESUME_SCAN_ENTRIES of each partition) would hold them all.
+   */
+  warm(): void {
+    this.view
+      ?.warm()
+      .catch((e: unknown) =>
+        this.logger.warn(
+          `stream ledger not read ahead of resumes (the first resume reads it): ${messageOf(e)}`,
+        ),
+      );
+  }
+
   /** The stream is admitted (its opening frame is about to go out). */
   opened(s: Subscription): void {
     this.resumes.opened(s.streamId, JSON.stringify(s.params));
