@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findStreamEnds } from '@app/audit';
 import { KafkaLog, logSink } from '@app/event-log';
 import { book, T0, tempDir } from '@test/support';
 import { testBrokers } from '../kafka/broker';
@@ -15,9 +16,10 @@ import { world } from './support/world';
 const dir = tempDir('stream-v2-replicas');
 const apps: App[] = [];
 let log: KafkaLog;
-/** ws:// bases of the two replicas. */
+/** ws:// bases of the replicas (C is stopped gracefully, A killed, by the last two tests). */
 let a: string;
 let b: string;
+let c: string;
 
 async function startApi(brokers: string, topicPrefix: string, name: string): Promise<string> {
   const app = startApp('apps/api/src/main.js', ['--port', '0', '--host', '127.0.0.1', '--now', String(T0)], {
@@ -39,9 +41,10 @@ beforeAll(async () => {
   const topicPrefix = `sv2-${randomUUID().slice(0, 8)}`;
   log = new KafkaLog({ brokers: brokers.split(','), topicPrefix });
   await logSink(log).write(world());
-  [a, b] = await Promise.all([
+  [a, b, c] = await Promise.all([
     startApi(brokers, topicPrefix, 'api-a'),
     startApi(brokers, topicPrefix, 'api-b'),
+    startApi(brokers, topicPrefix, 'api-c'),
   ]);
 }, 120_000);
 
@@ -149,6 +152,23 @@ describe('a routestream.v2 resume on another API process over the same Kafka log
     await close(onB, live);
     // Every lookup B made read the ledger: none fell back to "unknown" on a Kafka error.
     expect(lookupFailures()).toEqual([]);
+  });
+
+  it('a process stopped gracefully (a deploy) says goaway and closes its streams: B proves their resume', async () => {
+    const onC = await openV2(c);
+    onC.send({ type: 'subscribe', id: 'd', route: ROUTE });
+    const { streamId } = (await onC.take(ofType('subscribed', 'd'), 10_000)) as { streamId: string };
+    expect(await onC.take(ofType('quote', 'd'), 10_000)).toMatchObject({ seq: 1 });
+    await logSink(log).write([book('alpha', 'BTC/USDT', [[50_497, 1]], [[50_502, 5]], 4)]);
+    expect(await onC.take(ofType('quote', 'd'), 10_000)).toMatchObject({ seq: 2 });
+    apps[2]!.child.kill('SIGTERM');
+    expect(await onC.take(ofType('goaway'), 10_000)).toMatchObject({ reconnectAfterMs: expect.any(Number) });
+    expect((await onC.closed).code).toBe(1001);
+    expect(await apps[2]!.exited).toEqual({ code: 0, signal: null });
+    // The client had read seq 1 when the deploy began; C wrote the close (reason shutdown) before it exited.
+    expect(await verdictOnB(ROUTE, { streamId, seq: 1 })).toEqual({ resumed: true, missedFrames: 1 });
+    const ends = await findStreamEnds(log, streamId);
+    expect(ends.close).toMatchObject({ lastSeq: 2, reason: 'shutdown' });
   });
 
   // Runs last: it kills A.
