@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { HTTP_LIMIT_DEFAULTS, SERVER_DEFAULTS, type HttpLimits } from '@app/config';
 import type { EventRecord } from '@app/events';
-import { logSink } from '@app/event-log';
+import { logSink, type EventLog } from '@app/event-log';
 import { startApiServer } from '../apps/api/src/bootstrap';
 import { WallClock } from '../apps/api/src/clock';
 import { closeHost, openFeed, waitCaughtUp } from '../apps/api/src/compose';
@@ -29,6 +29,8 @@ const MOVE_SECONDS = 5;
 export interface BenchServer {
   readonly url: string;
   readonly snapshots: EventRecord[];
+  /** The server's log (the books and the journal). */
+  readonly log: EventLog;
   write(records: EventRecord[]): Promise<void>;
   solves(): number;
   close(): Promise<void>;
@@ -67,6 +69,7 @@ export async function startBenchServer(port = 0, http: HttpLimits = API_BENCH_LI
   return {
     url: server.url,
     snapshots,
+    log: host.log,
     write: (records) => sink.write(records),
     solves: () => server.streamStats().solves,
     close: async () => {

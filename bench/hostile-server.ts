@@ -3,13 +3,16 @@
  * server (60 venues x 1,000 levels) with the default limits and timeouts, the rate limit raised,
  * and an event-loop delay histogram the parent resets and reads between attacks:
  *   'reset' -> clears it; 'report' -> { maxMs, p99Ms, rssKiB }; { moves: n } -> BTC/USDT top-of-book
- *   moves n times a second from now on (0: none), answered 'moves'; 'cpu' -> { cpuMicros } used so far.
+ *   moves n times a second from now on (0: none), answered 'moves'; 'cpu' -> { cpuMicros } used so far;
+ *   { ledger: n } -> n closed streams' open and close records appended to each partition of the
+ *   stream ledger (what a resume lookup reads), answered { partitions }.
  * `node dist/bench/hostile-server.js raised` serves with the API bench's raised connection limits.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { HTTP_LIMIT_DEFAULTS } from '@app/config';
 import { API_BENCH_LIMITS, startBenchServer } from './api';
 import { moveBooks, type BookMoves } from './book-moves';
+import { fillLedger } from './ledger-fill';
 
 /** What the server reports about the time since the last reset. */
 export interface LoopReport {
@@ -49,6 +52,8 @@ async function main(): Promise<void> {
       // CPU time used so far (user + system, microseconds): the parent takes differences.
       const u = process.cpuUsage();
       process.send!({ cpuMicros: u.user + u.system });
+    } else if (typeof m === 'object' && m !== null && 'ledger' in m) {
+      void fillLedger(server.log, Number(m.ledger)).then((partitions) => process.send!({ partitions }));
     } else if (m === 'stop') {
       void server.close().then(() => process.exit(0));
     }

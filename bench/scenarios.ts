@@ -64,6 +64,11 @@ export const SCENARIOS: readonly Scenario[] = [
     run: async () => [...(await benchStreamFlood(API_FLOOD)), ...(await benchStreamFlood(HOSTILE_FLOOD))],
     long: 'about 90 s',
   },
+  {
+    name: 'resume-scan',
+    run: async () => (await import('./resume-scan')).benchResumeScan(),
+    long: 'about 1 min: resumes of unknown streams against a full stream ledger',
+  },
   { name: 'longevity', run: () => benchLongevity(), long: 'about 80 s' },
   {
     name: 'journal-index',

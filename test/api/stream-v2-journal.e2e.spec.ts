@@ -294,7 +294,7 @@ describe('a resume on another replica over the same log', () => {
           { streamId, seq: 1 },
           { resumed: false, reason: 'request_mismatch' },
         ],
-        [ROUTE, { streamId: stillOpen, seq: 1 }, { resumed: false, reason: 'still_open' }],
+        [ROUTE, { streamId: stillOpen, seq: 1 }, { resumed: false, reason: 'not_closed' }],
         [
           ROUTE,
           { streamId: '00000000-0000-4000-8000-00000000beef', seq: 1 },

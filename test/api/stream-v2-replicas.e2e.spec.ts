@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findStreamEnds } from '@app/audit';
 import { KafkaLog, logSink } from '@app/event-log';
 import { book, T0, tempDir } from '@test/support';
 import { testBrokers } from '../kafka/broker';
@@ -15,9 +16,10 @@ import { world } from './support/world';
 const dir = tempDir('stream-v2-replicas');
 const apps: App[] = [];
 let log: KafkaLog;
-/** ws:// bases of the two replicas. */
+/** ws:// bases of the replicas (C is stopped gracefully, A killed, by the last two tests). */
 let a: string;
 let b: string;
+let c: string;
 
 async function startApi(brokers: string, topicPrefix: string, name: string): Promise<string> {
   const app = startApp('apps/api/src/main.js', ['--port', '0', '--host', '127.0.0.1', '--now', String(T0)], {
@@ -39,9 +41,10 @@ beforeAll(async () => {
   const topicPrefix = `sv2-${randomUUID().slice(0, 8)}`;
   log = new KafkaLog({ brokers: brokers.split(','), topicPrefix });
   await logSink(log).write(world());
-  [a, b] = await Promise.all([
+  [a, b, c] = await Promise.all([
     startApi(brokers, topicPrefix, 'api-a'),
     startApi(brokers, topicPrefix, 'api-b'),
+    startApi(brokers, topicPrefix, 'api-c'),
   ]);
 }, 120_000);
 
@@ -80,7 +83,7 @@ async function verdictOnB(route: Record<string, unknown>, resume: { streamId: st
 
 /**
  * A's records reach Kafka with its journal's batched flush: until then B answers unknown_stream
- * (or still_open, the open seen before the close). A client retries its resume within the window
+ * (or not_closed, the open seen before the close). A client retries its resume within the window
  * as any reconnecting client would, a few times a second; the answer it settles on is returned.
  */
 async function settledVerdictOnB(
@@ -98,7 +101,7 @@ async function settledVerdictOnB(
 }
 
 describe('a routestream.v2 resume on another API process over the same Kafka log', () => {
-  it('B proves A’s closed stream with the exact missedFrames, and refuses seq_ahead, request_mismatch, still_open and unknown_stream', async () => {
+  it('B proves A’s closed stream with the exact missedFrames, and refuses seq_ahead, request_mismatch, not_closed and unknown_stream', async () => {
     const onA = await openV2(a);
     onA.send({ type: 'subscribe', id: 's1', route: ROUTE });
     const { streamId } = (await onA.take(ofType('subscribed', 's1'), 10_000)) as { streamId: string };
@@ -113,13 +116,13 @@ describe('a routestream.v2 resume on another API process over the same Kafka log
     await close(onA);
 
     // The client dropped after seq 1 and reconnects to B.
-    expect(await settledVerdictOnB(ROUTE, { streamId, seq: 1 }, ['unknown_stream', 'still_open'])).toEqual({
+    expect(await settledVerdictOnB(ROUTE, { streamId, seq: 1 }, ['unknown_stream', 'not_closed'])).toEqual({
       resumed: true,
       missedFrames: 1,
     });
     expect(await settledVerdictOnB(ROUTE, { streamId: stillOpen, seq: 1 }, ['unknown_stream'])).toEqual({
       resumed: false,
-      reason: 'still_open',
+      reason: 'not_closed',
     });
     // Once B has read the close, every verdict is immediate and exact, on one socket.
     const onB = await openV2(b);
@@ -148,6 +151,76 @@ describe('a routestream.v2 resume on another API process over the same Kafka log
     expect({ ...first.result, requestId: null }).toEqual({ ...moved.result, requestId: null });
     await close(onB, live);
     // Every lookup B made read the ledger: none fell back to "unknown" on a Kafka error.
+    expect(lookupFailures()).toEqual([]);
+  });
+
+  it('a process stopped gracefully (a deploy) says goaway and closes its streams: B proves their resume', async () => {
+    const onC = await openV2(c);
+    onC.send({ type: 'subscribe', id: 'd', route: ROUTE });
+    const { streamId } = (await onC.take(ofType('subscribed', 'd'), 10_000)) as { streamId: string };
+    expect(await onC.take(ofType('quote', 'd'), 10_000)).toMatchObject({ seq: 1 });
+    await logSink(log).write([book('alpha', 'BTC/USDT', [[50_497, 1]], [[50_502, 5]], 4)]);
+    expect(await onC.take(ofType('quote', 'd'), 10_000)).toMatchObject({ seq: 2 });
+    apps[2]!.child.kill('SIGTERM');
+    expect(await onC.take(ofType('goaway'), 10_000)).toMatchObject({ reconnectAfterMs: expect.any(Number) });
+    expect((await onC.closed).code).toBe(1001);
+    expect(await apps[2]!.exited).toEqual({ code: 0, signal: null });
+    // The client had read seq 1 when the deploy began; C wrote the close (reason shutdown) before it exited.
+    expect(await verdictOnB(ROUTE, { streamId, seq: 1 })).toEqual({ resumed: true, missedFrames: 1 });
+    const ends = await findStreamEnds(log, streamId);
+    expect(ends.close).toMatchObject({ lastSeq: 2, reason: 'shutdown' });
+  });
+
+  // Runs last: it kills A.
+  it('after A is killed, B proves the streams A had closed and refuses those it held open: not_closed, never resumed', async () => {
+    const held = await openV2(a);
+    held.send({ type: 'subscribe', id: 'h', route: ROUTE });
+    const { streamId: heldId } = (await held.take(ofType('subscribed', 'h'), 10_000)) as { streamId: string };
+    expect(await held.take(ofType('quote', 'h'), 10_000)).toMatchObject({ seq: 1 });
+    await logSink(log).write([book('alpha', 'BTC/USDT', [[50_498, 1]], [[50_501, 5]], 3)]);
+    expect(await held.take(ofType('quote', 'h'), 10_000)).toMatchObject({ seq: 2, cause: { kind: 'book' } });
+    const ended = await openV2(a);
+    ended.send({ type: 'subscribe', id: 'e', route: ROUTE });
+    const { streamId: endedId } = (await ended.take(ofType('subscribed', 'e'), 10_000)) as {
+      streamId: string;
+    };
+    await ended.take(ofType('quote', 'e'), 10_000);
+    ended.send({ type: 'unsubscribe', id: 'e' });
+    expect(await ended.take(ofType('unsubscribed', 'e'), 10_000)).toMatchObject({ lastSeq: 1 });
+    // Both records reached Kafka before the kill: B has seen the held stream's open and the other's close.
+    expect(
+      await settledVerdictOnB(ROUTE, { streamId: endedId, seq: 1 }, ['unknown_stream', 'not_closed']),
+    ).toEqual({ resumed: true, missedFrames: 0 });
+    expect(await settledVerdictOnB(ROUTE, { streamId: heldId, seq: 1 }, ['unknown_stream'])).toEqual({
+      resumed: false,
+      reason: 'not_closed',
+    });
+
+    apps[0]!.child.kill('SIGKILL');
+    expect((await apps[0]!.exited).signal).toBe('SIGKILL');
+    await held.closed;
+    await ended.closed;
+    // A sent seq 2 of the held stream; it wrote no close, so no seq claimed can be proven, not
+    // even one matching what it sent; the client gets a new stream with the current state.
+    const onB = await openV2(b);
+    for (const [i, seq] of [0, 1, 2, 3].entries()) {
+      onB.send({ type: 'subscribe', id: `k${i}`, route: ROUTE, resume: { streamId: heldId, seq } });
+      expect((await onB.take(ofType('subscribed', `k${i}`), 10_000)).resume).toEqual({
+        resumed: false,
+        reason: 'not_closed',
+      });
+    }
+    expect(await onB.take(ofType('quote', 'k0'), 10_000)).toMatchObject({
+      seq: 1,
+      cause: { kind: 'resume' },
+    });
+    // What A closed before it died is still proven.
+    onB.send({ type: 'subscribe', id: 'k9', route: ROUTE, resume: { streamId: endedId, seq: 1 } });
+    expect((await onB.take(ofType('subscribed', 'k9'), 10_000)).resume).toEqual({
+      resumed: true,
+      missedFrames: 0,
+    });
+    await close(onB);
     expect(lookupFailures()).toEqual([]);
   });
 });

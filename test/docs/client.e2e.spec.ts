@@ -1,3 +1,4 @@
+import { connect as tcpConnect, createServer, type Socket } from 'node:net';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -147,4 +148,84 @@ describe('@app/client', () => {
       stream.close();
     }
   });
+
+  it('RouteStreamV2 keeps a quiet connection (heartbeats) and replaces a frozen one within two heartbeats', async () => {
+    const own = await startTestServer({ heartbeatMs: 300 });
+    const proxy = await freezingProxy(Number(new URL(own.url).port));
+    const connects: number[] = [];
+    const quotes: V2Quote[] = [];
+    const subscribed: ResumeVerdict[] = [];
+    const stream = new RouteStreamV2(
+      `http://127.0.0.1:${proxy.port}`,
+      { onQuote: (q) => quotes.push(q), onSubscribed: (_id, _s, r) => r !== null && subscribed.push(r) },
+      {
+        connect: (url, protocol) => {
+          connects.push(performance.now());
+          return new WebSocket(url, protocol) as unknown as SendingWebSocket;
+        },
+        random: () => 0,
+        reconnectMs: { first: 50, max: 50 },
+      },
+    );
+    try {
+      stream.subscribe('btc', { from: 'USDT', to: 'BTC', amountIn: 100.1, bridges: [] });
+      await expect.poll(() => quotes.length, { timeout: 5000 }).toBe(1);
+      // No book moves: only heartbeats arrive, for longer than the watchdog's 2 x 300 + 1,000 ms.
+      await new Promise((r) => setTimeout(r, 2500));
+      expect(connects).toHaveLength(1);
+      // The path goes silent without closing (a dead NAT entry, a frozen peer): no close ever comes.
+      const frozenAt = performance.now();
+      proxy.freeze();
+      await expect.poll(() => quotes.length, { timeout: 6000 }).toBe(2);
+      expect(connects).toHaveLength(2);
+      expect(connects[1]! - frozenAt).toBeLessThan(2 * 300 + 1000 + 1000);
+      // The server drops the frozen socket too once its pings go unanswered: then it proves the
+      // resume (it sent seq 1 only); if the client is back first, nothing is proven. Either way
+      // the state comes first.
+      expect(subscribed).toHaveLength(1);
+      expect([
+        { resumed: true, missedFrames: 0 },
+        { resumed: false, reason: 'still_open' },
+      ]).toContainEqual(subscribed[0]);
+      expect(quotes[1]).toMatchObject({ seq: 1, cause: { kind: 'resume' } });
+    } finally {
+      stream.close();
+      proxy.close();
+      await own.close();
+    }
+  });
 });
+
+/** A TCP proxy to `port` whose open connections can be frozen: nothing passes, nothing closes. */
+async function freezingProxy(port: number): Promise<{ port: number; freeze(): void; close(): void }> {
+  const all: [Socket, Socket][] = [];
+  let live: [Socket, Socket][] = [];
+  const server = createServer((client) => {
+    const upstream = tcpConnect(port, '127.0.0.1');
+    client.pipe(upstream).pipe(client);
+    client.on('error', () => undefined);
+    upstream.on('error', () => undefined);
+    all.push([client, upstream]);
+    live.push([client, upstream]);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    port: (server.address() as { port: number }).port,
+    freeze: () => {
+      for (const [client, upstream] of live) {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        client.pause();
+        upstream.pause();
+      }
+      live = [];
+    },
+    close: () => {
+      server.close();
+      for (const [client, upstream] of all) {
+        client.destroy();
+        upstream.destroy();
+      }
+    },
+  };
+}

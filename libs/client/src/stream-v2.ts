@@ -29,7 +29,7 @@ export type ResumeVerdict =
   | { resumed: true; missedFrames: number }
   | {
       resumed: false;
-      reason: 'unknown_stream' | 'expired' | 'request_mismatch' | 'seq_ahead' | 'still_open';
+      reason: 'unknown_stream' | 'expired' | 'request_mismatch' | 'seq_ahead' | 'still_open' | 'not_closed';
     };
 
 export interface V2Error {
@@ -133,7 +133,7 @@ export class RouteStreamV2 {
 
   private message(m: { type: string } & Record<string, unknown>): void {
     if (!this.welcomed) {
-      if (m.type !== 'welcome') return this.ws?.close(1002, 'no welcome');
+      if (m.type !== 'welcome') return this.abandon(1002, 'no welcome');
       this.welcomed = true;
       this.failures = 0;
       this.heartbeatMs = Number(m.heartbeatMs);
@@ -185,10 +185,24 @@ export class RouteStreamV2 {
     this.retry = setTimeout(() => this.open(), pause);
   }
 
-  /** (Re)arm the watchdog: silence for `ms` closes the socket, which reconnects. */
+  /** (Re)arm the watchdog: silence for `ms` abandons the socket and reconnects. */
   private arm(ms: number): void {
     if (this.watchdog !== null) clearTimeout(this.watchdog);
-    this.watchdog = setTimeout(() => this.ws?.close(4000, 'silent'), ms);
+    this.watchdog = setTimeout(() => this.abandon(4000, 'silent'), ms);
+  }
+
+  /**
+   * Close the socket and reconnect now. A silent connection is often a dead one, whose close
+   * handshake never completes: its close event comes only when the WebSocket gives up (30 s in
+   * `ws`, longer in some browsers), so the client does not wait for it.
+   */
+  private abandon(code: number, reason: string): void {
+    const ws = this.ws;
+    if (ws === null) return;
+    ws.onclose = () => undefined;
+    ws.onmessage = () => undefined;
+    ws.close(code, reason);
+    this.down(`${reason} (closed ${code})`);
   }
 
   private clearTimers(): void {

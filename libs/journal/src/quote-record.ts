@@ -130,6 +130,7 @@ export const RESUME_REFUSALS = [
   'request_mismatch',
   'seq_ahead',
   'still_open',
+  'not_closed',
 ] as const;
 
 /** What a resume came to: proven, with the frames the client missed, or refused with a reason. */

@@ -49,7 +49,7 @@ const Verdict = Type.Union([
     {
       resumed: Type.Literal(false),
       reason: Type.Union(
-        ['unknown_stream', 'expired', 'request_mismatch', 'seq_ahead', 'still_open'].map((r) =>
+        ['unknown_stream', 'expired', 'request_mismatch', 'seq_ahead', 'still_open', 'not_closed'].map((r) =>
           Type.Literal(r),
         ),
       ),

@@ -102,6 +102,7 @@ export class StreamHub implements OnModuleInit, OnModuleDestroy, SessionHost {
   }
 
   onModuleInit(): void {
+    this.ledger.warm();
     this.groups.start();
     this.unsubscribe = this.feed.onChange((symbols) => this.groups.onBooksChanged(symbols));
     this.heartbeat = setInterval(() => this.beat(), this.config.heartbeatMs);

@@ -24,6 +24,8 @@ export class ResumePoints {
 
   opened(streamId: string, key: string): void {
     this.open.set(streamId, key);
+    // A stream whose server crashed is never closed: the oldest such opens are forgotten first.
+    if (this.open.size > MAX_REMEMBERED) this.open.delete(this.open.keys().next().value!);
   }
 
   closed(streamId: string, key: string, lastSeq: number, closedAt: number): void {

@@ -18,7 +18,8 @@ export type ResumeVerdict =
   | { readonly resumed: true; readonly missedFrames: number }
   | {
       readonly resumed: false;
-      readonly reason: 'unknown_stream' | 'expired' | 'request_mismatch' | 'seq_ahead' | 'still_open';
+      readonly reason:
+        'unknown_stream' | 'expired' | 'request_mismatch' | 'seq_ahead' | 'still_open' | 'not_closed';
     };
 
 export interface QuoteFields {
