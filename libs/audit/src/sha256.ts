@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 
 /** SHA-256 of the UTF-8 bytes of `text`, lowercase hex (the journal's response hash). */
 export function sha256Hex(text: string): string {
@@ -7,5 +7,6 @@ export function sha256Hex(text: string): string {
 
 /** SHA-256 of bytes already encoded (the response as sent), lowercase hex: no second encoding. */
 export function sha256HexOfBytes(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
+  // One call, no Hash object (a 15 KB answer hashed for every journalled quote).
+  return hash('sha256', bytes, 'hex');
 }

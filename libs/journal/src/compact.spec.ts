@@ -87,6 +87,37 @@ describe('quote record format v2 (compact)', () => {
     );
   });
 
+  it('writes the same bytes as the record object it replaced (journals stay byte for byte)', () => {
+    // Texts written by the encoder before it wrote field by field (JSON.stringify of the compact
+    // object): a REST answer, a stream tick with a cause, a 404 with asOf, balances and a setting.
+    const hex = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+    expect(encodeQuoteRecord({ ...record, responseSha256: hex }, null)).toBe(
+      '{"v":2,"requestId":"4f1c2b9e-5a8d-4e0f-9b7c-2d1e3f4a5b6c","calculatedAt":1786300060137,"request":{"strategy":"split_optimal","bridges":["USDC"],"from":"USDT","to":"BTC","amount":1000},"config":{"solverVersion":"1.0.0"},"positions":{"books":"qglj.qd2p.qcz8.qlk8.1.0.2r.lfls","venues":"2o.2v.1i.1q"},"sha256":"47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU","bytes":15234}',
+    );
+    const tick: QuoteRecord = {
+      ...record,
+      kind: 'stream_tick',
+      status: null,
+      cause: { kind: 'book', markets: ['BTC/USDT'] },
+    };
+    expect(encodeQuoteRecord(tick, null)).toBe(
+      '{"v":2,"requestId":"4f1c2b9e-5a8d-4e0f-9b7c-2d1e3f4a5b6c","kind":"stream_tick","calculatedAt":1786300060137,"request":{"strategy":"split_optimal","bridges":["USDC"],"from":"USDT","to":"BTC","amount":1000},"config":{"solverVersion":"1.0.0"},"positions":{"books":"qglj.qd2p.qcz8.qlk8.1.0.2r.lfls","venues":"2o.2v.1i.1q"},"status":null,"sha256":"zMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMw","bytes":15234,"cause":{"kind":"book","markets":["BTC/USDT"]}}',
+    );
+    const refused: QuoteRecord = {
+      ...record,
+      status: 404,
+      request: {
+        ...record.request,
+        asOf: 1_786_300_000_000,
+        balances: { default: { USDT: 5 }, perVenue: {} },
+      },
+      config: { ...record.config, staleBookMs: 5000 },
+    };
+    expect(encodeQuoteRecord(refused, '{"error":"x"}')).toBe(
+      '{"v":2,"requestId":"4f1c2b9e-5a8d-4e0f-9b7c-2d1e3f4a5b6c","calculatedAt":1786300060137,"request":{"strategy":"split_optimal","bridges":["USDC"],"balances":{"default":{"USDT":5},"perVenue":{}},"from":"USDT","to":"BTC","amount":1000,"asOf":1786300000000},"config":{"staleBookMs":5000,"solverVersion":"1.0.0"},"positions":{"books":"qglj.qd2p.qcz8.qlk8.1.0.2r.lfls","venues":"2o.2v.1i.1q"},"status":404,"sha256":"zMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMw","bytes":15234,"response":{"error":"x"}}',
+    );
+  });
+
   it('keeps asOf, non-default settings and the response text when asked to', () => {
     const body = '{"requestId":"x","amountOut":0.0153}';
     const custom: QuoteRecord = {

@@ -55,7 +55,11 @@ function same(a: unknown, b: unknown): boolean {
 /** Only what differs from `defaults`, in the record's own key order; `skip` keys are left out. */
 function without(value: object, defaults: Obj, skip: ReadonlySet<string>): Obj {
   const out: Obj = {};
-  for (const [k, v] of Object.entries(value)) {
+  // Object.keys, not Object.entries: no pair array per key (this runs for every journalled quote).
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = (value as Obj)[k];
     if (skip.has(k) || (k in defaults && same(v, defaults[k]))) continue;
     out[k] = v;
   }
@@ -95,26 +99,28 @@ export function decodeOffsets(text: string): number[] | null {
  * exact JSON sent) is appended as `response` when the journal stores bodies.
  */
 export function encodeQuoteRecord(record: QuoteRecord, responseText: string | null): string {
-  const compact = {
-    v: 2,
-    requestId: record.requestId,
-    ...(record.kind === RECORD_DEFAULTS_V2.kind ? {} : { kind: record.kind }),
-    calculatedAt: record.calculatedAt,
-    request: without(record.request, REQUEST_DEFAULTS_V2, SKIP_REQUEST_ID),
-    config: without(record.config, CONFIG_DEFAULTS_V2, NO_SKIP),
-    positions: {
-      books: encodeOffsets(record.positions.books),
-      venues: encodeOffsets(record.positions.venues),
-    },
-    ...(record.status === RECORD_DEFAULTS_V2.status ? {} : { status: record.status }),
-    sha256: hexToBase64url(record.responseSha256),
-    bytes: record.responseBytes,
-    // A v2 stream's tick only: REST answers and v1 ticks are written as before.
-    ...(record.cause === undefined ? {} : { cause: record.cause }),
-  };
-  const text = JSON.stringify(compact);
+  // Written field by field in the order of the object it replaces (JSON.stringify of { v, requestId,
+  // kind?, calculatedAt, request, config, positions, status?, sha256, bytes, cause? }): the same
+  // text, without building that object and its spreads for every journalled quote.
+  let text = `{"v":2${member('requestId', record.requestId)}`;
+  if (record.kind !== RECORD_DEFAULTS_V2.kind) text += member('kind', record.kind);
+  text += member('calculatedAt', record.calculatedAt);
+  text += member('request', without(record.request, REQUEST_DEFAULTS_V2, SKIP_REQUEST_ID));
+  text += member('config', without(record.config, CONFIG_DEFAULTS_V2, NO_SKIP));
+  text += `,"positions":{"books":"${encodeOffsets(record.positions.books)}","venues":"${encodeOffsets(record.positions.venues)}"}`;
+  if (record.status !== RECORD_DEFAULTS_V2.status) text += member('status', record.status);
+  text += `,"sha256":"${hexToBase64url(record.responseSha256)}"`;
+  text += member('bytes', record.responseBytes);
+  // A v2 stream's tick only: REST answers and v1 ticks are written as before.
+  if (record.cause !== undefined) text += member('cause', record.cause);
   // The response is already JSON text: splice it in rather than parse and re-serialise it.
-  return responseText === null ? text : `${text.slice(0, -1)},"response":${responseText}}`;
+  return responseText === null ? `${text}}` : `${text},"response":${responseText}}`;
+}
+
+/** `,"key":<JSON of value>`, or nothing where JSON.stringify would leave the member out (undefined). */
+function member(key: string, value: unknown): string {
+  const json = JSON.stringify(value) as string | undefined;
+  return json === undefined ? '' : `,"${key}":${json}`;
 }
 
 function object(v: unknown, field: string): Obj {

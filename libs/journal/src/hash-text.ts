@@ -5,15 +5,27 @@ const B64URL = /^[A-Za-z0-9_-]{43}$/;
 /** A SHA-256 as lowercase hex (64 characters) in unpadded base64url (43), as format v2 stores it. */
 export function hexToBase64url(hex: string): string {
   if (!HEX.test(hex)) throw new RangeError('not a lowercase hex SHA-256');
-  const bytes: number[] = [];
-  for (let i = 0; i < 64; i += 2) bytes.push(parseInt(hex.slice(i, i + 2), 16));
+  // Three bytes (six hex digits) make four characters; the last of the 32 bytes makes two more
+  // with four zero bits (written for every journalled quote: no arrays, no parseInt).
   let out = '';
-  for (let i = 0; i < bytes.length; i += 3) {
-    const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
-    const chars = i + 2 < bytes.length ? 4 : i + 1 < bytes.length ? 3 : 2;
-    for (let c = 0; c < chars; c++) out += ALPHABET[(n >> (18 - 6 * c)) & 63];
+  for (let i = 0; i < 60; i += 6) {
+    const n =
+      (nibble(hex, i) << 20) |
+      (nibble(hex, i + 1) << 16) |
+      (nibble(hex, i + 2) << 12) |
+      (nibble(hex, i + 3) << 8) |
+      (nibble(hex, i + 4) << 4) |
+      nibble(hex, i + 5);
+    out += ALPHABET[n >> 18]! + ALPHABET[(n >> 12) & 63]! + ALPHABET[(n >> 6) & 63]! + ALPHABET[n & 63]!;
   }
-  return out;
+  const last = (nibble(hex, 60) << 12) | (nibble(hex, 61) << 8) | (nibble(hex, 62) << 4) | nibble(hex, 63);
+  return out + ALPHABET[last >> 10]! + ALPHABET[(last >> 4) & 63]! + ALPHABET[(last << 2) & 63]!;
+}
+
+/** The value of the lowercase hex digit at `i` (checked by HEX already). */
+function nibble(hex: string, i: number): number {
+  const c = hex.charCodeAt(i);
+  return c <= 57 ? c - 48 : c - 87;
 }
 
 /** The base64url form back to lowercase hex, or null when it is not 43 base64url characters of 32 bytes. */
