@@ -433,8 +433,14 @@ describe('the fleet', () => {
     );
     expect(joined.alive()).toBe(true);
     await new Promise((r) => setTimeout(r, 2000));
-    // Over the whole run (rebalances, a broker lost, an ingestor killed): no book sequence broke.
-    expect(sequenceBreaks(books.records())).toEqual([]);
+    // Over the whole run (rebalances, a broker lost, an ingestor killed): no book sequence broke,
+    // as readers see it (an earlier owner's delta written after the new owner's snapshot is ignored
+    // by its owner epoch: docs/events.md "Owner epochs"; counted here).
+    const stale: string[] = [];
+    expect(sequenceBreaks(books.records(), stale)).toEqual([]);
+    console.log(
+      `late deltas of an earlier owner, ignored by epoch: ${stale.length} ${stale.slice(0, 4).join('; ')}`,
+    );
   });
 
   it('one API replica SIGKILLed under load: clients move to the other, streams reconnect, every 200 replays to the same bytes from an auditor', async () => {
