@@ -121,7 +121,7 @@ export default defineConfig({
         test: {
           name: 'fleet',
           include: ['test/fleet/**/*.fleet.spec.ts'],
-          fileParallelism: false,
+          poolOptions: { forks: { singleFork: true } },
           testTimeout: 120_000,
           hookTimeout: 240_000,
         },

@@ -25,7 +25,7 @@ import { sequenceBreaks, TopicWatch } from './support/topic-watch';
  * The fleet broken under load (support/fleet-steps.ts starts it): an append across a moved
  * partition leader, then a broker, an ingestor and an API replica killed in turn. Steps share the
  * fleet and run in order: the books topic is watched over all of them, so the ingestor step's
- * sequence check covers the broker's loss too. The shared limits are limits.fleet.spec.ts.
+ * sequence check covers the broker's loss too. The shared limits are shared-limits.fleet.spec.ts.
  */
 let fleet: Fleet;
 let books: TopicWatch;

@@ -33,7 +33,10 @@ afterAll(async () => {
   await log?.close();
 });
 
-/** One book record of `venue`'s single market: each adds a better bid and a better ask, so the best of each names the last record folded. */
+/**
+ * One book record of `venue`'s single market: each adds a better bid and a better ask, so the best
+ * of each names the last record folded.
+ */
 const bookRecord = (venue: string, seq: number, snapshot: boolean): BookRecord => ({
   v: 1,
   type: 'book',

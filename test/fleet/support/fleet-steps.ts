@@ -5,9 +5,9 @@ import { get } from './client';
 import { FLEET_VENUES, SESSION_MS, startFleet, type Fleet } from './fleet';
 
 /**
- * What the fleet's spec files share (limits.fleet.spec.ts, failover.fleet.spec.ts): the fleet they
- * each start, the request they load it with, the bounds they hold it to, and the helpers that read
- * its state. Clients use their own loopback addresses (127.x.y.z), which HAProxy passes on.
+ * What the fleet's spec files share (shared-limits.fleet.spec.ts, failover.fleet.spec.ts): the
+ * fleet they each start, the request they load it with, the bounds they hold it to, and the
+ * helpers that read its state. Clients use their own loopback addresses (127.x.y.z), which HAProxy passes on.
  */
 export const QUOTE = '/route?from=NKN&to=USDT&amountIn=100';
 export const STREAM_QUERY = 'from=NKN&to=USDT&amountIn=100';
@@ -132,7 +132,7 @@ export function fleetSteps(current: () => Fleet) {
     }
   }
 
-  /** The first step of each file: each venue owned by exactly one live ingestor, quotes through the load balancer. */
+  /** Each file's first step: each venue owned by exactly one live ingestor, quotes through the balancer. */
   async function started(): Promise<void> {
     await waitFor(
       'one venue per ingestor',
