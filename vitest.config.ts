@@ -115,11 +115,13 @@ export default defineConfig({
       },
       {
         // The fleet (docs/operations-fleet.md): 3 brokers, Redis, HAProxy, 2 API replicas, 2
-        // ingestors, each broken in turn under load. One file: its steps share the fleet.
+        // ingestors, each broken in turn under load. Each file starts its own fleet and its steps
+        // share it; the files run one after the other (two fleets at once would starve 2 cores).
         extends: true,
         test: {
           name: 'fleet',
           include: ['test/fleet/**/*.fleet.spec.ts'],
+          poolOptions: { forks: { singleFork: true } },
           testTimeout: 120_000,
           hookTimeout: 240_000,
         },

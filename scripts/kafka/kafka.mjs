@@ -154,13 +154,20 @@ function java(node, args) {
   ];
 }
 
-/** One cluster id for every node (a 22-char base64url id, like kafka-storage random-uuid). */
+/**
+ * One cluster id for every node (a 22-char base64url id, like kafka-storage random-uuid). Never one
+ * starting with '-', as Kafka's own ids never do: the storage tool would read it as an option (1 in
+ * 64 starts failed so: "argument --cluster-id/-t: expected one argument").
+ */
 function clusterId() {
   const file = join(dataDir, 'cluster-id');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const id = Buffer.from(Array.from({ length: 16 }, () => Math.floor(Math.random() * 256)))
-    .toString('base64url')
-    .slice(0, 22);
+  const kept = existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
+  if (kept !== '' && !kept.startsWith('-')) return kept;
+  let id = '-';
+  while (id.startsWith('-'))
+    id = Buffer.from(Array.from({ length: 16 }, () => Math.floor(Math.random() * 256)))
+      .toString('base64url')
+      .slice(0, 22);
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(file, `${id}\n`);
   return id;

@@ -8,16 +8,17 @@ import {
   type RecordSink,
 } from '@app/event-log';
 import type { ServiceLogger } from '@app/telemetry';
+import type { EventRecord } from '@app/events';
 import type { Ingestor, IngestorOptions, VenueHealth, VenueSettings } from '@app/venues';
 
 /** Slots of the shard group: venue i (by exchangeId) is slot i mod SLOTS. */
 export const SHARD_SLOTS = 64;
 /**
  * A slot that arrives starts its venues this much later, so requests its previous owner had sent
- * before it gave the slot up land first: the book's new run never interleaves with the end of the
- * old one. The previous owner sends nothing for the slot after giving it up (its slot writer is
- * shut then, kafkajs's retries included), so this covers only a request the broker had received
- * and not yet written.
+ * before it gave the slot up usually land first. The previous owner sends nothing for the slot
+ * after giving it up (its slot writer is shut then, kafkajs's retries included), so this concerns
+ * only a request the broker had received and not yet written; one written later still is fenced
+ * by the owner epoch (readers ignore its deltas), and this delay is also what orders the epochs.
  */
 export const HANDOVER_MS = 1_000;
 
@@ -64,12 +65,16 @@ interface Shard {
  * send). A closed gate refuses writes as an outage would: the slot's record writer holds its
  * records and retries, and if the slot stays here every book is republished as a snapshot when
  * the gate opens again; if it moved, the slot's venues are stopped. A slot that arrives starts its
- * venues afresh (each book opens with a snapshot).
+ * venues afresh (each book opens with a snapshot), every book record stamped with the run's owner
+ * epoch, higher than any earlier owner's, so readers ignore what an earlier owner's request still
+ * writes after that snapshot (docs/events.md "Owner epochs").
  */
 export class VenueShards {
   private readonly shards: Shard[];
   private readonly group: ShardGroup;
   private owned = new Set<number>();
+  /** The last owner epoch this process gave a run (each new one is above it). */
+  private lastEpoch = 0;
 
   /** The states and counters of the venues this process runs now (its slots' ingestors). */
   health(): VenueHealth[] {
@@ -156,10 +161,15 @@ export class VenueShards {
           : (Reflect.get(target, key, receiver) as unknown),
     });
     const budget = Math.max(1 << 20, Math.floor(this.o.options.bufferBytes / this.shards.length));
+    // The run's owner epoch (docs/events.md "Owner epochs"): the time this process was given the
+    // slot. A previous owner's run began at least HANDOVER_MS earlier (it publishes nothing before),
+    // so hosts whose clocks agree to within that give every later run of the venue a higher epoch,
+    // and readers ignore a delta of the previous owner that lands after this run's snapshot.
+    this.lastEpoch = Math.max(Date.now(), this.lastEpoch + 1);
     const ingestor = this.o.ingestor({
       ...this.o.options,
       venues: s.venues,
-      sink: this.o.tap(logSink(gatedLog)),
+      sink: this.o.tap(withEpoch(logSink(gatedLog), this.lastEpoch)),
       bufferBytes: budget,
     });
     s.running = { ingestor, gate };
@@ -181,6 +191,14 @@ export class VenueShards {
     await running.ingestor.stop(0);
     await running.gate.writer.close();
   }
+}
+
+/** Book records stamped with the run's owner epoch (one for one, so a LogError's indices still hold). */
+function withEpoch(sink: RecordSink, epoch: number): RecordSink {
+  return {
+    write: (records: readonly EventRecord[]) =>
+      sink.write(records.map((r) => (r.type === 'book' ? { ...r, epoch } : r))),
+  };
 }
 
 function close(gate: Gate, why: string): void {

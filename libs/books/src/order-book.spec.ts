@@ -148,6 +148,77 @@ describe('OrderBook.apply (events.md)', () => {
   });
 });
 
+describe('OrderBook.apply: owner epochs (docs/events.md "Owner epochs")', () => {
+  const at = (epoch: number | undefined, r: BookRecord): BookRecord =>
+    epoch === undefined ? r : { ...r, epoch };
+  /** The handover of the fleet test: the old owner (epoch 5) ran to 117; the new one (epoch 9) starts at 1. */
+  const handover = (): OrderBook => {
+    const b = new OrderBook('x', 'BTC/USDT');
+    b.apply(at(5, rec(116, true, [[100, 1]], [[101, 1]])));
+    b.apply(at(5, rec(117, false, [[100, 2]], [])));
+    expect(b.apply(at(9, rec(1, true, [[90, 1]], [[91, 1]])))).toBe('snapshot');
+    return b;
+  };
+
+  it("ignores the old owner's deltas that land after the new owner's snapshot, then folds the new run on", () => {
+    const b = handover();
+    expect(b.apply(at(5, rec(118, false, [[90, 7]], [])))).toBe('stale');
+    expect(b.apply(at(5, rec(2, false, [[90, 7]], [])))).toBe('stale');
+    expect({ seq: b.sequence, inSync: b.inSync, bids: b.bids.toLevels() }).toEqual({
+      seq: 1,
+      inSync: true,
+      bids: [[90, 1]],
+    });
+    expect(b.apply(at(9, rec(2, false, [[89, 3]], [])))).toBe('applied');
+    expect(b.bids.toLevels()).toEqual([
+      [90, 1],
+      [89, 3],
+    ]);
+    // Without epochs the same delta breaks the book (the failure the epochs fence).
+    const plain = new OrderBook('x', 'BTC/USDT');
+    plain.apply(rec(1, true, [[90, 1]], [[91, 1]]));
+    expect(plain.apply(rec(118, false, [[90, 7]], []))).toBe('gap');
+  });
+
+  it('a delta of a later epoch than its run is a gap; a snapshot always applies and opens a run', () => {
+    const b = handover();
+    expect(b.apply(at(12, rec(2, false, [[89, 3]], [])))).toBe('gap');
+    expect(b.inSync).toBe(false);
+    expect(b.apply(at(5, rec(130, true, [[80, 1]], [[81, 1]])))).toBe('snapshot');
+    expect(b.epoch).toBe(5);
+    expect(b.apply(at(5, rec(131, false, [[80, 2]], [])))).toBe('applied');
+    b.reset();
+    expect(b.epoch).toBeNull();
+  });
+
+  it('records without an epoch follow the sequence rules alone, in a run with or without one', () => {
+    const b = handover();
+    expect(b.apply(rec(2, false, [[89, 3]], []))).toBe('applied');
+    expect(b.apply(rec(2, false, [[89, 3]], []))).toBe('duplicate');
+    b.apply(rec(1, true, [[90, 1]], [[91, 1]]));
+    expect(b.epoch).toBeNull();
+    expect(b.apply(at(9, rec(2, false, [[89, 3]], [])))).toBe('gap');
+  });
+
+  it('a rebuild from the latest snapshot folds to the same book as a fold from the start', () => {
+    const log = [
+      at(5, rec(1, true, [[100, 1]], [[101, 1]])),
+      at(5, rec(2, false, [[100, 2]], [])),
+      at(9, rec(1, true, [[90, 1]], [[91, 1]])),
+      at(5, rec(3, false, [[90, 7]], [])),
+      at(9, rec(2, false, [[89, 3]], [])),
+      at(5, rec(4, false, [[95, 1]], [])),
+      at(9, rec(3, false, [[91, 0]], [[92, 1]])),
+    ];
+    const fold = (records: BookRecord[]): string => {
+      const c = new BookCache();
+      for (const r of records) c.apply(r);
+      return bookHash(c.book('x', 'BTC/USDT')!);
+    };
+    expect(fold(log.slice(2))).toBe(fold(log));
+  });
+});
+
 describe('BookCache', () => {
   it('lists venues per symbol sorted whatever the arrival order, and folds venue state', () => {
     const c = new BookCache();

@@ -17,8 +17,11 @@ export interface BookView {
   readonly crossed: boolean;
 }
 
-/** What applying one book record did. */
-export type ApplyOutcome = 'snapshot' | 'applied' | 'duplicate' | 'gap' | 'awaiting_snapshot';
+/**
+ * What applying one book record did. `stale`: a delta of an earlier owner of the venue than the
+ * one whose snapshot opened the book's run (docs/events.md "Owner epochs"), ignored.
+ */
+export type ApplyOutcome = 'snapshot' | 'applied' | 'duplicate' | 'gap' | 'awaiting_snapshot' | 'stale';
 
 /** One venue's book for one market, folded from book records (events.md; docs/semantics.md). */
 export class OrderBook implements BookView {
@@ -33,6 +36,8 @@ export class OrderBook implements BookView {
    * asks for every venue of every hop, and two sides' best levels are six more memory reads apart.
    */
   crossed = false;
+  /** The owner epoch of the snapshot that opened the current run; null when it carried none. */
+  epoch: number | null = null;
 
   constructor(
     readonly exchangeId: string,
@@ -42,15 +47,28 @@ export class OrderBook implements BookView {
   /**
    * The single entry point of the fold: a snapshot replaces the book; a delta applies only when
    * its sequence is exactly sequence + 1; at or below is a duplicate; further ahead is a gap that
-   * marks the book out of sync until the next snapshot.
+   * marks the book out of sync until the next snapshot. A delta with an owner epoch belongs to the
+   * run of the snapshot with that epoch: one of an earlier epoch (a publisher that gave the venue
+   * up, its last request landing late) is ignored, one of another epoch is a gap. What a book
+   * becomes still depends only on its latest snapshot and the records after it, so a rebuild from
+   * that snapshot folds to the same state as a fold from the log's start.
    */
   apply(record: BookRecord): ApplyOutcome {
     if (record.snapshot) {
       this.bids.replaceSorted(record.bids);
       this.asks.replaceSorted(record.asks);
       this.stamp(record);
+      this.epoch = record.epoch ?? null;
       this.inSync = true;
       return 'snapshot';
+    }
+    const epoch = record.epoch;
+    if (epoch !== undefined && epoch !== this.epoch) {
+      if (this.epoch !== null && epoch < this.epoch) return 'stale';
+      if (this.inSync) {
+        this.inSync = false;
+        return 'gap';
+      }
     }
     if (!this.inSync) {
       // Never overwrite the sequence here: the next snapshot resets it anyway.
@@ -79,6 +97,7 @@ export class OrderBook implements BookView {
     this.exchangeTimestamp = null;
     this.inSync = false;
     this.crossed = false;
+    this.epoch = null;
   }
 
   private stamp(record: BookRecord): void {

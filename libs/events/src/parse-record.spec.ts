@@ -111,6 +111,33 @@ describe('parseRecord (events.md)', () => {
     if (!res.ok) expect(res.error.message).toContain(`field '${key}' must be null or a finite number > 0`);
   });
 
+  it("keeps a book record's owner epoch last, and a record without one is the base record byte for byte", () => {
+    const base = {
+      v: 1,
+      type: 'book',
+      exchangeId: 'binance',
+      symbol: 'BTC/USDT',
+      snapshot: false,
+      bids: [[1, 2]],
+      asks: [],
+      sequence: 3,
+      exchangeTimestamp: null,
+      receivedAt: 4,
+    };
+    const line = JSON.stringify({ ...base, epoch: 1786309548000 });
+    const parsed = parseRecordLine(line);
+    expect(parsed.ok && JSON.stringify(parsed.record)).toBe(line);
+    const without = parseRecordLine(JSON.stringify(base));
+    expect(without.ok && JSON.stringify(without.record)).toBe(JSON.stringify(base));
+    for (const epoch of [-1, 1.5, '7', null]) {
+      const bad = parseRecord({ ...base, epoch });
+      expect(bad.ok ? null : [bad.error.field, bad.error.message]).toEqual([
+        'epoch',
+        expect.stringContaining("field 'epoch' must be a non-negative integer"),
+      ]);
+    }
+  });
+
   it('names the record in the error', () => {
     const res = parseRecord({ ...book, sequence: -3 });
     expect(!res.ok && res.error.message).toMatch(

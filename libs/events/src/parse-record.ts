@@ -153,7 +153,7 @@ function book(o: Obj, name: LazyName): BookRecord {
     checkSnapshotSide(bids, name, 'bids', -1);
     checkSnapshotSide(asks, name, 'asks', 1);
   }
-  return {
+  const base: BookRecord = {
     v: 1,
     type: 'book',
     exchangeId: str(o, name, 'exchangeId'),
@@ -165,6 +165,12 @@ function book(o: Obj, name: LazyName): BookRecord {
     exchangeTimestamp: ts,
     receivedAt: time(o, name, 'receivedAt'),
   };
+  // Without an epoch the record is the base record, byte for byte once serialised again.
+  if (o.epoch === undefined) return base;
+  const epoch = o.epoch;
+  if (typeof epoch !== 'number' || !Number.isSafeInteger(epoch) || epoch < 0)
+    throw new RecordError('bad_field', name.get(), 'epoch', 'must be a non-negative integer');
+  return { ...base, epoch };
 }
 
 /** Snapshot sides must be strictly sorted (bids descending, asks ascending) with no zero amounts. */

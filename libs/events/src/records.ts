@@ -13,6 +13,12 @@ export interface BookRecord {
   readonly sequence: number;
   readonly exchangeTimestamp: number | null;
   readonly receivedAt: number;
+  /**
+   * Optional (docs/events.md "Owner epochs"): the epoch of the ingestor run that published the
+   * record, written by ingestors of a group. A delta of an earlier epoch than its book's latest
+   * snapshot is ignored; absent, the sequence rules alone apply.
+   */
+  readonly epoch?: number;
 }
 
 /**

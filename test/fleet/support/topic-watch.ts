@@ -107,16 +107,20 @@ interface BookLine {
   readonly symbol: string;
   readonly snapshot: boolean;
   readonly sequence: number;
+  readonly epoch?: number;
 }
 
 /**
- * Where a book's sequence breaks in topic order: a delta that is not the book's sequence + 1, and
- * is not an exact copy of a record already there (a produce retried after a broker loss may repeat
- * a batch; the fold ignores such copies). A snapshot always starts a new run (a venue taken over,
- * a republish). Two ingestors writing one book at once would interleave two runs: a break.
+ * Where a book's sequence breaks in topic order, as a reader following docs/events.md sees it: a
+ * delta that is not the book's sequence + 1, and is not an exact copy of a record already there (a
+ * produce retried after a broker loss may repeat a batch; the fold ignores such copies). A snapshot
+ * always starts a new run (a venue taken over, a republish). A delta with an owner epoch belongs to
+ * the run of the snapshot with that epoch: one of an earlier epoch is a previous owner's request
+ * that landed after the new owner's snapshot, which readers ignore (counted in `stale`); one of any
+ * other epoch is a break. Two ingestors writing one book at once would interleave two runs: a break.
  */
-export function sequenceBreaks(records: readonly Seen[]): string[] {
-  const last = new Map<string, number>();
+export function sequenceBreaks(records: readonly Seen[], stale: string[] = []): string[] {
+  const last = new Map<string, { seq: number; epoch: number | undefined }>();
   const texts = new Map<string, Map<number, string>>();
   const breaks: string[] = [];
   for (const r of records) {
@@ -130,12 +134,20 @@ export function sequenceBreaks(records: readonly Seen[]): string[] {
       if (!b.snapshot)
         breaks.push(`${key}: starts with a delta (seq ${b.sequence}) at ${r.partition}@${r.offset}`);
       byseq.clear();
-    } else if (b.sequence !== prev + 1) {
+    } else if (b.epoch !== undefined && b.epoch !== prev.epoch) {
+      if (prev.epoch !== undefined && b.epoch < prev.epoch) {
+        stale.push(`${key}: seq ${b.sequence} of epoch ${b.epoch} at ${r.partition}@${r.offset}`);
+        continue;
+      }
+      breaks.push(
+        `${key}: seq ${b.sequence} of epoch ${b.epoch} in a run of epoch ${prev.epoch} at ${r.partition}@${r.offset}`,
+      );
+    } else if (b.sequence !== prev.seq + 1) {
       if (byseq.get(b.sequence) === r.value) continue;
-      breaks.push(`${key}: seq ${b.sequence} after ${prev} at ${r.partition}@${r.offset}`);
+      breaks.push(`${key}: seq ${b.sequence} after ${prev.seq} at ${r.partition}@${r.offset}`);
     }
     byseq.set(b.sequence, r.value);
-    last.set(key, b.sequence);
+    last.set(key, { seq: b.sequence, epoch: b.snapshot || prev === undefined ? b.epoch : prev.epoch });
   }
   return breaks;
 }

@@ -2,7 +2,7 @@ import { errorMessage } from '@app/retry';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { Semaphore } from 'redis-semaphore';
+import { LostLockError, Semaphore } from 'redis-semaphore';
 import { FixedWindowLimiter, type RateDecision } from './rate-limiter';
 import { Limits, LocalStreamSlots, type LimitStats, type StreamSlot } from './limits';
 
@@ -129,7 +129,7 @@ export class RedisLimits extends Limits {
     const cap = this.options.streamMaxPerIp;
     // This replica alone holds the cap already: the shared count can only be higher.
     if (this.local.count(address) >= cap) return null;
-    const semaphore = new Semaphore(this.redis, `${this.prefix}:streams:${address}`, cap, {
+    const semaphore = new GuardedSemaphore(this.redis, `${this.prefix}:streams:${address}`, cap, {
       identifier: randomUUID(),
       lockTimeout: STREAM_LEASE_MS,
       refreshInterval: STREAM_REFRESH_MS,
@@ -177,6 +177,23 @@ export class RedisLimits extends Limits {
     this.options.logger.log(
       `Redis answers again: the rate limit and the stream cap are shared (${this.rateFallbacks} requests and ${this.streamFallbacks} streams were judged per replica so far)`,
     );
+  }
+}
+
+/**
+ * redis-semaphore 5.8 refreshes a held slot on a timer that neither catches nor reports a refresh
+ * that fails (Redis down, a command timed out): an unhandled rejection, which ends the process. A
+ * failed refresh goes to `onLockLost` instead and the slot counts as still held (fail open: the
+ * stream stays, its slot in Redis may lapse meanwhile), as a refresh that finds it gone does.
+ */
+class GuardedSemaphore extends Semaphore {
+  protected override async _refresh(): Promise<boolean> {
+    try {
+      return await super._refresh();
+    } catch (e) {
+      this._onLockLost(new LostLockError(`refreshing ${this._key}: ${errorMessage(e)}`));
+      return true;
+    }
   }
 }
 
