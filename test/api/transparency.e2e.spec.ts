@@ -119,7 +119,7 @@ describe('the transparency log of one origin', () => {
       ['/checkpoint/consistency?from=3&to=2', 400],
       ['/checkpoint/consistency?from=01&to=2', 400],
       ['/checkpoint/consistency?from=1&to=99999999999999999999', 400],
-      ['/checkpoint/consistency?from=1&to=8', 400],
+      ['/checkpoint/consistency?from=1&to=8', 404],
       ['/checkpoint/consistency?from=1&to=2&x=1', 400],
       ['/checkpoint/consistency?from=1&from=2&to=2', 400],
       ['/checkpoint/consistency?from=-1&to=2', 400],

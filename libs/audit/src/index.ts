@@ -43,3 +43,5 @@ export { readOriginTree, tlogEntries } from './tlog/origin-tree';
 export type { KeptCheckpoint, OriginTree } from './tlog/origin-tree';
 export { encodeTlogEntry, parseTlogEntry } from './tlog/tlog-entry';
 export type { LeafRef, LeafTopic, TlogEntry } from './tlog/tlog-entry';
+export { verifyReceipt } from './tlog/verify-receipt';
+export type { VerifyOutcome, VerifyReceiptOptions } from './tlog/verify-receipt';

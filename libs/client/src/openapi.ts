@@ -2186,7 +2186,7 @@ export interface operations {
           'application/json': components['schemas']['ConsistencyProof'];
         };
       };
-      /** @description from or to is missing, not a canonical decimal, 0, out of order or above the latest checkpoint; or another parameter is given. */
+      /** @description from or to is missing, not a canonical decimal, 0 or out of order; or another parameter is given. */
       400: {
         headers: {
           'x-request-id': components['headers']['x-request-id'];
@@ -2200,7 +2200,7 @@ export interface operations {
         };
       };
       403: components['responses']['Ipv4Only'];
-      /** @description RECEIPTS is off (no log), or no checkpoint is signed yet. */
+      /** @description RECEIPTS is off (no log), or no checkpoint is signed yet. Or to is above the latest checkpoint's size. */
       404: {
         headers: {
           'x-request-id': components['headers']['x-request-id'];

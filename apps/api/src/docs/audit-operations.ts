@@ -13,7 +13,7 @@ const size = (name: string, description: string): JsonObject => ({
   in: 'query',
   required: true,
   description,
-  schema: { type: 'string', pattern: '^(0|[1-9][0-9]{0,15})$' },
+  schema: { type: 'string', pattern: '^[1-9][0-9]{0,15}$' },
   example: name === 'from' ? '3' : '8',
 });
 
@@ -50,9 +50,9 @@ export function auditOperations(requestIdHeader: JsonObject): Record<string, Rec
       {
         '200': jsonResponse('The consistency path.', ConsistencyProofSchema),
         '400': errorResponse(
-          'from or to is missing, not a canonical decimal, 0, out of order or above the latest checkpoint; or another parameter is given.',
+          'from or to is missing, not a canonical decimal, 0 or out of order; or another parameter is given.',
         ),
-        '404': errorResponse(OFF_OR_NONE),
+        '404': errorResponse(`${OFF_OR_NONE} Or to is above the latest checkpoint's size.`),
       },
     ),
     '/receipts/{requestId}/proof': op(

@@ -47,8 +47,9 @@ export class TransparencyController {
     if (log === null || latest === null)
       return fail(reply, 404, log === null ? OFF : 'no checkpoint signed yet');
     const { from, to } = sizes;
+    // Valid, but beyond what is signed yet: like a book not cached, a 404.
     if (to > latest.checkpoint.size)
-      return fail(reply, 400, `to (${to}) is above the latest checkpoint's size ${latest.checkpoint.size}`);
+      return fail(reply, 404, `to (${to}) is above the latest checkpoint's size ${latest.checkpoint.size}`);
     const path = log.hashes.consistency(from, to);
     if (!path.ok) return fail(reply, 404, `the log no longer holds the hashes of tree size ${from}`);
     return consistencyProofJson({ origin: log.origin, from, to, consistencyPath: path.value });
