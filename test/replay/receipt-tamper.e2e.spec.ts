@@ -9,6 +9,7 @@ import { SERVER_DEFAULTS } from '@app/config';
 import { decodeReceipt, encodeReceipt, publishKey, signingKeyFromSeed } from '@app/transparency';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../api/support/server';
+import { T0 } from '../support/records';
 
 // Issue 29's tamper tests on the embedded log, through the real CLI (`route-service replay
 // verify`): quotes served with receipts, the log copied, then each copy rewritten the way an
@@ -57,18 +58,13 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** `route-service replay verify <receipt> --keys <file> --data-dir <dir> [...]`. */
-function verify(
-  dir: string,
-  receipt: string,
-  extra: readonly string[] = [],
-): Promise<{ code: number | null; out: string; err: string }> {
+/** `route-service replay <args>` in its own process, as an auditor runs it. */
+function replay(args: readonly string[]): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((done) => {
-    const child = spawn(
-      process.execPath,
-      [BIN, 'replay', 'verify', receipt, '--keys', keysFile, '--data-dir', dir, ...extra],
-      { cwd: work, env: { ...process.env, KAFKA_BROKERS: undefined, DATA_DIR: undefined } },
-    );
+    const child = spawn(process.execPath, [BIN, 'replay', ...args], {
+      cwd: work,
+      env: { ...process.env, KAFKA_BROKERS: undefined, DATA_DIR: undefined },
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -76,6 +72,25 @@ function verify(
     child.on('close', (code) => done({ code, out, err }));
   });
 }
+
+/** `route-service replay verify <receipt> --keys <file> --data-dir <dir> [...]`. */
+const verify = (dir: string, receipt: string, extra: readonly string[] = []) =>
+  replay(['verify', receipt, '--keys', keysFile, '--data-dir', dir, ...extra]);
+
+/** `route-service replay audit --verify-log` over every quote (the clock is pinned at T0). */
+const auditLog = (dir: string) =>
+  replay([
+    'audit',
+    '--from',
+    '0',
+    '--to',
+    String(2 * T0),
+    '--verify-log',
+    '--keys',
+    keysFile,
+    '--data-dir',
+    dir,
+  ]);
 
 /** A copy of `intact` with every topic rewritten through `edit` (frames rewritten whole). */
 async function rewrite(
@@ -102,9 +117,11 @@ const same = (_topic: TopicName, entries: LogEntry[]): AppendEntry[] =>
 
 describe('replay verify against a tampered embedded log', () => {
   it('an untouched log verifies every receipt, replay included', async () => {
-    for (const id of IDS) {
-      const r = await verify(intact, `${id}.receipt`, ['--checkpoint', keptFile]);
-      expect(r.out, `${id}: ${r.err}`).toBe('verified\n');
+    const runs = await Promise.all(
+      IDS.map((id) => verify(intact, `${id}.receipt`, ['--checkpoint', keptFile])),
+    );
+    for (const [i, r] of runs.entries()) {
+      expect(r.out, `${IDS[i]!}: ${r.err}`).toBe('verified\n');
       expect(r.code).toBe(0);
     }
   });
@@ -195,17 +212,26 @@ describe('replay verify against a tampered embedded log', () => {
     const other = signingKeyFromSeed(SERVER_DEFAULTS.receipts.origin, Buffer.alloc(32, 9));
     const replaced = join(work, 'replaced-keys.json');
     writeFileSync(replaced, JSON.stringify({ keys: [publishKey(other, 0, null)] }));
-    const child = await new Promise<{ code: number | null; out: string }>((done) => {
-      const c = spawn(
-        process.execPath,
-        [BIN, 'replay', 'verify', 't-1.receipt', '--keys', replaced, '--data-dir', intact],
-        { cwd: work, env: { ...process.env, KAFKA_BROKERS: undefined, DATA_DIR: undefined } },
-      );
-      let out = '';
-      c.stdout.on('data', (d: Buffer) => (out += d.toString()));
-      c.on('close', (code) => done({ code, out }));
-    });
+    const child = await replay(['verify', 't-1.receipt', '--keys', replaced, '--data-dir', intact]);
     expect(child.out).toBe('failed: unknown_key\n');
     expect(child.code).toBe(1);
+  });
+
+  it('audit --verify-log names the missing, altered and reordered leaves; the untouched log has none', async () => {
+    const ok = await auditLog(intact);
+    expect(ok.code, ok.err).toBe(0);
+    expect(ok.err).toMatch(
+      /log route-service\/main: 5 leaves, 2 checkpoints, 5 leaves checked against the journal, 0 fault/,
+    );
+    const deleted = await auditLog(join(work, 'deleted'));
+    expect(deleted.code).toBe(1);
+    expect(deleted.err).toMatch(/LOG route-service\/main: leaf \d \(quotes t-3\): missing/);
+    const altered = await auditLog(join(work, 'altered'));
+    expect(altered.err).toMatch(/LOG route-service\/main: leaf \d \(quotes t-2\): altered/);
+    const swapped = await auditLog(join(work, 'swapped'));
+    expect(swapped.code).toBe(1);
+    expect(swapped.err).toMatch(
+      /LOG route-service\/main: checkpoint of \d leaves: .*\(leaves changed, reordered or removed\)/,
+    );
   });
 });

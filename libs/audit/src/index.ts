@@ -45,3 +45,5 @@ export { encodeTlogEntry, parseTlogEntry } from './tlog/tlog-entry';
 export type { LeafRef, LeafTopic, TlogEntry } from './tlog/tlog-entry';
 export { verifyReceipt } from './tlog/verify-receipt';
 export type { VerifyOutcome, VerifyReceiptOptions } from './tlog/verify-receipt';
+export { auditOriginLog, journalHashes } from './tlog/verify-log';
+export type { LogAudit } from './tlog/verify-log';
