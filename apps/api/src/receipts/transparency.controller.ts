@@ -68,7 +68,7 @@ export class TransparencyController {
       return fail(
         reply,
         404,
-        `no record of ${requestId} in ${log.origin}'s log (yet: one enters within the merge delay)`,
+        `no record of ${requestId} among the newest of ${log.origin}'s log (yet: one enters within the merge delay; an older one is proven from the log by replay verify)`,
       );
     if (found.state === 'pending')
       return fail(reply, 404, `${requestId} is leaf ${found.leafIndex}, not under a signed checkpoint yet`);

@@ -10,6 +10,7 @@ import {
 } from '@app/transparency';
 import type { AppendedRecord } from '../journal-entry';
 import { readOriginTree, type KeptCheckpoint } from './origin-tree';
+import type { RecentKeys } from './recent-keys';
 import { encodeTlogEntry, LEAVES_PER_ENTRY, type LeafRef, type LeafTopic } from './tlog-entry';
 
 export interface OriginLogOptions {
@@ -52,7 +53,7 @@ export class OriginLog {
   private constructor(
     private readonly options: OriginLogOptions,
     private readonly tree: HashTree,
-    private readonly byKey: Map<string, number>,
+    private readonly byKey: RecentKeys,
     checkpoints: readonly KeptCheckpoint[],
   ) {
     this.latestCheckpoint = checkpoints[checkpoints.length - 1] ?? null;
@@ -94,6 +95,7 @@ export class OriginLog {
   /** Where `key`'s record is in the tree, and the latest checkpoint that holds it. */
   lookup(key: string): LeafLookup {
     const leafIndex = this.byKey.get(key);
+    // Unknown, or older than the newest RECENT_KEYS keys (replay verify proves it from the log).
     if (leafIndex === undefined) return { state: 'unknown' };
     const cp = this.latestCheckpoint;
     return cp !== null && leafIndex < cp.checkpoint.size

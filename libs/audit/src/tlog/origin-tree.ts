@@ -10,6 +10,7 @@ import {
   type Hash,
   type VerifierKey,
 } from '@app/transparency';
+import { RECENT_KEYS, RecentKeys } from './recent-keys';
 import { parseTlogEntry, type LeafRef, type TlogEntry } from './tlog-entry';
 
 /** One signed checkpoint as the tlog holds it. */
@@ -24,8 +25,8 @@ export interface OriginTree {
   readonly tree: HashTree;
   /** Leaf i's record: where it is and its hash (held only when asked for: `keepLeaves`). */
   readonly leaves: LeafRef[];
-  /** Leaf index by journal key (the last leaf of a key that appears twice). */
-  readonly byKey: Map<string, number>;
+  /** Leaf index by journal key, for the newest keys (the last leaf of a key that appears twice). */
+  readonly byKey: RecentKeys;
   /** Checkpoints in log order, each checked against the tree of its size. */
   readonly checkpoints: KeptCheckpoint[];
   /** Entries that do not fit the tree: a gap, an overlap, a checkpoint whose root differs, an unreadable entry. */
@@ -65,11 +66,17 @@ export async function* tlogEntries(
 export async function readOriginTree(
   log: EventLog,
   origin: string,
-  options: { readonly keys?: readonly VerifierKey[]; readonly keepLeaves?: boolean } = {},
+  options: {
+    readonly keys?: readonly VerifierKey[];
+    readonly keepLeaves?: boolean;
+    /** How many of the newest keys `byKey` holds (default RECENT_KEYS). */
+    readonly recentKeys?: number;
+  } = {},
 ): Promise<OriginTree> {
   const problems: string[] = [];
   const tree = new HashTree({ column: () => new MemoryHashColumn() });
-  const out: OriginTree = { tree, leaves: [], byKey: new Map(), checkpoints: [], problems };
+  const byKey = new RecentKeys(options.recentKeys ?? RECENT_KEYS);
+  const out: OriginTree = { tree, leaves: [], byKey, checkpoints: [], problems };
   for await (const entry of tlogEntries(log, origin, problems)) {
     if (entry.type === 'tlog_leaves') {
       if (entry.from > tree.size) {
