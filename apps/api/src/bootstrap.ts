@@ -197,6 +197,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       await journal.close();
       // The last checkpoint covers every record this process appended.
       await checkpoints?.stop();
+      tlog?.close();
       await indexer?.stop();
       await limits.close();
     },

@@ -47,6 +47,7 @@ describe('OriginLog on the embedded log', () => {
       verifyInclusion(1, 3, leafHash(Buffer.from('{"requestId":"q-1"}')), path.value, cp1!.checkpoint.root),
     ).toEqual({ ok: true });
     a.tlog.appended('stream', records(3, 2));
+    a.tlog.close();
     await a.log.close();
 
     // Leaves accepted but never checkpointed are lost with the process: the tree restarts at 3.
@@ -63,6 +64,7 @@ describe('OriginLog on the embedded log', () => {
     });
     expect(b.tlog.lookup('q-3')).toEqual({ state: 'unknown' });
     expect(b.tlog.lookup('q-8')).toMatchObject({ state: 'proven', leafIndex: 6 });
+    b.tlog.close();
     await b.log.close();
 
     // An auditor reads it all back with the public key only: every checkpoint fits its tree.
@@ -103,9 +105,11 @@ describe('OriginLog on the embedded log', () => {
       })),
     });
     await a.log.append(TLOG, [{ key: key.name, value: again }]);
+    a.tlog.close();
     await a.log.close();
     const b = await open(dataDir);
     expect(b.tlog.size).toBe(2);
+    b.tlog.close();
     await b.log.close();
   });
 

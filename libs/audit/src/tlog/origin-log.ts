@@ -9,7 +9,11 @@ import {
   type SigningKey,
 } from '@app/transparency';
 import type { AppendedRecord } from '../journal-entry';
-import { readOriginTree, type KeptCheckpoint } from './origin-tree';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FileHashColumn } from './file-hash-column';
+import { readOriginTree, type KeptCheckpoint, type OriginTree } from './origin-tree';
 import type { RecentKeys } from './recent-keys';
 import { encodeTlogEntry, LEAVES_PER_ENTRY, type LeafRef, type LeafTopic } from './tlog-entry';
 
@@ -55,6 +59,7 @@ export class OriginLog {
     private readonly tree: HashTree,
     private readonly byKey: RecentKeys,
     checkpoints: readonly KeptCheckpoint[],
+    private readonly columns: readonly FileHashColumn[],
   ) {
     this.latestCheckpoint = checkpoints[checkpoints.length - 1] ?? null;
   }
@@ -65,12 +70,35 @@ export class OriginLog {
    * on top of it would sign a fork.
    */
   static async open(options: OriginLogOptions): Promise<OriginLog> {
-    const read = await readOriginTree(options.log, options.key.name);
-    if (read.problems.length > 0)
+    // The tree's hashes live in unlinked files (a cache of the tlog): disk, not memory.
+    const dir = mkdtempSync(join(tmpdir(), 'route-tlog-'));
+    const columns: FileHashColumn[] = [];
+    const column = (level: number): FileHashColumn => {
+      const c = new FileHashColumn(join(dir, `level-${level}`));
+      columns.push(c);
+      return c;
+    };
+    let read: OriginTree;
+    try {
+      read = await readOriginTree(options.log, options.key.name, { column });
+    } catch (e) {
+      for (const c of columns) c.close();
+      throw e;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    if (read.problems.length > 0) {
+      for (const c of columns) c.close();
       throw new Error(
         `the transparency log of ${options.key.name} does not fit together: ${read.problems.slice(0, 3).join('; ')}`,
       );
-    return new OriginLog(options, read.tree, read.byKey, read.checkpoints);
+    }
+    return new OriginLog(options, read.tree, read.byKey, read.checkpoints, columns);
+  }
+
+  /** Release the tree's files (after the last checkpoint). */
+  close(): void {
+    for (const c of this.columns) c.close();
   }
 
   get origin(): string {

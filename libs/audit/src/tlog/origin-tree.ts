@@ -8,6 +8,7 @@ import {
   sameHash,
   type Checkpoint,
   type Hash,
+  type HashColumn,
   type VerifierKey,
 } from '@app/transparency';
 import { RECENT_KEYS, RecentKeys } from './recent-keys';
@@ -71,10 +72,12 @@ export async function readOriginTree(
     readonly keepLeaves?: boolean;
     /** How many of the newest keys `byKey` holds (default RECENT_KEYS). */
     readonly recentKeys?: number;
+    /** Where the tree keeps its hashes (default: in memory). */
+    readonly column?: (level: number) => HashColumn;
   } = {},
 ): Promise<OriginTree> {
   const problems: string[] = [];
-  const tree = new HashTree({ column: () => new MemoryHashColumn() });
+  const tree = new HashTree({ column: options.column ?? (() => new MemoryHashColumn()) });
   const byKey = new RecentKeys(options.recentKeys ?? RECENT_KEYS);
   const out: OriginTree = { tree, leaves: [], byKey, checkpoints: [], problems };
   for await (const entry of tlogEntries(log, origin, problems)) {
