@@ -46,7 +46,7 @@ export type LeafLookup =
  * Leaves take their place in memory at once, so a failed append is retried with the same order.
  */
 export class OriginLog {
-  private readonly pending: LeafRef[] = [];
+  private pending: LeafRef[] = [];
   /** Leaves in the tree (and so in its order for good) whose tlog entry is not written yet. */
   private unwritten: LeafRef[] = [];
   private latestCheckpoint: KeptCheckpoint | null;
@@ -144,19 +144,21 @@ export class OriginLog {
 
   private async run(): Promise<KeptCheckpoint | null> {
     const promise = this.options.promiseKept?.() ?? true;
-    const taken = this.pending.splice(0);
+    const taken = this.pending;
+    this.pending = [];
     // Records the log accepted before this point survive a crash from here on.
     try {
       await this.options.log.durable();
     } catch (e) {
-      this.pending.unshift(...taken);
+      // concat, not a spread: a round may carry more leaves than a call takes arguments.
+      this.pending = taken.concat(this.pending);
       throw e;
     }
     for (const leaf of taken) {
       this.byKey.set(leaf.key, this.tree.size);
       this.tree.append(leaf.hash);
     }
-    this.unwritten.push(...taken);
+    this.unwritten = this.unwritten.concat(taken);
     const time = this.options.now();
     if (taken.length > 0) this.grewAt = time;
     if (!this.due(time, promise)) return this.latestCheckpoint;
