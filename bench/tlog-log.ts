@@ -70,11 +70,6 @@ export async function benchTlogLog(): Promise<BenchRow[]> {
     tlog = await OriginLog.open({ log, key, mergeDelayMs: 10_000, now: () => Date.now() });
     row('restart: 1M-leaf tree rebuilt from the tlog', performance.now() - t0, 'ms');
     row('tlog bytes per leaf', tlogBytes / tlog.size, 'bytes');
-    row(
-      'restart: memory of the 1M-leaf tree (heap + buffers)',
-      (process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers) / 1e6,
-      'MB',
-    );
     tlog.close();
     await log.close();
   } finally {
