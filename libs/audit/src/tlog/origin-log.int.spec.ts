@@ -146,4 +146,38 @@ describe('OriginLog on the embedded log', () => {
     );
     await log.close();
   });
+
+  it('keeps signing until a checkpoint signed the merge delay after the last leaf promises it, then stops; no promise when told not to', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tlog-'));
+    dirs.push(dataDir);
+    const log = new EmbeddedLog({ dataDir });
+    let now = 1_000_000;
+    let healthy = true;
+    const tlog = await OriginLog.open({
+      log,
+      key,
+      mergeDelayMs: 10_000,
+      now: () => now,
+      promiseKept: () => healthy,
+    });
+    tlog.appended('quotes', records(0, 1));
+    const first = await tlog.checkpoint();
+    expect(first?.checkpoint.extensions).toEqual(['time 1000000', 'merge-delay-ms 10000']);
+    now += 5_000; // not yet the merge delay after the leaf: a fresher promise is still owed
+    const second = await tlog.checkpoint();
+    expect(second).not.toBe(first);
+    now += 6_000; // 11 s after the leaf: this one covers it
+    const third = await tlog.checkpoint();
+    expect(third).not.toBe(second);
+    now += 5_000;
+    expect(await tlog.checkpoint()).toBe(third);
+    // A round after failed appends signs the new leaves without the promise lines.
+    healthy = false;
+    tlog.appended('quotes', records(1, 1));
+    const unpromised = await tlog.checkpoint();
+    expect(unpromised?.checkpoint.size).toBe(2);
+    expect(unpromised?.checkpoint.extensions).toEqual([]);
+    tlog.close();
+    await log.close();
+  });
 });
