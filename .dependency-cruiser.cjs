@@ -33,7 +33,7 @@ const LAYERS = {
   // horizon of what the log still holds; reads both the log (through live-feed's fold) and
   // recordings.
   history: ['events', 'books', 'event-log', 'journal', 'live-feed', 'recordings'],
-  audit: ['events', 'routing', 'request', 'journal', 'event-log', 'history', 'retry'],
+  audit: ['events', 'routing', 'request', 'journal', 'event-log', 'history', 'retry', 'transparency'],
   venues: ['events', 'books', 'event-log', 'telemetry', 'retry'],
   // Recordings of other tools (tardis.dev) read into this project's records.
   import: ['events', 'books', 'retry'],

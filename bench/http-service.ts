@@ -25,6 +25,8 @@ export async function startService(
   root: string,
   recording: string,
   dataDir: string,
+  /** More of the user's environment (RECEIPTS=true for the receipts scenario). */
+  env: Record<string, string> = {},
 ): Promise<Service> {
   const child = spawnHeld(
     `service ${label}`,
@@ -48,6 +50,7 @@ export async function startService(
         HOME: process.env.HOME,
         DATA_DIR: dataDir,
         RATE_LIMIT_RPS: '1000000000',
+        ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },

@@ -91,8 +91,16 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'tlog',
-    run: async () => (await import('./tlog')).benchTlog(),
-    long: 'about 1 min: a 1M-leaf tree',
+    run: async () => [
+      ...(await import('./tlog')).benchTlog(),
+      ...(await (await import('./tlog-log')).benchTlogLog()),
+    ],
+    long: 'about 2 min: a 1M-leaf tree; checkpoint rounds and a 1M-leaf restart on the embedded log',
+  },
+  {
+    name: 'receipts',
+    run: async () => (await import('./receipts')).benchReceipts(),
+    long: 'about 2 min: GET /route with RECEIPTS=true against without, alternating cells',
   },
   {
     name: 'flood',

@@ -28,7 +28,7 @@ cleanup() {
   rm -rf "$DATA" "$OUT" "$LOG"
 }
 trap cleanup EXIT
-DATA_DIR=$DATA RATE_LIMIT_RPS=1000000 node dist/apps/api/src/start.js --replay replay-data/ --speed max --port 0 >"$LOG" 2>&1 &
+DATA_DIR=$DATA RATE_LIMIT_RPS=1000000 RECEIPTS=true node dist/apps/api/src/start.js --replay replay-data/ --speed max --port 0 >"$LOG" 2>&1 &
 SERVER=$!
 for _ in $(seq 1 600); do
   PORT=$(sed -n 's/.*"message":"listening","port":\([0-9]*\).*/\1/p' "$LOG" | head -1)

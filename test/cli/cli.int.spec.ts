@@ -27,6 +27,7 @@ const REPLAY_COMMANDS = [
   'stream',
   'explain',
   'audit',
+  'verify',
   'compare',
   'decay',
   'record',

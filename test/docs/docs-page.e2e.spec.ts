@@ -34,11 +34,11 @@ describe('/docs', () => {
     });
     await page.goto(`${s.url}/docs`);
     const summaries = page.locator('.opblock-summary');
-    await expect.poll(() => summaries.count(), { timeout: 15_000 }).toBe(15);
+    await expect.poll(() => summaries.count(), { timeout: 15_000 }).toBe(18);
     const listed = (await page.locator('.opblock-summary-method').allTextContents()).map(
       (m, i) => `${m} ${i}`,
     );
-    expect(listed).toHaveLength(15);
+    expect(listed).toHaveLength(18);
     const paths = await page.locator('.opblock-summary-path').allTextContents();
     for (const path of [
       '/route',
@@ -51,6 +51,9 @@ describe('/docs', () => {
       '/health',
       '/ready',
       '/keys',
+      '/checkpoint',
+      '/checkpoint/consistency',
+      '/receipts/{requestId}/proof',
       '/openapi.json',
       '/asyncapi.json',
       '/docs',

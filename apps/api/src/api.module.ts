@@ -8,7 +8,7 @@ import { ReadyController } from './health/ready.controller';
 import { ServiceStatus } from './health/service-status';
 import { RequestGate } from './edge/request-gate';
 import { Limits } from './limits/limits';
-import { QuoteJournal } from '@app/audit';
+import { QuoteJournal, type OriginLog } from '@app/audit';
 import { MarketController } from './market/market.controller';
 import { MarketService } from './market/market.service';
 import { ExplainController } from './route/explain.controller';
@@ -17,8 +17,9 @@ import { RouteService } from './route/route.service';
 import { StreamGateway } from './stream/stream.gateway';
 import { StreamHub } from './stream/stream-hub';
 import { KeysController } from './receipts/keys.controller';
+import { TransparencyController } from './receipts/transparency.controller';
 import type { ReceiptKeys } from './receipts/key-store';
-import { RECEIPT_KEYS, SERVER_CONFIG } from './tokens';
+import { RECEIPT_KEYS, SERVER_CONFIG, TRANSPARENCY_LOG } from './tokens';
 
 /**
  * What the API needs from its host process: settings, the folded book feed, the clock, the event
@@ -36,6 +37,8 @@ export interface ApiDeps {
   readonly gate: RequestGate;
   /** The key that signs this origin's receipts and checkpoints, and the keys /keys lists. */
   readonly receiptKeys: ReceiptKeys;
+  /** The origin's transparency log, null with RECEIPTS off. */
+  readonly tlog: OriginLog | null;
 }
 
 @Module({})
@@ -43,7 +46,14 @@ export class ApiModule {
   static forRoot(deps: ApiDeps): DynamicModule {
     return {
       module: ApiModule,
-      controllers: [ExplainController, RouteController, MarketController, ReadyController, KeysController],
+      controllers: [
+        ExplainController,
+        RouteController,
+        MarketController,
+        ReadyController,
+        KeysController,
+        TransparencyController,
+      ],
       providers: [
         { provide: SERVER_CONFIG, useValue: deps.config },
         { provide: BookFeed, useValue: deps.feed },
@@ -53,6 +63,7 @@ export class ApiModule {
         { provide: Limits, useValue: deps.limits },
         { provide: RequestGate, useValue: deps.gate },
         { provide: RECEIPT_KEYS, useValue: deps.receiptKeys },
+        { provide: TRANSPARENCY_LOG, useValue: deps.tlog },
         RouteService,
         MarketService,
         ClockSkew,

@@ -10,6 +10,7 @@ import { createEdge } from './edge/edge';
 import {
   JournalIndexer,
   journalIndexes,
+  OriginLog,
   QuoteJournal,
   SharedIndexPublisher,
   sharedIndexTopics,
@@ -26,6 +27,7 @@ import { STREAM_SOCKET_OPTIONS, StreamSocket } from './stream/stream-socket';
 import type { Limits } from './limits/limits';
 import { limitsFor } from './limits/limits-for';
 import { ephemeralReceiptKeys, type ReceiptKeys } from './receipts/key-store';
+import { CheckpointTimer, journalHealthy } from './receipts/checkpoint-timer';
 
 /** POST /route body cap (clarifications 9). */
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -38,6 +40,8 @@ export interface ApiServer {
   readonly url: string;
   /** Where every served result is journalled (flushed and closed by close()). */
   readonly journal: QuoteJournal;
+  /** The origin's transparency log (RECEIPTS=true), else null. */
+  readonly tlog: OriginLog | null;
   /** One pass of the requestId indexer now (on the embedded log, none without journalIndexDir). */
   indexJournal(): Promise<void>;
   /** Prometheus metrics (served on the admin port when METRICS_PORT is set). */
@@ -61,7 +65,10 @@ export interface PendingWork {
   readonly journalRecords: number;
 }
 
-export interface ApiServerOptions extends Omit<ApiDeps, 'journal' | 'limits' | 'gate' | 'receiptKeys'> {
+export interface ApiServerOptions extends Omit<
+  ApiDeps,
+  'journal' | 'limits' | 'gate' | 'receiptKeys' | 'tlog'
+> {
   /** Default: a key held in memory only (receipts/key-store.ts ephemeralReceiptKeys). */
   readonly receiptKeys?: ReceiptKeys;
   /** Default: from the config (shared through Redis with REDIS_URL, else in this process). */
@@ -78,8 +85,19 @@ export interface ApiServerOptions extends Omit<ApiDeps, 'journal' | 'limits' | '
 /** Build the edge, create the Nest application on it, install the docs, and listen. */
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const journalLogger = new Logger('QuoteJournal');
+  const receiptKeys = options.receiptKeys ?? ephemeralReceiptKeys(options.config.receipts.origin);
+  // RECEIPTS=true: the origin's transparency log over every journal record (docs/audit.md).
+  const tlog: OriginLog | null = options.config.receipts.attach
+    ? await OriginLog.open({
+        log: options.log,
+        key: receiptKeys.key,
+        mergeDelayMs: options.config.receipts.mergeDelayMs,
+        now: () => options.clock.now(),
+        promiseKept: journalHealthy(() => journal),
+      })
+    : null;
   // JOURNAL_STRICT: responses wait for their record; otherwise records are appended in batches.
-  const journal = new QuoteJournal({
+  const journal: QuoteJournal = new QuoteJournal({
     log: options.log,
     routing: options.config.routing,
     mode: options.config.journalStrict ? 'strict' : 'batched',
@@ -91,8 +109,13 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     // keep the event loop free of multi-millisecond bursts (p99). Kafka favours 20 ms batches.
     flushMs: options.log instanceof EmbeddedLog ? 0 : 20,
     onError: (e) => journalLogger.error(`append failed, retrying: ${e.message}`),
+    ...(tlog === null ? {} : { onAppended: (topic, records) => tlog.appended(topic, records) }),
   });
-  const { journalIndexDir, limits: given, receiptKeys, ...rest } = options;
+  const checkpoints =
+    tlog === null
+      ? null
+      : new CheckpointTimer(tlog, options.config.receipts.checkpointIntervalMs, journalLogger);
+  const { journalIndexDir, limits: given, receiptKeys: _keys, ...rest } = options;
   const limits = given ?? limitsFor(options.config);
   await limits.start();
   const indexer = journalIndexer(options.log, journalIndexDir, (e) =>
@@ -112,7 +135,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     journal,
     limits,
     gate: edge.gate,
-    receiptKeys: receiptKeys ?? ephemeralReceiptKeys(options.config.receipts.origin),
+    receiptKeys,
+    tlog,
   };
   const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(deps), edge.adapter, {
     logger: options.logger ?? ['error', 'warn'],
@@ -149,6 +173,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   await app.listen(options.config.port, options.config.host);
   const port = (app.getHttpServer().address() as AddressInfo).port;
   indexer?.start();
+  checkpoints?.start();
   // The asOf time index, built in the background now rather than by the first asOf request.
   warmTimeIndex(options.log).catch((e: Error) =>
     journalLogger.warn(`asOf time index not built ahead (the first asOf builds it): ${e.message}`),
@@ -158,6 +183,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     port,
     url: `http://127.0.0.1:${port}`,
     journal,
+    tlog,
     indexJournal: () => indexer?.pass() ?? Promise.resolve(),
     metrics,
     status,
@@ -169,6 +195,9 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       await app.close();
       // After the server stopped answering: everything it served is appended before the log closes.
       await journal.close();
+      // The last checkpoint covers every record this process appended.
+      await checkpoints?.stop();
+      tlog?.close();
       await indexer?.stop();
       await limits.close();
     },

@@ -1,5 +1,6 @@
 export { QuoteJournal } from './quote-journal';
 export type {
+  AppendedRecord,
   FrameEntry,
   JournalEntry,
   JournalMode,
@@ -36,3 +37,13 @@ export type { SharedIndexPublisherOptions } from './shared-index/index-publisher
 export { BLOCK as SHARED_INDEX_BLOCK } from './shared-index/run-codec';
 export { journalHorizonOf } from './journal-horizon';
 export type { JournalHorizon } from './journal-horizon';
+export { OriginLog } from './tlog/origin-log';
+export type { LeafLookup, OriginLogOptions } from './tlog/origin-log';
+export { readOriginTree, tlogEntries } from './tlog/origin-tree';
+export type { KeptCheckpoint, OriginTree } from './tlog/origin-tree';
+export { encodeTlogEntry, parseTlogEntry } from './tlog/tlog-entry';
+export type { LeafRef, LeafTopic, TlogEntry } from './tlog/tlog-entry';
+export { verifyReceipt } from './tlog/verify-receipt';
+export type { VerifyOutcome, VerifyReceiptOptions } from './tlog/verify-receipt';
+export { auditOriginLog, journalHashes } from './tlog/verify-log';
+export type { LogAudit } from './tlog/verify-log';

@@ -1,3 +1,4 @@
+import type { JournalTopic, STREAM_LEDGER } from '@app/events';
 import type { EventLog } from '@app/event-log';
 import type {
   FrameStream,
@@ -53,6 +54,20 @@ export interface QuoteJournalOptions {
    */
   readonly onError?: (error: Error) => void;
   readonly solverVersion?: string;
+  /**
+   * Told of each batch the log accepted, with the records exactly as stored, in their order: the
+   * origin's transparency log makes them its leaves (docs/audit.md "The log"). Unset: no cost.
+   */
+  readonly onAppended?: (
+    topic: JournalTopic | typeof STREAM_LEDGER,
+    records: readonly AppendedRecord[],
+  ) => void;
+}
+
+/** One journal record as the log accepted it: its key and its text, byte for byte. */
+export interface AppendedRecord {
+  readonly key: string;
+  readonly value: string;
 }
 
 /** One served response, as the API hands it over after serialising it. */

@@ -69,6 +69,11 @@ export class QuoteJournal {
       laneOf: (p) => p.topic,
       backoff: { initialMs: floorMs, maxMs: Math.max(floorMs, 1_000), floorMs },
       onWritten: (batch) => {
+        // The transparency log's leaves, in the order the log accepted them (receipts on only).
+        options.onAppended?.(
+          batch[0]!.topic,
+          batch.map((p) => ({ key: p.key, value: textOf(p) })),
+        );
         for (const p of batch) p.done();
         this.release();
       },

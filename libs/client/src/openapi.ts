@@ -188,6 +188,57 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/checkpoint': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The origin's latest signed checkpoint (extension) */
+    get: operations['getCheckpoint'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/checkpoint/consistency': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** RFC 9162 consistency proof between two tree sizes (extension) */
+    get: operations['getCheckpointConsistency'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/receipts/{requestId}/proof': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Inclusion proof of a quote's journal record (extension) */
+    get: operations['getReceiptProof'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/openapi.json': {
     parameters: {
       query?: never;
@@ -1005,6 +1056,32 @@ export interface components {
     Keys: {
       /** @description This process's origin's keys, oldest first: rotated-out keys stay listed. */
       keys: components['schemas']['PublishedKey'][];
+    };
+    /** @description A quote's journal record under a signed checkpoint (docs/audit.md "Proofs"). */
+    InclusionProof: {
+      /** @description The origin whose log this is, `route-service/<name>`. */
+      origin: string;
+      /** @description The quote whose record is proven. */
+      requestId: string;
+      /** @description The record's index among the origin's leaves. */
+      leafIndex: number;
+      /** @description The size of the tree the path proves it in: the signed checkpoint's. */
+      treeSize: number;
+      /** @description RFC 9162 inclusion path, deepest sibling first. */
+      inclusionPath: string[];
+      /** @description The signed checkpoint note of treeSize, verbatim. */
+      checkpoint: string;
+    };
+    /** @description The tree of `to` leaves extends the tree of `from` (docs/audit.md "Proofs"). */
+    ConsistencyProof: {
+      /** @description The origin whose log this is, `route-service/<name>`. */
+      origin: string;
+      /** @description The older tree size (at least 1). */
+      from: number;
+      /** @description The newer tree size (at most the latest checkpoint's). */
+      to: number;
+      /** @description RFC 9162 consistency path from the tree of `from` leaves to that of `to`. */
+      consistencyPath: string[];
     };
   };
   responses: {
@@ -2008,6 +2085,200 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       403: components['responses']['Ipv4Only'];
+      405: components['responses']['MethodNotAllowed'];
+      408: components['responses']['RequestTimeout'];
+      413: components['responses']['ContentTooLarge'];
+      414: components['responses']['UriTooLong'];
+      429: components['responses']['RateLimited'];
+      431: components['responses']['HeadersTooLarge'];
+    };
+  };
+  getCheckpoint: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request: echoed (header and RouteResult requestId) when it matches ^[\w.-]{1,200}$; any other value is replaced by a minted UUID without complaint. */
+        'x-request-id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The latest signed checkpoint: a C2SP signed note. */
+      200: {
+        headers: {
+          'x-request-id': components['headers']['x-request-id'];
+          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
+          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
+          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example route-service/main
+           *     8
+           *     XcnaeacGWamtVZy3Ad7ZoqudgjqtL0lgz+Nw7/RgQyg=
+           *     time 1767225600000
+           *     merge-delay-ms 10000
+           *
+           *     — route-service/main 3JdWeo6ubwVyiIjvIXVN++PoK7P6NEFkHNUGpqV9qnuZ9nrySm1vBG8aKXWdqOioyOP67OvYEGCOotZJ/0yepf/nYwg=
+           */
+          'text/plain': string;
+        };
+      };
+      400: components['responses']['BadRequest'];
+      403: components['responses']['Ipv4Only'];
+      /** @description RECEIPTS is off (no log), or no checkpoint is signed yet. */
+      404: {
+        headers: {
+          'x-request-id': components['headers']['x-request-id'];
+          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
+          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
+          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      405: components['responses']['MethodNotAllowed'];
+      408: components['responses']['RequestTimeout'];
+      413: components['responses']['ContentTooLarge'];
+      414: components['responses']['UriTooLong'];
+      429: components['responses']['RateLimited'];
+      431: components['responses']['HeadersTooLarge'];
+    };
+  };
+  getCheckpointConsistency: {
+    parameters: {
+      query: {
+        /**
+         * @description The older tree size, at least 1.
+         * @example 3
+         */
+        from: string;
+        /**
+         * @description The newer tree size, from `from` to the latest checkpoint's.
+         * @example 8
+         */
+        to: string;
+      };
+      header?: {
+        /** @description Your id for this request: echoed (header and RouteResult requestId) when it matches ^[\w.-]{1,200}$; any other value is replaced by a minted UUID without complaint. */
+        'x-request-id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The consistency path. */
+      200: {
+        headers: {
+          'x-request-id': components['headers']['x-request-id'];
+          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
+          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
+          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ConsistencyProof'];
+        };
+      };
+      /** @description from or to is missing, not a canonical decimal, 0 or out of order; or another parameter is given. */
+      400: {
+        headers: {
+          'x-request-id': components['headers']['x-request-id'];
+          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
+          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
+          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      403: components['responses']['Ipv4Only'];
+      /** @description RECEIPTS is off (no log), or no checkpoint is signed yet. Or to is above the latest checkpoint's size. */
+      404: {
+        headers: {
+          'x-request-id': components['headers']['x-request-id'];
+          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
+          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
+          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      405: components['responses']['MethodNotAllowed'];
+      408: components['responses']['RequestTimeout'];
+      413: components['responses']['ContentTooLarge'];
+      414: components['responses']['UriTooLong'];
+      429: components['responses']['RateLimited'];
+      431: components['responses']['HeadersTooLarge'];
+    };
+  };
+  getReceiptProof: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your id for this request: echoed (header and RouteResult requestId) when it matches ^[\w.-]{1,200}$; any other value is replaced by a minted UUID without complaint. */
+        'x-request-id'?: string;
+      };
+      path: {
+        /**
+         * @description The quote's requestId, as its receipt names it.
+         * @example kat-1
+         */
+        requestId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The leaf, the signed checkpoint it is proven under, and the path. */
+      200: {
+        headers: {
+          'x-request-id': components['headers']['x-request-id'];
+          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
+          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
+          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InclusionProof'];
+        };
+      };
+      /** @description The requestId does not match ^[A-Za-z0-9_.-]{1,200}$. */
+      400: {
+        headers: {
+          'x-request-id': components['headers']['x-request-id'];
+          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
+          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
+          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      403: components['responses']['Ipv4Only'];
+      /** @description RECEIPTS is off; the record is not in this origin's log (yet: one enters within the merge delay); or it is not under a signed checkpoint yet. */
+      404: {
+        headers: {
+          'x-request-id': components['headers']['x-request-id'];
+          'x-ratelimit-limit': components['headers']['x-ratelimit-limit'];
+          'x-ratelimit-remaining': components['headers']['x-ratelimit-remaining'];
+          'x-ratelimit-reset': components['headers']['x-ratelimit-reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       405: components['responses']['MethodNotAllowed'];
       408: components['responses']['RequestTimeout'];
       413: components['responses']['ContentTooLarge'];

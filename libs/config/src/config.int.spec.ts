@@ -42,7 +42,13 @@ describe('loadConfig', () => {
       journalQueueBytes: 64 * 1024 * 1024,
       streamBudget: { framesPerSec: 5_000, bytesPerSec: 16 * 1024 * 1024 },
       redisUrl: null,
-      receipts: { attach: false, keyFile: null, origin: 'route-service/main' },
+      receipts: {
+        attach: false,
+        keyFile: null,
+        origin: 'route-service/main',
+        checkpointIntervalMs: 2_000,
+        mergeDelayMs: 10_000,
+      },
     });
     expect(c.server.http).toEqual(HTTP_LIMIT_DEFAULTS);
     expect(c.log).toEqual({
@@ -259,15 +265,31 @@ describe('loadConfig', () => {
 
   it('reads who signs receipts and whether answers carry them: the origin name, an existing key file, RECEIPTS', () => {
     writeFileSync(join(cwd, 'receipt.pem'), '');
-    const env = { RECEIPT_ORIGIN_NAME: 'eu-1', RECEIPT_KEY_FILE: 'receipt.pem', RECEIPTS: 'true' };
+    const env = {
+      RECEIPT_ORIGIN_NAME: 'eu-1',
+      RECEIPT_KEY_FILE: 'receipt.pem',
+      RECEIPTS: 'true',
+      CHECKPOINT_INTERVAL_MS: '5000',
+      MERGE_DELAY_MS: '60000',
+    };
     const c = loadConfig('api', [], env, cwd);
     expect(c.server.receipts).toEqual({
       attach: true,
       origin: 'route-service/eu-1',
       keyFile: join(cwd, 'receipt.pem'),
+      checkpointIntervalMs: 5_000,
+      mergeDelayMs: 60_000,
     });
-    const bad = { RECEIPT_ORIGIN_NAME: 'a b', RECEIPT_KEY_FILE: 'no-such.pem', RECEIPTS: 'maybe' };
+    const bad = {
+      RECEIPT_ORIGIN_NAME: 'a b',
+      RECEIPT_KEY_FILE: 'no-such.pem',
+      RECEIPTS: 'maybe',
+      // A promise the service could not keep: a record may wait a whole interval.
+      CHECKPOINT_INTERVAL_MS: '5000',
+      MERGE_DELAY_MS: '5500',
+    };
     expect(issues(() => loadConfig('api', [], bad, cwd)).sort()).toEqual([
+      'MERGE_DELAY_MS',
       'RECEIPTS',
       'RECEIPT_KEY_FILE',
       'RECEIPT_ORIGIN_NAME',

@@ -52,6 +52,10 @@ export interface ReceiptSettings {
   readonly keyFile: string | null;
   /** `route-service/<RECEIPT_ORIGIN_NAME>`. */
   readonly origin: string;
+  /** CHECKPOINT_INTERVAL_MS: how often the transparency log signs a checkpoint. */
+  readonly checkpointIntervalMs: number;
+  /** MERGE_DELAY_MS: what every checkpoint promises (docs/audit.md "Merge delay"). */
+  readonly mergeDelayMs: number;
 }
 
 /** The server's settings from --port, --host and the environment; every bad key reported through `r`. */
@@ -59,6 +63,11 @@ export function readServer(r: Reader): ServerConfig {
   const host = r.text('--host')!;
   const trustedProxies = proxiesOf(r.text('TRUSTED_PROXY')!);
   const journalStrict = r.bool('JOURNAL_STRICT');
+  const checkpointIntervalMs = r.int('CHECKPOINT_INTERVAL_MS');
+  const mergeDelayMs = r.int('MERGE_DELAY_MS');
+  // The promise must be keepable: a record waits up to one interval, plus its append and sync.
+  if (mergeDelayMs < checkpointIntervalMs + 1_000)
+    r.bad('MERGE_DELAY_MS', `must exceed CHECKPOINT_INTERVAL_MS (${checkpointIntervalMs}) by at least 1000`);
   return {
     port: r.int('--port'),
     host,
@@ -85,6 +94,8 @@ export function readServer(r: Reader): ServerConfig {
       attach: r.bool('RECEIPTS'),
       keyFile: r.path('RECEIPT_KEY_FILE'),
       origin: `route-service/${r.text('RECEIPT_ORIGIN_NAME')!}`,
+      checkpointIntervalMs,
+      mergeDelayMs,
     },
   };
 }

@@ -111,6 +111,15 @@ export abstract class EventLog {
   sharedTopic(_topic: TopicName, _suffix: string): SharedTopic | null {
     return null;
   }
+  /**
+   * Resolves once every entry whose append resolved before the call survives a crash of this
+   * machine: Kafka's appends already waited for the in-sync replicas; the embedded log's are
+   * fdatasync'd here unless its fsync policy did it per append. A checkpoint covers only such
+   * entries (docs/audit.md "The log"): a torn tail cut after a crash would fork its tree.
+   */
+  durable(): Promise<void> {
+    return Promise.resolve();
+  }
   /** Flush, release locks and connections. */
   abstract close(): Promise<void>;
 }

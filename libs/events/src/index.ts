@@ -12,6 +12,6 @@ export { RecordError } from './record-error';
 export type { RecordErrorCode } from './record-error';
 export { parseRecord, parseRecordLine } from './parse-record';
 export type { ParseResult } from './parse-record';
-export { JOURNAL_TOPICS, RECORD_TOPICS, STREAM_LEDGER, TOPICS, topicName, topicOf } from './topics';
+export { JOURNAL_TOPICS, RECORD_TOPICS, STREAM_LEDGER, TLOG, TOPICS, topicName, topicOf } from './topics';
 export type { JournalTopic, RecordTopic, TopicName } from './topics';
 export { byCodeUnit } from './order';

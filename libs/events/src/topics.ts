@@ -1,5 +1,5 @@
 /** Logical topics of the event log; physical names get the configured prefix. */
-export const TOPICS = ['books', 'venues', 'quotes', 'stream', 'stream-ledger'] as const;
+export const TOPICS = ['books', 'venues', 'quotes', 'stream', 'stream-ledger', 'tlog'] as const;
 export type TopicName = (typeof TOPICS)[number];
 
 /**
@@ -16,6 +16,13 @@ export type JournalTopic = (typeof JOURNAL_TOPICS)[number];
  * journal topics as a quote, a tick or a frame, never meets them (docs/replay.md "v2 streams").
  */
 export const STREAM_LEDGER = 'stream-ledger' satisfies TopicName;
+
+/**
+ * Where each origin's transparency log goes (docs/audit.md "The log"), keyed by origin: the
+ * order of its journal records as leaves and its signed checkpoints. Never retained away: the
+ * tree of every checkpoint is rebuilt from it.
+ */
+export const TLOG = 'tlog' satisfies TopicName;
 
 /**
  * The topics of event records (the quotes topic holds the journal), in the order a reader applies

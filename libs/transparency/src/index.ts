@@ -59,7 +59,7 @@ export {
   verifyReceiptSignatures,
 } from './receipt-verify';
 export type { ReceiptCheck, ReceiptFailure, RecordedQuote } from './receipt-verify';
-export { findKey, MAX_KEYS, parseKeysDocument, publishKey } from './keys';
+export { findKey, MAX_KEYS, MAX_KEYS_CHARS, parseKeysDocument, publishKey } from './keys';
 export type { KeysDocument, PublishedKey, TrustedKey } from './keys';
 export {
   consistencyProofJson,

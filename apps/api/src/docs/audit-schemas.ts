@@ -33,5 +33,38 @@ export const KeysSchema = Type.Object(
 
 export type Keys = Static<typeof KeysSchema>;
 
+const ORIGIN = Type.String({ description: 'The origin whose log this is, `route-service/<name>`.' });
+const TREE_SIZE = (description: string) => Type.Integer({ minimum: 0, maximum: 2 ** 53 - 1, description });
+const HASHES = (description: string) =>
+  Type.Array(Type.String({ description: 'Standard base64 of a 32-byte SHA-256 hash.' }), {
+    maxItems: 128,
+    description,
+  });
+
+export const InclusionProofSchema = Type.Object(
+  {
+    origin: ORIGIN,
+    requestId: Type.String({
+      pattern: '^[A-Za-z0-9_.-]{1,200}$',
+      description: 'The quote whose record is proven.',
+    }),
+    leafIndex: TREE_SIZE("The record's index among the origin's leaves."),
+    treeSize: TREE_SIZE("The size of the tree the path proves it in: the signed checkpoint's."),
+    inclusionPath: HASHES('RFC 9162 inclusion path, deepest sibling first.'),
+    checkpoint: Type.String({ description: 'The signed checkpoint note of treeSize, verbatim.' }),
+  },
+  closed('InclusionProof', 'A quote\'s journal record under a signed checkpoint (docs/audit.md "Proofs").'),
+);
+
+export const ConsistencyProofSchema = Type.Object(
+  {
+    origin: ORIGIN,
+    from: TREE_SIZE('The older tree size (at least 1).'),
+    to: TREE_SIZE("The newer tree size (at most the latest checkpoint's)."),
+    consistencyPath: HASHES('RFC 9162 consistency path from the tree of `from` leaves to that of `to`.'),
+  },
+  closed('ConsistencyProof', 'The tree of `to` leaves extends the tree of `from` (docs/audit.md "Proofs").'),
+);
+
 /** The schemas of this file, as the OpenAPI document lists them. */
-export const AUDIT_SCHEMAS = [PublishedKeySchema, KeysSchema];
+export const AUDIT_SCHEMAS = [PublishedKeySchema, KeysSchema, InclusionProofSchema, ConsistencyProofSchema];

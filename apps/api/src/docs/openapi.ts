@@ -23,6 +23,7 @@ import { STREAM_PATH } from '../edge/front-door';
 import examplesJson from './examples.json';
 import { EXPLAIN_SCHEMAS, ExplainedRouteSchema } from './explain-schema';
 import { AUDIT_SCHEMAS, KeysSchema } from './audit-schemas';
+import { auditOperations } from './audit-operations';
 
 /** Responses captured from the running demo by scripts/capture-examples.mjs (never written by hand). */
 const EXAMPLES = examplesJson as Record<string, unknown>;
@@ -315,6 +316,7 @@ function operations(): Record<string, Record<string, Operation>> {
         'x-extension': true,
       },
     },
+    ...auditOperations(REQUEST_ID),
     '/openapi.json': {
       get: served('getOpenApi', 'This document (OpenAPI 3.1)', 'application/json', { type: 'object' }),
     },

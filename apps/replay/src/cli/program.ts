@@ -10,6 +10,7 @@ import { registerImport } from '../import/import-command';
 import { registerQuote } from '../quote/quote-command';
 import { registerRecord } from '../record/record-command';
 import { registerStream } from '../stream/stream-command';
+import { registerVerify } from '../verify/verify-command';
 import type { CliContext } from './context';
 import { envTable, packageVersion, UsageError } from '@app/config';
 
@@ -24,6 +25,7 @@ const COMMANDS: readonly RegisterCommand[] = [
   registerStream,
   registerExplain,
   registerAudit,
+  registerVerify,
   registerCompare,
   registerDecay,
   registerRecord,

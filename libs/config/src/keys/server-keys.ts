@@ -170,6 +170,20 @@ export const SERVER_KEYS: readonly ConfigKey[] = [
     doc: "This process's origin `route-service/<name>` (1-64 of `A-Z a-z 0-9 . _ -`): the name its receipts and checkpoints are signed under. Each API replica over one log needs its own.",
   },
   {
+    env: { name: 'CHECKPOINT_INTERVAL_MS', apps: SERVER },
+    value: int(100, 600_000),
+    default: 2_000,
+    help: 'with RECEIPTS=true: how often the transparency log signs a checkpoint of what is durable',
+    doc: 'With `RECEIPTS=true`: how often the origin\'s transparency log signs a checkpoint of the journal records that are durable (docs/audit.md "Checkpoints").',
+  },
+  {
+    env: { name: 'MERGE_DELAY_MS', apps: SERVER },
+    value: int(1_000, 86_400_000),
+    default: 10_000,
+    help: 'with RECEIPTS=true: every checkpoint promises to hold each quote calculated this long before it; more than CHECKPOINT_INTERVAL_MS plus a second',
+    doc: 'With `RECEIPTS=true`: the merge delay every checkpoint promises: it holds each quote calculated at least this long before it was signed (docs/audit.md "Merge delay"). Must exceed `CHECKPOINT_INTERVAL_MS` by a second.',
+  },
+  {
     env: { name: 'CONNECTIONS_MAX_PER_IP', apps: SERVER },
     value: int(1, 1_000_000),
     default: 64,

@@ -11,6 +11,7 @@ export class BackgroundSync {
   private readonly running = new Set<number>();
   private readonly closeWhenDone = new Set<number>();
   private failure: Error | null = null;
+  private readonly waiting = new Map<number, (() => void)[]>();
 
   constructor(private readonly files: LogFiles) {}
 
@@ -24,6 +25,19 @@ export class BackgroundSync {
       this.running.delete(fd);
       if (err !== null) this.failure ??= err;
       if (this.closeWhenDone.delete(fd)) this.closeQuietly(fd);
+      const waiters = this.waiting.get(fd) ?? [];
+      this.waiting.delete(fd);
+      for (const w of waiters) w();
+    });
+  }
+
+  /** Resolves when the running sync of `fd` (if any) has returned. */
+  done(fd: number): Promise<void> {
+    if (!this.running.has(fd)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const list = this.waiting.get(fd) ?? [];
+      list.push(resolve);
+      this.waiting.set(fd, list);
     });
   }
 
@@ -40,6 +54,11 @@ export class BackgroundSync {
   close(fd: number): void {
     if (this.running.has(fd)) this.closeWhenDone.add(fd);
     else this.files.closeSync(fd);
+  }
+
+  /** The failure check() will throw, left for it (an append must still be refused once). */
+  get failed(): Error | null {
+    return this.failure;
   }
 
   /** Throw (once) if a background sync failed since the last check. */

@@ -218,6 +218,13 @@ export class EmbeddedLog extends EventLog {
    * The 'interval' policy's tick: start a background fdatasync of every partition and mark file
    * written since the last tick (a synchronous one here stalled the event loop for milliseconds).
    */
+  override async durable(): Promise<void> {
+    this.open();
+    if (this.fsync === 'always') return;
+    const parts = [...this.writers.values()].flatMap((w) => w.partitions);
+    await Promise.all(parts.map((p) => p.durable()));
+  }
+
   syncAll(): void {
     for (const w of this.writers.values()) {
       for (const p of w.partitions) p.syncInBackground();

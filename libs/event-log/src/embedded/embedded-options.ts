@@ -38,6 +38,8 @@ export const DEFAULT_PARTITIONS: Readonly<Record<TopicName, number>> = {
   quotes: 4,
   stream: 4,
   'stream-ledger': 4,
+  // One partition: an origin's entries are read from the start, in order, by whoever audits it.
+  tlog: 1,
 };
 
 /** Retention settings of an embedded log (docs/operations-log.md "Retention"). */

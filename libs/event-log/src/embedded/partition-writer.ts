@@ -126,6 +126,24 @@ export class PartitionWriter {
     this.background.start(this.logFd);
   }
 
+  /**
+   * Resolves once everything written before the call is on disk: waits for a sync already
+   * running, then syncs on the thread pool what was written since (a rolled segment was synced
+   * when it rolled). Rejects when a sync failed.
+   */
+  async durable(): Promise<void> {
+    const fd = this.logFd;
+    if (fd < 0) return;
+    await this.background.done(fd);
+    if (this.dirty && this.logFd === fd) {
+      this.dirty = false;
+      this.background.start(fd);
+      await this.background.done(fd);
+    }
+    const failed = this.background.failed;
+    if (failed !== null) throw fileError(failed, `fdatasync of ${this.where}`);
+  }
+
   close(): void {
     if (this.logFd < 0) return;
     try {

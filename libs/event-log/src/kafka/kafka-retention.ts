@@ -14,7 +14,8 @@ export function topicRetentionEntries(
   topic: TopicName,
   policy: RetentionPolicy | undefined,
 ): { name: string; value: string }[] {
-  if (topic === 'venues') return [{ name: 'retention.ms', value: '-1' }];
+  // venues: every market record is needed; tlog: every checkpoint's tree is rebuilt from it.
+  if (topic === 'venues' || topic === 'tlog') return [{ name: 'retention.ms', value: '-1' }];
   if (policy === undefined) return [];
   return [
     { name: 'retention.ms', value: String(policy.maxAgeMs ?? -1) },

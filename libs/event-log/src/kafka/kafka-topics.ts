@@ -19,6 +19,8 @@ const DEFAULT_PARTITIONS: Readonly<Record<TopicName, number>> = {
   quotes: 4,
   stream: 4,
   'stream-ledger': 4,
+  // One partition: an origin's entries are read from the start, in order, by whoever audits it.
+  tlog: 1,
 };
 
 /** Side topics (snapshot marks): compacted, segments rolled every 10 minutes so compaction can run. */

@@ -1,0 +1,75 @@
+import { readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { errorMessage } from '@app/retry';
+import { UsageError } from '@app/config';
+import {
+  decodeReceipt,
+  MAX_KEYS_CHARS,
+  parseKeysDocument,
+  type Receipt,
+  type TrustedKey,
+} from '@app/transparency';
+import type { CliContext } from '../cli/context';
+
+/** A /keys URL is read for at most this long. */
+const FETCH_TIMEOUT_MS = 10_000;
+
+/**
+ * The receipt: a file's text, or standard input when the path is '-' or absent; the header's
+ * value, alone or after `x-quote-receipt:`, surrounding whitespace ignored.
+ */
+export async function readReceipt(path: string | undefined, ctx: CliContext): Promise<Receipt> {
+  const text =
+    path === undefined || path === '-' ? await ctx.stdin() : readBounded(resolve(ctx.cwd, path), 'receipt');
+  if (text === null)
+    throw new UsageError('verify needs a receipt: a file, or the header value on standard input');
+  const value = text.trim().replace(/^x-quote-receipt:\s*/i, '');
+  const decoded = decodeReceipt(value);
+  if (!decoded.ok) {
+    const e = decoded.error;
+    throw new UsageError(
+      `the receipt does not decode: ${e.code}${e.field === null ? '' : ` (${e.field})`}: ${e.detail}`,
+    );
+  }
+  return decoded.value;
+}
+
+/** The trusted keys: each source a /keys document in a file, or an http(s) URL of one. */
+export async function readKeys(sources: readonly string[], ctx: CliContext): Promise<TrustedKey[]> {
+  if (sources.length === 0)
+    throw new UsageError("verify needs --keys <file or URL> (the origin's GET /keys)");
+  const keys: TrustedKey[] = [];
+  for (const source of sources) {
+    const text = /^https?:\/\//.test(source)
+      ? await fetchKeys(source)
+      : readBounded(resolve(ctx.cwd, source), '--keys');
+    const parsed = parseKeysDocument(text);
+    if (!parsed.ok)
+      throw new UsageError(`--keys ${source}: refused: ${parsed.error.code}: ${parsed.error.detail}`);
+    keys.push(...parsed.value);
+  }
+  return keys;
+}
+
+function readBounded(path: string, what: string): string {
+  try {
+    if (statSync(path).size > MAX_KEYS_CHARS)
+      throw new UsageError(`${what}: ${path} is larger than ${MAX_KEYS_CHARS} bytes`);
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(`${what}: cannot read ${path}: ${errorMessage(e)}`);
+  }
+}
+
+async function fetchKeys(url: string): Promise<string> {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'error' });
+    if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
+    const text = await res.text();
+    if (text.length > MAX_KEYS_CHARS) throw new Error(`larger than ${MAX_KEYS_CHARS} characters`);
+    return text;
+  } catch (e) {
+    throw new UsageError(`--keys ${url}: ${errorMessage(e)}`);
+  }
+}

@@ -1,0 +1,138 @@
+import { TLOG } from '@app/events';
+import { partitionFor, type EventLog } from '@app/event-log';
+import {
+  HashTree,
+  MemoryHashColumn,
+  openCheckpoint,
+  parseCheckpointText,
+  sameHash,
+  type Checkpoint,
+  type Hash,
+  type HashColumn,
+  type VerifierKey,
+} from '@app/transparency';
+import { RECENT_KEYS, RecentKeys } from './recent-keys';
+import { parseTlogEntry, type LeafRef, type TlogEntry } from './tlog-entry';
+
+/** One signed checkpoint as the tlog holds it. */
+export interface KeptCheckpoint {
+  readonly checkpoint: Checkpoint;
+  /** The signed note, verbatim. */
+  readonly note: string;
+}
+
+/** An origin's tree as its tlog entries build it, and what in them does not fit. */
+export interface OriginTree {
+  readonly tree: HashTree;
+  /** Leaf i's record: where it is and its hash (held only when asked for: `keepLeaves`). */
+  readonly leaves: LeafRef[];
+  /** Leaf index by journal key, for the newest keys (the last leaf of a key that appears twice). */
+  readonly byKey: RecentKeys;
+  /** Checkpoints in log order, each checked against the tree of its size. */
+  readonly checkpoints: KeptCheckpoint[];
+  /** Entries that do not fit the tree: a gap, an overlap, a checkpoint whose root differs, an unreadable entry. */
+  readonly problems: string[];
+}
+
+/** Entries per read: a leaves entry is up to about 0.5 MB (2,000 leaves of 200-character keys). */
+const CHUNK = 64;
+
+/** The tlog entries of `origin`, in log order (other origins' skipped); unreadable ones as problems. */
+export async function* tlogEntries(
+  log: EventLog,
+  origin: string,
+  problems: string[],
+): AsyncGenerator<TlogEntry> {
+  const p = partitionFor(origin, await log.partitions(TLOG));
+  const end = (await log.highWatermarks(TLOG))[p] ?? 0;
+  for (let from = (await log.retainedFrom(TLOG))[p] ?? 0; from < end;) {
+    const batch = await log.read(TLOG, p, from, Math.min(CHUNK, end - from));
+    if (batch.length === 0) break;
+    for (const e of batch) {
+      if (e.key !== origin) continue;
+      const parsed = parseTlogEntry(e.value);
+      if (!parsed.ok) problems.push(`tlog@${e.offset}: ${parsed.error}`);
+      else if (parsed.entry.origin !== origin) problems.push(`tlog@${e.offset}: entry of another origin`);
+      else yield parsed.entry;
+    }
+    from = batch[batch.length - 1]!.offset + 1;
+  }
+}
+
+/**
+ * Rebuild an origin's tree from its tlog: leaves entries must continue the tree exactly (`from`
+ * equal to its size), every checkpoint must have the root of the tree at its size. With `keys`,
+ * checkpoints must also open with one of them (the auditor); without, their text is trusted (the
+ * service reading back what it signed itself).
+ */
+export async function readOriginTree(
+  log: EventLog,
+  origin: string,
+  options: {
+    readonly keys?: readonly VerifierKey[];
+    readonly keepLeaves?: boolean;
+    /** How many of the newest keys `byKey` holds (default RECENT_KEYS). */
+    readonly recentKeys?: number;
+    /** Where the tree keeps its hashes (default: in memory). */
+    readonly column?: (level: number) => HashColumn;
+  } = {},
+): Promise<OriginTree> {
+  const problems: string[] = [];
+  const tree = new HashTree({ column: options.column ?? (() => new MemoryHashColumn()) });
+  const byKey = new RecentKeys(options.recentKeys ?? RECENT_KEYS);
+  const out: OriginTree = { tree, leaves: [], byKey, checkpoints: [], problems };
+  for await (const entry of tlogEntries(log, origin, problems)) {
+    if (entry.type === 'tlog_leaves') {
+      if (entry.from > tree.size) {
+        problems.push(`leaves from ${entry.from} where the tree has ${tree.size}: leaves missing`);
+        continue;
+      }
+      // A retried append may write an entry twice: the leaves the tree has must be the same ones.
+      const again = tree.size - entry.from;
+      const differs = entry.leaves
+        .slice(0, again)
+        .findIndex((l, i) => !sameLeaf(tree, entry.from + i, l.hash));
+      if (differs >= 0) {
+        problems.push(`leaf ${entry.from + differs} written twice with different hashes`);
+        continue;
+      }
+      for (const leaf of entry.leaves.slice(again)) {
+        out.byKey.set(leaf.key, tree.size);
+        if (options.keepLeaves === true) out.leaves.push(leaf);
+        tree.append(leaf.hash);
+      }
+      continue;
+    }
+    const kept = checkpointOf(entry.note, origin, options.keys);
+    if (typeof kept === 'string') {
+      problems.push(kept);
+      continue;
+    }
+    const { size, root } = kept.checkpoint;
+    const at = size <= tree.size ? tree.rootAt(size) : null;
+    if (at === null) problems.push(`checkpoint of ${size} leaves where the tlog holds ${tree.size}`);
+    else if (!at.ok || !sameHash(at.value, root))
+      problems.push(
+        `checkpoint of ${size} leaves: its root is not the root of the tlog's first ${size} leaves`,
+      );
+    else out.checkpoints.push(kept);
+  }
+  return out;
+}
+
+function checkpointOf(note: string, origin: string, keys?: readonly VerifierKey[]): KeptCheckpoint | string {
+  if (keys !== undefined) {
+    const opened = openCheckpoint(note, origin, keys);
+    return opened.ok
+      ? { checkpoint: opened.checkpoint, note }
+      : `checkpoint refused: ${opened.failure} (${opened.detail})`;
+  }
+  const blank = note.lastIndexOf('\n\n');
+  const checkpoint = blank < 0 ? null : parseCheckpointText(note.slice(0, blank + 1));
+  return checkpoint === null ? 'checkpoint entry is not a signed checkpoint' : { checkpoint, note };
+}
+
+function sameLeaf(tree: HashTree, index: number, hash: Hash): boolean {
+  const held = tree.node({ level: 0, index });
+  return held !== null && sameHash(held, hash);
+}
