@@ -18,9 +18,13 @@ import { createGunzip } from 'node:zlib';
  * decompressed, in chunks of up to 1 MB (64 KB from a plain file); `onRead` is told, with each chunk, how many bytes of
  * the file itself have been read (for progress). zlib inflates on libuv's thread pool, so the
  * parser on the main thread and the decompression run side by side. The file is read once, as a
- * stream: a named pipe works too.
+ * stream: a named pipe works too. `aheadBytes`: how much inflated output may wait for the reader.
  */
-export async function* fileChunks(path: string, onRead: (bytesRead: number) => void): AsyncGenerator<Buffer> {
+export async function* fileChunks(
+  path: string,
+  onRead: (bytesRead: number) => void,
+  aheadBytes = 0,
+): AsyncGenerator<Buffer> {
   // Reads of 64 KB, not 1 MB: a 1 MB piece of gzip stays alive while its ~8 MB of CSV is parsed,
   // so V8 moves it to the old generation, where it is freed only by a full GC, which comes after
   // 64 MB of such pieces: 20-60 MB of each thread's RSS (a thread of --threads, and this one).
@@ -40,7 +44,12 @@ export async function* fileChunks(path: string, onRead: (bytesRead: number) => v
     };
     let source: AsyncIterable<Buffer> = rest();
     if (head[0] === 0x1f && head[1] === 0x8b) {
-      const gunzip = createGunzip({ chunkSize: 1 << 20 });
+      // With the default (16 KB) zlib inflates one chunk, then waits until it is taken: the parser
+      // then waits too whenever one chunk took zlib longer than the one before took the parser.
+      const gunzip = createGunzip({
+        chunkSize: 1 << 20,
+        ...(aheadBytes > 0 ? { readableHighWaterMark: aheadBytes } : {}),
+      });
       // pipeline() passes a read error on to the gunzip stream, as a damaged gzip stream fails it.
       pipeline(Readable.from(rest()), gunzip, () => undefined);
       source = gunzip;

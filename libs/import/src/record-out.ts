@@ -65,7 +65,14 @@ export class ByteList {
 
   /** A fixed piece of output, prepared once (Buffer.from). */
   piece(b: Buffer): void {
-    this.bytes(b, 0, b.length);
+    if (b.length <= 64) {
+      this.bytes(b, 0, b.length);
+      return;
+    }
+    // A whole buffer is copied natively without the subarray view `bytes` would allocate.
+    this.ensure(b.length);
+    this.buf.set(b, this.n);
+    this.n += b.length;
   }
 
   /** A finite number as JSON writes it (String round-trips every double). */
