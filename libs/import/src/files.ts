@@ -15,10 +15,11 @@ import { createGunzip } from 'node:zlib';
 
 /**
  * The bytes of a plain or gzip file (told apart by gzip's magic bytes, not by the name),
- * decompressed, in chunks of up to 1 MB (64 KB from a plain file); `onRead` is told, with each chunk, how many bytes of
- * the file itself have been read (for progress). zlib inflates on libuv's thread pool, so the
- * parser on the main thread and the decompression run side by side. The file is read once, as a
- * stream: a named pipe works too. `aheadBytes`: how much inflated output may wait for the reader.
+ * decompressed, in chunks of up to 1 MB (64 KB from a plain file); `onRead` is told, with each
+ * chunk, how many bytes of the file itself have been read (for progress). zlib inflates on libuv's
+ * thread pool, so the parser on the main thread and the decompression run side by side. The file
+ * is read once, as a stream: a named pipe works too. `aheadBytes`: how much inflated output may
+ * wait for the reader.
  */
 export async function* fileChunks(
   path: string,
