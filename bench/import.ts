@@ -5,7 +5,8 @@
  * typed (every file read on the main thread), import with `--threads 2` (each file read, inflated
  * and parsed on a thread of its own), twice), fastest of each; then a backtest with its HTML report
  * over the first hour of the imported recording. The targets: the import at least half as fast as gzip -dc (time ratio <= 2),
- * peak RSS <= 300 MB. The generated files are kept in the temp directory for the next run.
+ * peak RSS <= 300 MB. The generated files are kept in the temp directory for the next run. With
+ * `--baseline=<dir>` (a built checkout) its import runs too, both ways, interleaved with this one's.
  */
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -65,7 +66,7 @@ async function inputs(mb: number): Promise<{ files: string[]; rows: number }> {
   return { files, rows };
 }
 
-export async function benchImport(): Promise<BenchRow[]> {
+export async function benchImport(baseline: string | null = null): Promise<BenchRow[]> {
   const mb = Number(process.env.IMPORT_BENCH_MB ?? 2048);
   const { files, rows } = await inputs(mb);
   const load = loadavg()[0]!;
@@ -73,10 +74,20 @@ export async function benchImport(): Promise<BenchRow[]> {
   const child = join(__dirname, 'import-child.js');
   let gzipMs = Infinity;
   let gzipCpuS = Infinity;
-  const runs = [
-    { flags: [] as string[], ms: Infinity, cpuS: Infinity, rssKb: 0 },
-    { flags: ['--threads', '2'], ms: Infinity, cpuS: Infinity, rssKb: 0 },
-  ];
+  const run0 = { ms: Infinity, cpuS: Infinity, rssKb: 0 };
+  const typed = { ...run0, name: 'as typed', child, flags: [] as string[] };
+  const threads = { ...run0, name: '--threads 2', child, flags: ['--threads', '2'] };
+  const base = baseline === null ? '' : join(resolve(baseline), 'dist/bench/import-child.js');
+  // The baseline's runs alternate with this checkout's, each way.
+  const runs =
+    baseline === null
+      ? [typed, threads]
+      : [
+          { ...typed, name: 'baseline as typed', child: base },
+          typed,
+          { ...threads, name: 'baseline --threads 2', child: base },
+          threads,
+        ];
   let backtest: { ms: number; line: string };
   try {
     for (let round = 0; round < ROUNDS; round++) {
@@ -94,7 +105,7 @@ export async function benchImport(): Promise<BenchRow[]> {
         rmSync(join(out, 'tardis.jsonl'), { force: true });
         const r = await run(
           process.execPath,
-          [child, '--format', 'tardis-csv', '--out', out, ...v.flags, ...files],
+          [v.child, '--format', 'tardis-csv', '--out', out, ...v.flags, ...files],
           'pipe',
         );
         const result = JSON.parse(r.out) as { code: number; maxRssKb: number; cpuS: number; err: string[] };
@@ -115,21 +126,19 @@ export async function benchImport(): Promise<BenchRow[]> {
     value,
     unit,
   });
-  const single = { v: runs[0]!, name: 'as typed' };
-  const threaded = { v: runs[1]!, name: '--threads 2' };
   const quotes = Number(/^backtest: (\d+) quotes/.exec(backtest.line)?.[1] ?? NaN);
   return [
     row('load average (1 min) at start', load, ''),
     row('input rows (incremental_book_L2, 2 venues)', rows, 'rows'),
     row('input size gzip / CSV', gz / 1e6, `MB / ${mb} MB`),
     row('gzip -dc > /dev/null', gzipMs / 1000, 's'),
-    ...[single, threaded].flatMap(({ v, name }) => [
-      row(`replay import ${name} (whole command)`, v.ms / 1000, 's'),
-      row(`${name}: import time / gzip -dc time (target <= 2)`, v.ms / gzipMs, 'x'),
-      row(`${name}: CPU time, gzip -dc / import (all threads)`, gzipCpuS, `s / ${v.cpuS.toFixed(2)} s`),
-      row(`${name}: import throughput`, rows / (v.ms / 1000), 'rows/s'),
-      row(`${name}: import throughput (CSV)`, mb / (v.ms / 1000), 'MB/s'),
-      row(`${name}: peak RSS (target <= 300)`, v.rssKb / 1024, 'MB'),
+    ...runs.flatMap((v) => [
+      row(`replay import ${v.name} (whole command)`, v.ms / 1000, 's'),
+      row(`${v.name}: import time / gzip -dc time (target <= 2)`, v.ms / gzipMs, 'x'),
+      row(`${v.name}: CPU time, gzip -dc / import (all threads)`, gzipCpuS, `s / ${v.cpuS.toFixed(2)} s`),
+      row(`${v.name}: import throughput`, rows / (v.ms / 1000), 'rows/s'),
+      row(`${v.name}: import throughput (CSV)`, mb / (v.ms / 1000), 'MB/s'),
+      row(`${v.name}: peak RSS (target <= 300)`, v.rssKb / 1024, 'MB'),
     ]),
     row('backtest of its first hour (with report.html)', backtest.ms / 1000, `s, ${quotes} quotes`),
   ];

@@ -1,5 +1,5 @@
 import { BookSide } from '@app/books';
-import { ByteList, type RecordOut } from './record-out';
+import { ByteList, put, putInt, type RecordOut } from './record-out';
 
 /**
  * One book of the output: its records' fixed start, its sequence, the book as its records leave
@@ -65,27 +65,39 @@ export class BookState {
     this.tail(out, tsUs, localUs);
   }
 
-  /** Writes the gathered change as a change record. */
+  /** Writes the gathered change as a change record (one bounds check: one runs per message). */
   writeChange(out: RecordOut, tsUs: number, localUs: number): void {
     this.sequence++;
-    out.piece(this.head);
-    out.piece(CHANGE_BIDS);
-    out.append(this.bidText);
-    out.piece(ASKS);
-    out.append(this.askText);
-    this.tail(out, tsUs, localUs);
+    const head = this.head;
+    const bids = this.bidText;
+    const asks = this.askText;
+    out.ensure(head.length + bids.n + asks.n + CHANGE_FIXED);
+    const t = out.buf;
+    let n = put(t, out.n, head, head.length);
+    n = put(t, n, CHANGE_BIDS, CHANGE_BIDS.length);
+    n = put(t, n, bids.buf, bids.n);
+    n = put(t, n, ASKS, ASKS.length);
+    n = put(t, n, asks.buf, asks.n);
+    out.n = this.tailAt(t, n, tsUs, localUs);
+    out.endRecord();
   }
 
   private tail(out: RecordOut, tsUs: number, localUs: number): void {
-    out.piece(SEQUENCE);
-    out.int(this.sequence);
-    out.piece(EXCHANGE_TIMESTAMP);
-    if (tsUs < 0) out.piece(NULL);
-    else out.int(Math.floor(tsUs / 1000));
-    out.piece(RECEIVED_AT);
-    out.int(Math.floor(localUs / 1000));
-    out.byte(125);
+    out.ensure(TAIL_MAX);
+    out.n = this.tailAt(out.buf, out.n, tsUs, localUs);
     out.endRecord();
+  }
+
+  /** `],"sequence":...,"exchangeTimestamp":...,"receivedAt":...}` at `n` (room ensured). */
+  private tailAt(t: Buffer, n: number, tsUs: number, localUs: number): number {
+    n = put(t, n, SEQUENCE, SEQUENCE.length);
+    n = putInt(t, n, this.sequence);
+    n = put(t, n, EXCHANGE_TIMESTAMP, EXCHANGE_TIMESTAMP.length);
+    n = tsUs < 0 ? put(t, n, NULL, NULL.length) : putInt(t, n, Math.floor(tsUs / 1000));
+    n = put(t, n, RECEIVED_AT, RECEIVED_AT.length);
+    n = putInt(t, n, Math.floor(localUs / 1000));
+    t[n] = 125;
+    return n + 1;
   }
 }
 
@@ -96,6 +108,9 @@ const SEQUENCE = Buffer.from('],"sequence":');
 const EXCHANGE_TIMESTAMP = Buffer.from(',"exchangeTimestamp":');
 const NULL = Buffer.from('null');
 const RECEIVED_AT = Buffer.from(',"receivedAt":');
+/** The tail's longest: its pieces, three integers of up to 16 digits and the closing brace. */
+const TAIL_MAX = SEQUENCE.length + EXCHANGE_TIMESTAMP.length + RECEIVED_AT.length + 3 * 16 + 1;
+const CHANGE_FIXED = CHANGE_BIDS.length + ASKS.length + TAIL_MAX;
 
 function side(out: RecordOut, s: BookSide): void {
   for (let i = 0; i < s.count; i++) {

@@ -42,30 +42,16 @@ export class ByteList {
     this.n += this.buf.write(s, this.n, 'latin1');
   }
 
-  /**
-   * A non-negative safe integer in decimal, written digit by digit in 32-bit integer arithmetic
-   * (eight low digits, then the rest): String() and a copy cost more, and records carry three.
-   */
+  /** A non-negative safe integer in decimal (see `putInt`). */
   int(v: number): void {
     this.ensure(16);
-    if (v < 1e8) {
-      this.n = digits(this.buf, this.n, v | 0);
-      return;
-    }
-    const hi = Math.floor(v / 1e8);
-    const n = digits(this.buf, this.n, hi);
-    let lo = (v - hi * 1e8) | 0;
-    for (let i = n + 7; i >= n; i--) {
-      const q = (lo / 10) | 0;
-      this.buf[i] = 48 + lo - q * 10;
-      lo = q;
-    }
-    this.n = n + 8;
+    this.n = putInt(this.buf, this.n, v);
   }
 
   /** A fixed piece of output, prepared once (Buffer.from). */
   piece(b: Buffer): void {
-    this.bytes(b, 0, b.length);
+    this.ensure(b.length);
+    this.n = put(this.buf, this.n, b, b.length);
   }
 
   /** A finite number as JSON writes it (String round-trips every double). */
@@ -77,6 +63,38 @@ export class ByteList {
   append(other: ByteList): void {
     this.bytes(other.buf, 0, other.n);
   }
+}
+
+/**
+ * Copies `src[0..len)` to `t` at `n` (room already ensured); returns the index after it. A plain
+ * loop for the dozens of bytes most pieces have (a native copy costs more to call than it saves),
+ * a native one for longer runs, without the subarray view when `src` is copied whole.
+ */
+export function put(t: Buffer, n: number, src: Uint8Array, len: number): number {
+  if (len > 64) {
+    t.set(len === src.length ? src : src.subarray(0, len), n);
+    return n + len;
+  }
+  for (let i = 0; i < len; i++) t[n + i] = src[i]!;
+  return n + len;
+}
+
+/**
+ * Writes a non-negative safe integer at `n` in decimal (room for 16 digits ensured); returns the
+ * index after it. Digit by digit in 32-bit integer arithmetic (eight low digits, then the rest):
+ * String() and a copy cost more, and records carry three.
+ */
+export function putInt(t: Buffer, n: number, v: number): number {
+  if (v < 1e8) return digits(t, n, v | 0);
+  const hi = Math.floor(v / 1e8);
+  const at = digits(t, n, hi);
+  let lo = (v - hi * 1e8) | 0;
+  for (let i = at + 7; i >= at; i--) {
+    const q = (lo / 10) | 0;
+    t[i] = 48 + lo - q * 10;
+    lo = q;
+  }
+  return at + 8;
 }
 
 /** Writes 0 <= x < 2^31 at `n` in decimal; returns the index after it. */
