@@ -294,14 +294,8 @@ export class MergedRuledWalk {
     const { legs, keys, byRank, tape } = this;
     // The floors alone may meet the amount.
     if (this.remPinned <= 0) return (this.full = true);
-    // The first waiting venue that might take something of what is left, kept from step to step:
-    // the amount left only falls and nothing in this loop lowers a waiting venue's bound, so no
-    // place before it can start to qualify; it is looked for again only once it is taken or its
-    // own bound is no longer below what is left.
-    let r = -2;
     for (;;) {
-      if (r === -2 || (r >= 0 && !(this.nothing[byRank[r]!]! < this.remPinned)))
-        r = this.candidate(r === -2 ? this.next : r + 1, this.remPinned);
+      const r = this.candidate(this.next, this.remPinned);
       if (r > this.next) this.passedBy = true;
       const top = this.walking.top();
       if (r < 0 && top < 0) break;
@@ -319,7 +313,6 @@ export class MergedRuledWalk {
         this.madeAt[v] = this.steps;
         this.waiting.set(r, Infinity);
         this.next = r + 1;
-        r = -2;
       }
       if (this.isDirty[v] === 0) {
         this.isDirty[v] = 1;
