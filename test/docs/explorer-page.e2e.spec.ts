@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import type { Duplex } from 'node:stream';
 import { join, resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,9 +14,12 @@ import { startTestServer, type TestServer } from '../api/support/server';
 const ROOT = resolve(__dirname, '../..');
 let s: TestServer;
 let browser: Browser;
+/** Every socket the server upgraded, so the test can drop the page's stream as a dead network would. */
+const upgraded: Duplex[] = [];
 
 beforeAll(async () => {
   s = await startTestServer();
+  s.server.app.getHttpServer().on('upgrade', (_req: unknown, socket: Duplex) => upgraded.push(socket));
   browser = await launchChromium();
   mkdirSync(join(ROOT, 'test-artifacts'), { recursive: true });
 });
@@ -25,7 +29,7 @@ afterAll(async () => {
 });
 
 describe('/explorer', () => {
-  it('draws the route, the depth consumed, the proof and costs, and follows the stream', async () => {
+  it('draws the route, the depth consumed, the proof and costs, and follows the stream across a dropped connection', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     const requests: string[] = [];
     const problems: string[] = [];
@@ -103,6 +107,33 @@ describe('/explorer', () => {
     expect(Number(await live.getAttribute('data-valid-until'))).toBeGreaterThan(T0);
     expect(await live.textContent()).toMatch(/\(seq \d+, \d+ skipped, valid until \d{4}-\d\d-\d\dT/);
     await page.screenshot({ path: join(ROOT, 'test-artifacts', 'explorer-live.png'), fullPage: true });
+
+    // The server drops the connection (its TCP socket destroyed, no close frame): the page's client
+    // reconnects, resumes the closed stream from its last seq, and follows the new stream.
+    const conn = page.locator('#connection');
+    expect(await conn.getAttribute('data-connections')).toBe('1');
+    expect(await conn.textContent()).toMatch(/: subscribed$/);
+    const firstStream = await live.getAttribute('data-stream-id');
+    expect(upgraded.length).toBe(1);
+    upgraded[0]!.destroy();
+    await waitFor(
+      'the reconnect and its resume verdict',
+      async () => ((await conn.getAttribute('data-resume')) ?? '') !== '',
+      15_000,
+    );
+    expect(await conn.getAttribute('data-connections')).toBe('2');
+    expect(JSON.parse((await conn.getAttribute('data-resume'))!)).toEqual({ resumed: true, missedFrames: 0 });
+    expect(await conn.textContent()).toMatch(/^stream [0-9a-f-]{36}: resumed, 0 missed$/);
+    await s.write([book('alpha', 'BTC/USDT', [[110, 3]], [[111, 1]], 3, T0)]);
+    await waitFor(
+      'the frame after the reconnect',
+      async () => ((await live.textContent()) ?? '').includes('274.725 USDT'),
+      15_000,
+    );
+    expect(await live.getAttribute('data-stream-id')).not.toBe(firstStream);
+    expect(await conn.textContent()).toContain(String(await live.getAttribute('data-stream-id')));
+    expect(Number(await live.getAttribute('data-seq'))).toBeGreaterThanOrEqual(1);
+    expect(Number(await live.getAttribute('data-valid-until'))).toBeGreaterThan(T0);
 
     // Offline: nothing but this server was asked for anything.
     expect(requests.filter((u) => !u.startsWith(s.url) && !u.startsWith(s.wsUrl))).toEqual([]);

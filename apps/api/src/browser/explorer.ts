@@ -1,17 +1,28 @@
 /**
  * The browser side of /explorer, built to a classic script the page inlines (scripts/build.mjs).
  * It reads only this server: GET /route/explain for the route, its proof and costs; GET /orderbook
- * for the books of the first hop's routed venues (the depth chart); /stream/route (with the v2 envelope) for live updates
- * of the route. Every value from the server is inserted as text (textContent), never as HTML.
+ * for the books of the first hop's routed venues (the depth chart); GET /stream (routestream.v2)
+ * for live updates of the route, through the typed client's RouteStreamV2, which the page inlines
+ * before this script: a dropped connection reconnects with jitter, honours goaway, and resumes.
+ * Every value from the server is inserted as text (textContent), never as HTML.
  * The answers' shapes are the typed client's (@app/client, generated from the OpenAPI document).
  */
 import type { Chart as ChartJs } from 'chart.js';
-import type { OrderBook, RouteResult, Schemas } from '@app/client';
+import type {
+  OrderBook,
+  ResumeVerdict,
+  RouteResult,
+  RouteStreamV2,
+  Schemas,
+  SendingWebSocket,
+  StreamRoute,
+  V2Quote,
+} from '@app/client';
 
 type Explained = Schemas['ExplainedRoute'];
 type Proof = Schemas['SolveProof'];
 type Costs = Schemas['ConstraintCosts'];
-/** An answer or a stream frame that may be an error body instead. */
+/** An answer that may be an error body instead. */
 type OrError<T> = T & { error?: string };
 
 /** Chart.js's browser build, inlined in the page before this script, defines the global. */
@@ -19,17 +30,19 @@ declare const Chart: typeof ChartJs;
 
 /** What the page keeps between quotes; window.explorer, so a test can read the chart's data. */
 interface ExplorerState {
-  socket: WebSocket | null;
+  stream: RouteStreamV2 | null;
   chart: ChartJs<'scatter'> | null;
   updates: number;
 }
 declare global {
   interface Window {
     explorer: ExplorerState;
+    /** The typed client's stream v2, inlined before this script (explorer/page-script.ts). */
+    routeStreamV2: { RouteStreamV2: typeof RouteStreamV2 };
   }
 }
 
-const state: ExplorerState = { socket: null, chart: null, updates: 0 };
+const state: ExplorerState = { stream: null, chart: null, updates: 0 };
 window.explorer = state;
 
 function $<T extends HTMLElement = HTMLElement>(id: string): T {
@@ -238,45 +251,66 @@ async function depth(result: RouteResult, proof: Proof): Promise<void> {
   });
 }
 
-/** What the explorer reads of a routestream.v2 message (docs/api.md "Stream protocol v2"). */
-interface StreamMessage {
-  type?: string;
-  error?: string;
-  message?: string;
-  seq?: number;
-  ticksSkipped?: number;
-  validUntil?: number | null;
-  result?: RouteResult;
+function showQuote(q: V2Quote): void {
+  const r = q.result;
+  state.updates += 1;
+  const l = $('live');
+  l.dataset.updates = String(state.updates);
+  l.dataset.streamId = q.streamId;
+  l.dataset.seq = String(q.seq);
+  l.dataset.skipped = String(q.ticksSkipped);
+  l.dataset.validUntil = q.validUntil === null ? '' : String(q.validUntil);
+  const at = new Date(r.calculatedAt).toISOString();
+  const until = q.validUntil === null ? 'no book' : new Date(q.validUntil).toISOString();
+  l.textContent = `live: ${fmt(r.amountOut)} ${r.to} at ${at} (seq ${q.seq}, ${q.ticksSkipped} skipped, valid until ${until})`;
+  diagram(r);
 }
 
-/** Follow the route with the v2 envelope (seq, skipped states, validUntil) on the one-route stream. */
+/** What the last (re)subscription came to: a fresh stream, or a resume and how it went. */
+function verdictText(resume: ResumeVerdict | null): string {
+  if (resume === null) return 'subscribed';
+  if (resume.resumed) return `resumed, ${resume.missedFrames} missed`;
+  return `not resumed (${resume.reason}), started afresh`;
+}
+
+/** Follow the route on GET /stream: seq, skipped states and validUntil with every quote. */
 function live(q: string): void {
-  if (state.socket) state.socket.close();
+  state.stream?.close();
   state.updates = 0;
-  const proto = location.protocol === 'https:' ? 'wss://' : 'ws://';
-  const ws = new WebSocket(`${proto}${location.host}/stream/route?${q}&envelope=v2`);
-  state.socket = ws;
-  ws.onmessage = (m: MessageEvent<string>) => {
-    const msg = JSON.parse(m.data) as StreamMessage;
-    if (msg.error !== undefined || msg.type === 'error') {
-      $('status').textContent = `stream: ${msg.error ?? msg.message ?? ''}`;
-      return;
-    }
-    if (msg.type !== 'quote' || msg.result === undefined) return;
-    const r = msg.result;
-    state.updates += 1;
-    const l = $('live');
-    l.dataset.updates = String(state.updates);
-    l.dataset.seq = String(msg.seq);
-    l.dataset.skipped = String(msg.ticksSkipped);
-    l.dataset.validUntil =
-      msg.validUntil === null || msg.validUntil === undefined ? '' : String(msg.validUntil);
-    const at = new Date(r.calculatedAt).toISOString();
-    const until =
-      l.dataset.validUntil === '' ? 'no book' : new Date(Number(l.dataset.validUntil)).toISOString();
-    l.textContent = `live: ${fmt(r.amountOut)} ${r.to} at ${at} (seq ${msg.seq}, ${msg.ticksSkipped} skipped, valid until ${until})`;
-    diagram(r);
+  const p = new URLSearchParams(q);
+  const route = {
+    from: p.get('from') ?? '',
+    to: p.get('to') ?? '',
+    amountIn: p.get('amountIn') ?? '',
+    strategy: p.get('strategy') as StreamRoute['strategy'],
   };
+  const conn = $('connection');
+  const stream = new window.routeStreamV2.RouteStreamV2(
+    `${location.protocol}//${location.host}`,
+    {
+      onQuote: showQuote,
+      onSubscribed: (_id, streamId, resume) => {
+        conn.dataset.resume = resume === null ? '' : JSON.stringify(resume);
+        conn.textContent = `stream ${streamId}: ${verdictText(resume)}`;
+      },
+      onError: (e) => {
+        $('status').textContent = `stream: ${e.message}`;
+      },
+      onGap: (_id, expected, got) => {
+        conn.textContent = `stream: seq ${got} came where ${expected} was due (frames lost)`;
+      },
+      onConnection: (up, detail) => {
+        conn.dataset.state = up;
+        conn.dataset.connections = String(Number(conn.dataset.connections ?? '0') + (up === 'up' ? 1 : 0));
+        if (up === 'down') conn.textContent = `stream: ${detail}, reconnecting`;
+      },
+    },
+    // The browser's WebSocket is one: its handlers take a MessageEvent/CloseEvent, which carry
+    // the fields the client reads (data; code and reason).
+    { connect: (url, protocol) => new WebSocket(url, protocol) as unknown as SendingWebSocket },
+  );
+  stream.subscribe('explorer', route);
+  state.stream = stream;
 }
 
 async function run(ev?: Event): Promise<void> {

@@ -1,12 +1,12 @@
 import { inlineScript } from '@app/html';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { browserScript } from './page-script';
+import { browserScript, streamClientScript } from './page-script';
 
 /**
  * The /explorer page (an extension beyond the spec): a form, the route as a diagram, the
  * consolidated depth chart of the first hop with the consumed levels shaded, live updates from
- * /stream/route, and the proof and constraint costs beside them. One self-contained response:
+ * GET /stream (the typed client's RouteStreamV2, inlined: it reconnects and resumes), and the proof and constraint costs beside them. One self-contained response:
  * Chart.js (already the backtest report's charting library, well kept, MIT) is inlined from
  * node_modules, so the page works offline and fetches nothing but this server's own endpoints. The
  * page's own script is apps/api/src/browser/explorer.ts, as built.
@@ -19,7 +19,7 @@ export function renderExplorerPage(): string {
 <link rel="icon" href="data:,">
 <style>${CSS}</style>
 </head><body>
-<header><b>Route explorer</b> <small>GET /route/explain and /stream/route (extensions: docs/explain.md)</small></header>
+<header><b>Route explorer</b> <small>GET /route/explain and /stream (extensions: docs/explain.md)</small></header>
 <form id="form">
 <label>from <input name="from" value="BTC" required maxlength="32"></label>
 <label>to <input name="to" value="USDT" required maxlength="32"></label>
@@ -30,7 +30,7 @@ export function renderExplorerPage(): string {
 </form>
 <main>
 <section class="left">
-<h2>Route <small id="live" data-updates="0"></small></h2>
+<h2>Route <small id="live" data-updates="0"></small> <small id="connection"></small></h2>
 <div id="diagram"></div>
 <h2>Depth of the first hop <small id="depth-note"></small></h2>
 <div class="chart"><canvas id="depth"></canvas></div>
@@ -43,6 +43,7 @@ export function renderExplorerPage(): string {
 </section>
 </main>
 <script>${inlineScript(chart)}</script>
+<script>${streamClientScript()}</script>
 <script>${browserScript('explorer')}</script>
 </body></html>`;
 }
