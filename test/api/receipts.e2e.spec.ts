@@ -1,6 +1,4 @@
 import { createHash } from 'node:crypto';
-import { JOURNAL_TOPICS } from '@app/events';
-import { EmbeddedLog } from '@app/event-log';
 import { parseJournalEntryLine } from '@app/audit';
 import {
   checkRecord,
@@ -13,27 +11,13 @@ import {
 } from '@app/transparency';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SERVER_DEFAULTS } from '@app/config';
+import { recordText } from './support/journal-record';
 import { startTestServer, type TestServer } from './support/server';
 import { ofType, openV2, resultText } from './support/stream-v2';
 
 // The receipt as a client meets it: a header on each GET/POST /route answer that an auditor checks
 // against GET /keys, the body bytes it received, and the journal record the log holds.
 const Q = '/route?from=USDT&to=BTC&amountIn=150&strategy=split_optimal&bridges=';
-
-/** The journal record text of `requestId`, read from the log by a second reader. */
-async function recordText(dataDir: string, requestId: string): Promise<string> {
-  const reader = new EmbeddedLog({ dataDir });
-  try {
-    for (const topic of JOURNAL_TOPICS) {
-      const hwm = await reader.highWatermarks(topic);
-      for (let p = 0; p < hwm.length; p++)
-        for (const e of await reader.read(topic, p, 0)) if (e.key === requestId) return e.value;
-    }
-    throw new Error(`no journal record ${requestId}`);
-  } finally {
-    await reader.close();
-  }
-}
 
 async function receiptOf(res: Response): Promise<{ receipt: Receipt; body: Buffer }> {
   const header = res.headers.get('x-quote-receipt');

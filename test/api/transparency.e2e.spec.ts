@@ -1,5 +1,3 @@
-import { EmbeddedLog } from '@app/event-log';
-import { JOURNAL_TOPICS } from '@app/events';
 import {
   decodeReceipt,
   leafHash,
@@ -14,6 +12,7 @@ import {
 } from '@app/transparency';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SERVER_DEFAULTS } from '@app/config';
+import { recordText } from './support/journal-record';
 import { startTestServer, type TestServer } from './support/server';
 
 // The origin's transparency log as a client meets it: quotes with receipts become leaves, a signed
@@ -38,20 +37,6 @@ async function quote(s: TestServer, id: string): Promise<string> {
   expect(res.status).toBe(200);
   await res.arrayBuffer();
   return res.headers.get('x-quote-receipt')!;
-}
-
-async function recordText(dataDir: string, requestId: string): Promise<string> {
-  const reader = new EmbeddedLog({ dataDir, readOnly: true });
-  try {
-    for (const topic of JOURNAL_TOPICS) {
-      const hwm = await reader.highWatermarks(topic);
-      for (let p = 0; p < hwm.length; p++)
-        for (const e of await reader.read(topic, p, 0)) if (e.key === requestId) return e.value;
-    }
-    throw new Error(`no journal record ${requestId}`);
-  } finally {
-    await reader.close();
-  }
 }
 
 describe('the transparency log of one origin', () => {
