@@ -105,6 +105,10 @@ describe('the transparency log of one origin', () => {
       ['/checkpoint/consistency?from=01&to=2', 400],
       ['/checkpoint/consistency?from=1&to=99999999999999999999', 400],
       ['/checkpoint/consistency?from=1&to=8', 404],
+      // Past 2^53 - 1 but within the documented 16 digits: a size not signed, not a bad one.
+      ['/checkpoint/consistency?from=87830967838&to=9215014310487488', 404],
+      ['/checkpoint/consistency?from=9215014310487488&to=9215014310487489', 404],
+      ['/checkpoint/consistency?from=9215014310487488&to=2', 400],
       ['/checkpoint/consistency?from=1&to=2&x=1', 400],
       ['/checkpoint/consistency?from=1&from=2&to=2', 400],
       ['/checkpoint/consistency?from=-1&to=2', 400],

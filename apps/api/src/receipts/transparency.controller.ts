@@ -49,7 +49,7 @@ export class TransparencyController {
     const { from, to } = sizes;
     // Valid, but beyond what is signed yet: like a book not cached, a 404.
     if (to > latest.checkpoint.size)
-      return fail(reply, 404, `to (${to}) is above the latest checkpoint's size ${latest.checkpoint.size}`);
+      return fail(reply, 404, `to is above the latest checkpoint's size ${latest.checkpoint.size}`);
     const path = log.hashes.consistency(from, to);
     if (!path.ok) return fail(reply, 404, `the log no longer holds the hashes of tree size ${from}`);
     return consistencyProofJson({ origin: log.origin, from, to, consistencyPath: path.value });
@@ -91,6 +91,8 @@ function fail(reply: FastifyReply, status: 400 | 404, error: string): ErrorBody 
   return { error };
 }
 
+const CANONICAL_SIZE = /^[1-9][0-9]*$/;
+
 /** `from` and `to`: both present, canonical decimals, 1 <= from <= to (nothing else in the query). */
 function parseSizes(raw: string): { from: number; to: number } | string {
   const split = splitQuery(raw);
@@ -99,7 +101,10 @@ function parseSizes(raw: string): { from: number; to: number } | string {
     if (name !== 'from' && name !== 'to') return `unknown parameter ${JSON.stringify(name.slice(0, 40))}`;
   const [from, to] = (['from', 'to'] as const).map((n) => {
     const text = split.pairs.get(n);
-    return text === undefined || text.length > 16 ? null : parseDecimal(text);
+    if (text === undefined || text.length > 16) return null;
+    // A canonical size past 2^53 - 1 is valid (the documented pattern allows 16 digits) and beyond
+    // any tree this log can hold: it compares as such, and is answered as any size not signed yet.
+    return parseDecimal(text) ?? (CANONICAL_SIZE.test(text) ? Infinity : null);
   });
   if (from == null || to == null)
     return 'from and to are tree sizes: decimal integers without sign or leading zeros';
