@@ -12,7 +12,7 @@ export { partitionFor, murmur2 } from './partitioner';
 export { DEFAULT_SNAPSHOT_POLICY, SnapshotScheduler } from './snapshot-scheduler';
 export type { SnapshotPolicy } from './snapshot-scheduler';
 export { EmbeddedLog } from './embedded/embedded-log';
-export { DEFAULT_PARTITIONS } from './embedded/embedded-options';
+export { DEFAULT_PARTITIONS } from './topic-partitions';
 export type { EmbeddedLogOptions, EmbeddedRetention, FsyncPolicy } from './embedded/embedded-options';
 export { RETENTION_TOPICS, partitionBytes } from './embedded/retention';
 export { retentionLine } from './embedded/retention-pass';

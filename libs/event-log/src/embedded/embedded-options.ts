@@ -32,16 +32,6 @@ export interface EmbeddedLogOptions {
   readonly retention?: EmbeddedRetention;
 }
 
-export const DEFAULT_PARTITIONS: Readonly<Record<TopicName, number>> = {
-  books: 8,
-  venues: 4,
-  quotes: 4,
-  stream: 4,
-  'stream-ledger': 4,
-  // One partition: an origin's entries are read from the start, in order, by whoever audits it.
-  tlog: 1,
-};
-
 /** Retention settings of an embedded log (docs/operations-log.md "Retention"). */
 export interface EmbeddedRetention {
   readonly policy: RetentionPolicy;

@@ -2,6 +2,7 @@ import type { Admin, Kafka } from 'kafkajs';
 import { TOPICS, topicName, type TopicName } from '@app/events';
 import { retry, errorMessage } from '@app/retry';
 import { LogError } from '../log-error';
+import { DEFAULT_PARTITIONS } from '../topic-partitions';
 import type { RetentionPolicy } from '../embedded/retention';
 import { describeRetention, topicRetentionEntries } from './kafka-retention';
 
@@ -12,16 +13,6 @@ export interface KafkaTopicsOptions {
   readonly minInsyncReplicas?: number;
   readonly retention?: RetentionPolicy;
 }
-
-const DEFAULT_PARTITIONS: Readonly<Record<TopicName, number>> = {
-  books: 8,
-  venues: 4,
-  quotes: 4,
-  stream: 4,
-  'stream-ledger': 4,
-  // One partition: an origin's entries are read from the start, in order, by whoever audits it.
-  tlog: 1,
-};
 
 /** Side topics (snapshot marks): compacted, segments rolled every 10 minutes so compaction can run. */
 const COMPACTED = [
