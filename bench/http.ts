@@ -12,15 +12,13 @@
  * BENCH_HTTP_SECONDS (3 per cell), BENCH_HTTP_ROUNDS (4).
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { quantile, type BenchRow } from './bench-row';
 import { ask } from './child-io';
 import type { LoadFigures, LoadOrder } from './http-client';
 import { cpuSeconds } from './cpu';
 import { startService, withoutRules, type Service } from './http-service';
-import { forkHeld, hold, stopHeld } from './processes';
+import { forkHeld, heldTempDir, stopHeld } from './processes';
 
 const ROOT = resolve(__dirname, '..', '..');
 /** The query of the issue that found executable legs three times slower. */
@@ -46,12 +44,7 @@ export async function benchHttp(baseline: string | null): Promise<BenchRow[]> {
   const seconds = setting('BENCH_HTTP_SECONDS', 3);
   const rounds = setting('BENCH_HTTP_ROUNDS', 4);
   const warmup = setting('BENCH_HTTP_WARMUP', 8);
-  const dir = mkdtempSync(join(tmpdir(), 'bench-http-'));
-  const removeDir = hold({
-    label: `temp dir ${dir}`,
-    stop: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })),
-    kill: () => rmSync(dir, { recursive: true, force: true }),
-  });
+  const { dir, remove: removeDir } = heldTempDir('bench-http-');
   const services: Service[] = [];
   let client: ChildProcess | null = null;
   try {

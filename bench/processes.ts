@@ -14,7 +14,9 @@ import {
   type SpawnOptions,
   type StdioOptions,
 } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** Something the bench started that must not outlive it. */
 export interface Stoppable {
@@ -40,6 +42,14 @@ export function hold(s: Stoppable): () => Promise<void> {
     if (!held.delete(s)) return;
     await s.stop();
   };
+}
+
+/** A new temporary directory, held like a child: removed by the returned function, or on Ctrl-C. */
+export function heldTempDir(prefix: string): { readonly dir: string; readonly remove: () => Promise<void> } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const rm = (): void => rmSync(dir, { recursive: true, force: true });
+  const remove = hold({ label: `temp dir ${dir}`, stop: () => Promise.resolve(rm()), kill: rm });
+  return { dir, remove };
 }
 
 /** What is held now, newest first. */

@@ -8,8 +8,6 @@
  * BENCH_HTTP_CONNECTIONS (16), BENCH_HTTP_WARMUP (8 s), BENCH_HTTP_SECONDS (5), BENCH_HTTP_ROUNDS (5).
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { quantile, type BenchRow } from './bench-row';
 import { ask } from './child-io';
@@ -17,7 +15,7 @@ import { cpuSeconds } from './cpu';
 import { HTTP_ROUTE } from './http';
 import type { LoadFigures, LoadOrder } from './http-client';
 import { startService, type Service } from './http-service';
-import { forkHeld, hold, stopHeld } from './processes';
+import { forkHeld, heldTempDir, stopHeld } from './processes';
 
 const ROOT = resolve(__dirname, '..', '..');
 type Cell = LoadFigures & { readonly cpuUs: number };
@@ -33,12 +31,7 @@ export async function benchReceipts(): Promise<BenchRow[]> {
   const seconds = setting('BENCH_HTTP_SECONDS', 5);
   const rounds = setting('BENCH_HTTP_ROUNDS', 5);
   const warmup = setting('BENCH_HTTP_WARMUP', 8);
-  const dir = mkdtempSync(join(tmpdir(), 'bench-receipts-'));
-  const removeDir = hold({
-    label: `temp dir ${dir}`,
-    stop: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })),
-    kill: () => rmSync(dir, { recursive: true, force: true }),
-  });
+  const { dir, remove: removeDir } = heldTempDir('bench-receipts-');
   const services: Service[] = [];
   let client: ChildProcess | null = null;
   try {
