@@ -1,15 +1,13 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHARED_INDEX_BLOCK, SharedJournalIndex, sharedIndexTopics } from '@app/audit';
 import { KafkaLog, logSink } from '@app/event-log';
-import { T0, tempDir, waitFor } from '@test/support';
+import { tempDir, waitFor } from '@test/support';
 import { world } from '../api/support/world';
 import { testBrokers } from '../kafka/broker';
-import { ROOT, startApp, type App } from '../storage/support/processes';
+import type { App } from '../storage/support/processes';
+import { auditorReplay, startKafkaApi, type SharedKafka } from './support/kafka-replicas';
 
 // Issue 20, auditing anywhere: two API processes on one Kafka journal publish its requestId index
 // beside it; an auditor in an empty directory, given nothing but KAFKA_BROKERS (and the topic
@@ -27,18 +25,9 @@ const early: string[] = [];
 const late: string[] = [];
 const REUSED = `reused-${randomUUID().slice(0, 8)}`;
 
-async function startApi(name: string): Promise<string> {
-  const app = startApp('apps/api/src/main.js', ['--port', '0', '--host', '127.0.0.1', '--now', String(T0)], {
-    KAFKA_BROKERS: brokers,
-    TOPIC_PREFIX: topicPrefix,
-    DATA_DIR: join(dir.path, name),
-    LOG_FORMAT: 'json',
-    RATE_LIMIT_RPS: '1000000',
-  });
-  apps.push(app);
-  const port = (await app.waitFor(/"message":"listening","port":(\d+)/, 90_000))[1];
-  return `http://127.0.0.1:${port}`;
-}
+const kafka = (): SharedKafka => ({ brokers, topicPrefix });
+
+const startApi = (name: string): Promise<string> => startKafkaApi(kafka(), join(dir.path, name), apps);
 
 async function quote(url: string, id: string, amount: number): Promise<void> {
   const res = await fetch(`${url}/route?from=USDT&to=BTC&amountIn=${amount}`, {
@@ -49,28 +38,10 @@ async function quote(url: string, id: string, amount: number): Promise<void> {
 }
 
 /** `route-service replay <args>` in an empty directory with the brokers and the prefix alone. */
-function auditor(
+const auditor = (
   args: readonly string[],
   stdin = '',
-): Promise<{ code: number | null; out: string; err: string }> {
-  const cwd = mkdtempSync(join(tmpdir(), 'auditor-'));
-  const child = spawn(process.execPath, [join(ROOT, 'bin/route-service.mjs'), 'replay', ...args], {
-    cwd,
-    env: { PATH: process.env.PATH, KAFKA_BROKERS: brokers, TOPIC_PREFIX: topicPrefix },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  child.stdin.end(stdin);
-  return new Promise((done) =>
-    child.once('exit', (code) => {
-      rmSync(cwd, { recursive: true, force: true });
-      done({ code, out, err });
-    }),
-  );
-}
+): Promise<{ code: number | null; out: string; err: string }> => auditorReplay(kafka(), args, { stdin });
 
 beforeAll(async () => {
   brokers = await testBrokers();

@@ -1,7 +1,4 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeTlogEntry } from '@app/audit';
@@ -11,7 +8,8 @@ import { decodeReceipt, encodeReceipt, leafHash } from '@app/transparency';
 import { T0, tempDir, waitFor } from '@test/support';
 import { world } from '../api/support/world';
 import { testBrokers } from '../kafka/broker';
-import { ROOT, startApp, type App } from '../storage/support/processes';
+import type { App } from '../storage/support/processes';
+import { auditorReplay, startKafkaApi, type SharedKafka } from './support/kafka-replicas';
 
 // Issue 29 on Kafka: two API replicas, each its own origin, sign receipts and checkpoints into one
 // Kafka log; an auditor on another machine (an empty directory, KAFKA_BROKERS, the topic prefix
@@ -25,46 +23,21 @@ let log: KafkaLog;
 const urls: string[] = [];
 const receipts = new Map<string, string>();
 
-async function startApi(name: string): Promise<string> {
-  const app = startApp('apps/api/src/main.js', ['--port', '0', '--host', '127.0.0.1', '--now', String(T0)], {
-    KAFKA_BROKERS: brokers,
-    TOPIC_PREFIX: topicPrefix,
-    DATA_DIR: join(dir.path, name),
-    LOG_FORMAT: 'json',
-    RATE_LIMIT_RPS: '1000000',
+const kafka = (): SharedKafka => ({ brokers, topicPrefix });
+
+const startApi = (name: string): Promise<string> =>
+  startKafkaApi(kafka(), join(dir.path, name), apps, {
     RECEIPTS: 'true',
     RECEIPT_ORIGIN_NAME: name,
     CHECKPOINT_INTERVAL_MS: '300',
     MERGE_DELAY_MS: '1300',
   });
-  apps.push(app);
-  const port = (await app.waitFor(/"message":"listening","port":(\d+)/, 90_000))[1];
-  return `http://127.0.0.1:${port}`;
-}
 
 /** `route-service replay <args>` in an empty directory with the brokers, the prefix and `files`. */
-function auditor(
+const auditor = (
   args: readonly string[],
   files: Record<string, string>,
-): Promise<{ code: number | null; out: string; err: string }> {
-  const cwd = mkdtempSync(join(tmpdir(), 'auditor-'));
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(cwd, name), text);
-  const child = spawn(process.execPath, [join(ROOT, 'bin/route-service.mjs'), 'replay', ...args], {
-    cwd,
-    env: { PATH: process.env.PATH, KAFKA_BROKERS: brokers, TOPIC_PREFIX: topicPrefix },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  return new Promise((done) =>
-    child.once('exit', (code) => {
-      rmSync(cwd, { recursive: true, force: true });
-      done({ code, out, err });
-    }),
-  );
-}
+): Promise<{ code: number | null; out: string; err: string }> => auditorReplay(kafka(), args, { files });
 
 const keyFiles = (): Promise<Record<string, string>> =>
   Promise.all(urls.map(async (u) => (await fetch(`${u}/keys`)).text())).then((texts) =>
