@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -123,6 +125,31 @@ describe('replay verify against a tampered embedded log', () => {
     for (const [i, r] of runs.entries()) {
       expect(r.out, `${IDS[i]!}: ${r.err}`).toBe('verified\n');
       expect(r.code).toBe(0);
+    }
+  });
+
+  it("--keys as a URL: the service's /keys verifies; a key server sending more than a key list is refused unread (exit 2)", async () => {
+    const fromUrl = await replay(['verify', 't-1.receipt', '--keys', `${s.url}/keys`, '--data-dir', intact]);
+    expect(fromUrl.out, fromUrl.err).toBe('verified\n');
+    expect(fromUrl.code).toBe(0);
+    // 1 MiB in 64 KiB pieces, with and without a declared length: the auditor stops at 256 KiB.
+    const piece = Buffer.alloc(64 * 1024, 0x20);
+    const hostile = createServer((req, res) => {
+      if (req.url === '/declared') res.setHeader('content-length', String(16 * piece.length));
+      for (let i = 0; i < 16; i++) res.write(piece);
+      res.end();
+    });
+    await new Promise<void>((ok) => hostile.listen(0, '127.0.0.1', ok));
+    try {
+      const base = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`;
+      for (const path of ['/chunked', '/declared']) {
+        const r = await replay(['verify', 't-1.receipt', '--keys', `${base}${path}`, '--data-dir', intact]);
+        expect(r.code, r.err).toBe(2);
+        expect(r.err).toContain(`--keys ${base}${path}: larger than 262144 bytes`);
+      }
+    } finally {
+      hostile.closeAllConnections();
+      await new Promise((ok) => hostile.close(ok));
     }
   });
 

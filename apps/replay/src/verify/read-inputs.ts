@@ -66,10 +66,28 @@ async function fetchKeys(url: string): Promise<string> {
   try {
     const res = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'error' });
     if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
-    const text = await res.text();
-    if (text.length > MAX_KEYS_CHARS) throw new Error(`larger than ${MAX_KEYS_CHARS} characters`);
-    return text;
+    return await cappedText(res, MAX_KEYS_CHARS);
   } catch (e) {
     throw new UsageError(`--keys ${url}: ${errorMessage(e)}`);
   }
+}
+
+/**
+ * The body as text, given up as soon as it passes `max` bytes: a key list is small, and a server
+ * sending more is not read whole into the auditor's memory.
+ */
+async function cappedText(res: Response, max: number): Promise<string> {
+  const declared = Number(res.headers.get('content-length') ?? 0);
+  if (declared > max) throw new Error(`larger than ${max} bytes`);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (res.body !== null)
+    for await (const piece of res.body) {
+      const chunk = piece as Uint8Array;
+      size += chunk.byteLength;
+      // Leaving the loop cancels the rest of the body.
+      if (size > max) throw new Error(`larger than ${max} bytes`);
+      chunks.push(chunk);
+    }
+  return Buffer.concat(chunks).toString('utf8');
 }
