@@ -1,6 +1,5 @@
 import { errorMessage } from '@app/retry';
 import { UsageError } from '@app/config';
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { configOption } from '@app/config';
 import { Command, Option } from 'commander';
@@ -20,6 +19,7 @@ import {
 import type { EventLog } from '@app/event-log';
 import { integer } from '../cli/args';
 import type { CliContext } from '../cli/context';
+import { readCapped } from '../cli/read-capped';
 import { logConfig, openReadLog } from '../cli/open-log';
 
 interface QuoteOptions {
@@ -246,12 +246,9 @@ function explainDiff(replay: QuoteReplay, requestId: string): string[] {
 }
 
 function readResponse(path: string): string {
-  let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    return readCapped(path, MAX_RESPONSE_FILE);
   } catch (e) {
     throw new UsageError(`--response: cannot read ${path}: ${errorMessage(e)}`);
   }
-  if (text.length > MAX_RESPONSE_FILE) throw new UsageError(`--response: ${path} is larger than 64 MiB`);
-  return text;
 }

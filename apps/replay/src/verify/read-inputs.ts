@@ -1,4 +1,3 @@
-import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { errorMessage } from '@app/retry';
 import { UsageError } from '@app/config';
@@ -10,6 +9,7 @@ import {
   type TrustedKey,
 } from '@app/transparency';
 import type { CliContext } from '../cli/context';
+import { readCapped } from '../cli/read-capped';
 
 /** A /keys URL is read for at most this long. */
 const FETCH_TIMEOUT_MS = 10_000;
@@ -53,11 +53,8 @@ export async function readKeys(sources: readonly string[], ctx: CliContext): Pro
 
 function readBounded(path: string, what: string): string {
   try {
-    if (statSync(path).size > MAX_KEYS_CHARS)
-      throw new UsageError(`${what}: ${path} is larger than ${MAX_KEYS_CHARS} bytes`);
-    return readFileSync(path, 'utf8');
+    return readCapped(path, MAX_KEYS_CHARS);
   } catch (e) {
-    if (e instanceof UsageError) throw e;
     throw new UsageError(`${what}: cannot read ${path}: ${errorMessage(e)}`);
   }
 }

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { configOption, UsageError } from '@app/config';
@@ -6,6 +5,7 @@ import { errorMessage } from '@app/retry';
 import { verifyReceipt } from '@app/audit';
 import type { CliContext } from '../cli/context';
 import { openReadLog } from '../cli/open-log';
+import { readCapped } from '../cli/read-capped';
 import { readKeys, readReceipt } from './read-inputs';
 
 interface VerifyOptions {
@@ -34,6 +34,9 @@ Examples:
   route-service replay verify receipt.txt --keys https://quotes.example/keys
   curl -sD- 'https://quotes.example/route?...' | grep -i x-quote-receipt | route-service replay verify --keys keys.json
   route-service replay verify receipt.txt --keys eu-1.json --keys us-1.json --checkpoint kept.txt`;
+
+/** A kept checkpoint is a signed note of a few lines. */
+const MAX_KEPT_BYTES = 64 * 1024;
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
@@ -86,9 +89,7 @@ async function verify(path: string | undefined, o: VerifyOptions, ctx: CliContex
 
 function readKept(path: string): string {
   try {
-    const text = readFileSync(path, 'utf8');
-    if (text.length > 64 * 1024) throw new Error('larger than 64 KiB');
-    return text;
+    return readCapped(path, MAX_KEPT_BYTES);
   } catch (e) {
     throw new UsageError(`--checkpoint: cannot read ${path}: ${errorMessage(e)}`);
   }
