@@ -13,6 +13,7 @@ import {
 } from '@app/transparency';
 import { RECENT_KEYS, RecentKeys } from './recent-keys';
 import { parseTlogEntry, type LeafRef, type TlogEntry } from './tlog-entry';
+import { prefixMismatch, PrefixReader, type TlogPrefix } from './tlog-prefix';
 
 /** One signed checkpoint as the tlog holds it. */
 export interface KeptCheckpoint {
@@ -24,8 +25,14 @@ export interface KeptCheckpoint {
 /** An origin's tree as its tlog entries build it, and what in them does not fit. */
 export interface OriginTree {
   readonly tree: HashTree;
-  /** Leaf i's record: where it is and its hash (held only when asked for: `keepLeaves`). */
+  /** Leaf firstLeaf + i's record: where it is and its hash (held only when asked for: `keepLeaves`). */
   readonly leaves: LeafRef[];
+  /** The first leaf the tlog still lists: the size of the prefix it starts from, else 0. */
+  readonly firstLeaf: number;
+  /** The newest prefix's size (0 without one). */
+  readonly prefixSize: number;
+  /** The size of every checkpoint the tree keeps provable: its prefix's and each one read, in order. */
+  readonly checkpointSizes: number[];
   /** Leaf index by journal key, for the newest keys (the last leaf of a key that appears twice). */
   readonly byKey: RecentKeys;
   /** Checkpoints in log order, each checked against the tree of its size. */
@@ -37,15 +44,20 @@ export interface OriginTree {
 /** Entries per read: a leaves entry is up to about 0.5 MB (2,000 leaves of 200-character keys). */
 const CHUNK = 64;
 
-/** The tlog entries of `origin`, in log order (other origins' skipped); unreadable ones as problems. */
+/**
+ * The tlog entries of `origin`, in log order (other origins' skipped); unreadable ones as problems.
+ * From `start` on: 0 reads all the log holds (below an embedded log's retention horizon it keeps
+ * each origin's newest prefix and what follows it; Kafka starts at its log start).
+ */
 export async function* tlogEntries(
   log: EventLog,
   origin: string,
   problems: string[],
+  start = 0,
 ): AsyncGenerator<TlogEntry> {
   const p = partitionFor(origin, await log.partitions(TLOG));
   const end = (await log.highWatermarks(TLOG))[p] ?? 0;
-  for (let from = (await log.retainedFrom(TLOG))[p] ?? 0; from < end;) {
+  for (let from = start; from < end;) {
     const batch = await log.read(TLOG, p, from, Math.min(CHUNK, end - from));
     if (batch.length === 0) break;
     for (const e of batch) {
@@ -59,29 +71,79 @@ export async function* tlogEntries(
   }
 }
 
+export interface ReadTreeOptions {
+  readonly keys?: readonly VerifierKey[];
+  readonly keepLeaves?: boolean;
+  /** How many of the newest keys `byKey` holds (default RECENT_KEYS). */
+  readonly recentKeys?: number;
+  /** Where the tree keeps its hashes (default: in memory). */
+  readonly column?: (level: number, first: number) => HashColumn;
+  /**
+   * 'prefix' (the service at start): from the origin's newest prefix on, which the log indexes as
+   * a snapshot entry, and from the start when it has none; 'all' (the auditor, default): all the
+   * log holds, every checkpoint in it checked.
+   */
+  readonly from?: 'all' | 'prefix';
+}
+
 /**
  * Rebuild an origin's tree from its tlog: leaves entries must continue the tree exactly (`from`
- * equal to its size), every checkpoint must have the root of the tree at its size. With `keys`,
- * checkpoints must also open with one of them (the auditor); without, their text is trusted (the
- * service reading back what it signed itself).
+ * equal to its size), every checkpoint must have the root of the tree at its size. A prefix read
+ * first starts the tree past its dropped leaves (the signed roots after it check it); one read
+ * after the leaves it covers must fit them. With `keys`, checkpoints must also open with one of
+ * them (the auditor); without, their text is trusted (the service reading back what it signed).
  */
 export async function readOriginTree(
   log: EventLog,
   origin: string,
-  options: {
-    readonly keys?: readonly VerifierKey[];
-    readonly keepLeaves?: boolean;
-    /** How many of the newest keys `byKey` holds (default RECENT_KEYS). */
-    readonly recentKeys?: number;
-    /** Where the tree keeps its hashes (default: in memory). */
-    readonly column?: (level: number) => HashColumn;
-  } = {},
+  options: ReadTreeOptions = {},
 ): Promise<OriginTree> {
+  if (options.from === 'prefix') {
+    const ends = await log.highWatermarks(TLOG);
+    const p = partitionFor(origin, ends.length);
+    const start = (await log.rebuildStarts(TLOG, ends))[p] ?? 0;
+    // Entries before the origin's first prefix from there on are covered by it: skipped.
+    const fast = start > 0 ? await buildTree(log, origin, options, start) : null;
+    if (fast !== null) return fast;
+  }
+  return (await buildTree(log, origin, options, null))!;
+}
+
+/** The tree from offset `skipTo` on (null: from the start), or null when no prefix was found there. */
+async function buildTree(
+  log: EventLog,
+  origin: string,
+  options: ReadTreeOptions,
+  skipTo: number | null,
+): Promise<OriginTree | null> {
   const problems: string[] = [];
-  const tree = new HashTree({ column: options.column ?? (() => new MemoryHashColumn()) });
+  const column = options.column ?? ((_: number, first: number) => new MemoryHashColumn(first));
+  let made: HashTree | null = null;
+  const open = (p?: TlogPrefix): HashTree =>
+    new HashTree({ column, ...(p === undefined ? {} : { start: p.size, pinned: p.nodes }) });
   const byKey = new RecentKeys(options.recentKeys ?? RECENT_KEYS);
-  const out: OriginTree = { tree, leaves: [], byKey, checkpoints: [], problems };
-  for await (const entry of tlogEntries(log, origin, problems)) {
+  const leaves: LeafRef[] = [];
+  const checkpoints: KeptCheckpoint[] = [];
+  const sizes: number[] = [];
+  let prefixSize = 0;
+  const prefixes = new PrefixReader();
+  for await (const entry of tlogEntries(log, origin, problems, skipTo ?? 0)) {
+    if (entry.type !== 'tlog_prefix') prefixes.interrupt();
+    if (entry.type === 'tlog_prefix') {
+      const p = prefixes.add(entry);
+      if (p === null) continue;
+      prefixSize = p.size;
+      if (made === null) {
+        made = open(p);
+        sizes.push(...p.checkpoints);
+      } else {
+        const wrong = prefixMismatch(made, p);
+        if (wrong !== null) problems.push(wrong);
+      }
+      continue;
+    }
+    if (made === null && skipTo !== null) continue;
+    const tree = (made ??= open());
     if (entry.type === 'tlog_leaves') {
       if (entry.from > tree.size) {
         problems.push(`leaves from ${entry.from} where the tree has ${tree.size}: leaves missing`);
@@ -97,8 +159,8 @@ export async function readOriginTree(
         continue;
       }
       for (const leaf of entry.leaves.slice(again)) {
-        out.byKey.set(leaf.key, tree.size);
-        if (options.keepLeaves === true) out.leaves.push(leaf);
+        byKey.set(leaf.key, tree.size);
+        if (options.keepLeaves === true) leaves.push(leaf);
         tree.append(leaf.hash);
       }
       continue;
@@ -115,9 +177,23 @@ export async function readOriginTree(
       problems.push(
         `checkpoint of ${size} leaves: its root is not the root of the tlog's first ${size} leaves`,
       );
-    else out.checkpoints.push(kept);
+    else {
+      checkpoints.push(kept);
+      sizes.push(size);
+    }
   }
-  return out;
+  if (made === null && skipTo !== null) return null;
+  const tree = made ?? open();
+  return {
+    tree,
+    leaves,
+    firstLeaf: tree.firstLeaf,
+    prefixSize,
+    checkpointSizes: sizes,
+    byKey,
+    checkpoints,
+    problems,
+  };
 }
 
 function checkpointOf(note: string, origin: string, keys?: readonly VerifierKey[]): KeptCheckpoint | string {
