@@ -1,7 +1,9 @@
 import { TLOG } from '@app/events';
 import { partitionFor, type EventLog } from '@app/event-log';
 import {
+  HASH_BYTES,
   HashTree,
+  isKeyName,
   MemoryHashColumn,
   openCheckpoint,
   parseCheckpointText,
@@ -14,6 +16,7 @@ import {
 import { RECENT_KEYS, RecentKeys } from './recent-keys';
 import { parseTlogEntry, type LeafRef, type TlogEntry } from './tlog-entry';
 import { prefixMismatch, PrefixReader, type TlogPrefix } from './tlog-prefix';
+import { scanLeavesEntry, type PackedLeaves } from './leaves-scan';
 
 /** One signed checkpoint as the tlog holds it. */
 export interface KeptCheckpoint {
@@ -54,7 +57,8 @@ export async function* tlogEntries(
   origin: string,
   problems: string[],
   start = 0,
-): AsyncGenerator<TlogEntry> {
+): AsyncGenerator<TlogEntry | PackedLeaves> {
+  const scan = isKeyName(origin);
   const p = partitionFor(origin, await log.partitions(TLOG));
   const end = (await log.highWatermarks(TLOG))[p] ?? 0;
   for (let from = start; from < end;) {
@@ -62,6 +66,12 @@ export async function* tlogEntries(
     if (batch.length === 0) break;
     for (const e of batch) {
       if (e.key !== origin) continue;
+      // Leaves entries as the service writes them are scanned, anything else parsed as JSON.
+      const packed = scan ? scanLeavesEntry(e.value, origin) : null;
+      if (packed !== null) {
+        yield packed;
+        continue;
+      }
       const parsed = parseTlogEntry(e.value);
       if (!parsed.ok) problems.push(`tlog@${e.offset}: ${parsed.error}`);
       else if (parsed.entry.origin !== origin) problems.push(`tlog@${e.offset}: entry of another origin`);
@@ -144,25 +154,10 @@ async function buildTree(
     }
     if (made === null && skipTo !== null) continue;
     const tree = (made ??= open());
-    if (entry.type === 'tlog_leaves') {
-      if (entry.from > tree.size) {
-        problems.push(`leaves from ${entry.from} where the tree has ${tree.size}: leaves missing`);
-        continue;
-      }
-      // A retried append may write an entry twice: the leaves the tree has must be the same ones.
-      const again = tree.size - entry.from;
-      const differs = entry.leaves
-        .slice(0, again)
-        .findIndex((l, i) => !sameLeaf(tree, entry.from + i, l.hash));
-      if (differs >= 0) {
-        problems.push(`leaf ${entry.from + differs} written twice with different hashes`);
-        continue;
-      }
-      for (const leaf of entry.leaves.slice(again)) {
-        byKey.set(leaf.key, tree.size);
-        if (options.keepLeaves === true) leaves.push(leaf);
-        tree.append(leaf.hash);
-      }
+    if (entry.type === 'tlog_leaves' || entry.type === 'tlog_leaves_packed') {
+      const packed = entry.type === 'tlog_leaves' ? pack(entry.from, entry.leaves) : entry;
+      const problem = addLeaves(tree, packed, byKey, options.keepLeaves === true ? leaves : null);
+      if (problem !== null) problems.push(problem);
       continue;
     }
     const kept = checkpointOf(entry.note, origin, options.keys);
@@ -206,6 +201,44 @@ function checkpointOf(note: string, origin: string, keys?: readonly VerifierKey[
   const blank = note.lastIndexOf('\n\n');
   const checkpoint = blank < 0 ? null : parseCheckpointText(note.slice(0, blank + 1));
   return checkpoint === null ? 'checkpoint entry is not a signed checkpoint' : { checkpoint, note };
+}
+
+/**
+ * Leaves continuing the tree exactly, or why they do not: a gap, or leaves it has already that
+ * differ (a retried append may write an entry twice; only what follows the repeat is new).
+ */
+function addLeaves(
+  tree: HashTree,
+  e: PackedLeaves,
+  byKey: RecentKeys,
+  refs: LeafRef[] | null,
+): string | null {
+  if (e.from > tree.size) return `leaves from ${e.from} where the tree has ${tree.size}: leaves missing`;
+  const again = Math.min(tree.size - e.from, e.keys.length);
+  for (let i = 0; i < again; i++)
+    if (!sameLeaf(tree, e.from + i, hashAt(e, i)))
+      return `leaf ${e.from + i} written twice with different hashes`;
+  for (let i = again; i < e.keys.length; i++) {
+    const hash = hashAt(e, i);
+    byKey.set(e.keys[i]!, tree.size);
+    // A copy: the packed buffer is the entry's, and refs outlive it.
+    if (refs !== null) refs.push({ topic: e.topics[i]!, key: e.keys[i]!, hash: Buffer.from(hash) });
+    tree.append(hash);
+  }
+  return null;
+}
+
+const hashAt = (e: PackedLeaves, i: number): Hash => e.hashes.subarray(i * HASH_BYTES, (i + 1) * HASH_BYTES);
+
+/** Leaves parsed as JSON, packed as the scanner packs them. */
+function pack(from: number, leaves: readonly LeafRef[]): PackedLeaves {
+  return {
+    type: 'tlog_leaves_packed',
+    from,
+    topics: leaves.map((l) => l.topic),
+    keys: leaves.map((l) => l.key),
+    hashes: Buffer.concat(leaves.map((l) => l.hash)),
+  };
 }
 
 function sameLeaf(tree: HashTree, index: number, hash: Hash): boolean {
