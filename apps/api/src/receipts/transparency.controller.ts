@@ -82,8 +82,6 @@ export class TransparencyController {
     }
     if (found.state === 'pending')
       return fail(reply, 404, `${requestId} is leaf ${found.leafIndex}, not under a signed checkpoint yet`);
-    if (found.state === 'retired')
-      return fail(reply, 404, pastRetention(requestId, found.leafIndex, found.firstLeaf));
     const { checkpoint, note } = found.checkpoint;
     const path = log.hashes.inclusion(found.leafIndex, checkpoint.size);
     if (!path.ok) return fail(reply, 404, pastRetention(requestId, found.leafIndex, log.hashes.firstLeaf));

@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileHashColumn } from './file-hash-column';
 import { readOriginTree, type KeptCheckpoint, type OriginTree } from './origin-tree';
-import type { RecentKeys } from './recent-keys';
+import { RECENT_KEYS, type RecentKeys } from './recent-keys';
 import { encodeTlogEntry, LEAVES_PER_ENTRY, type LeafRef, type LeafTopic } from './tlog-entry';
 import { prefixParts } from './tlog-prefix';
 
@@ -40,6 +40,8 @@ export interface OriginLogOptions {
    * "Retention"); absent: never.
    */
   readonly prefixEveryLeaves?: number;
+  /** How many of the newest requestIds the proof lookup holds (default RECENT_KEYS). */
+  readonly recentKeys?: number;
 }
 
 /** Checkpoint sizes per slice of a prefix: about 15 ms of hashing on the project's machine. */
@@ -49,8 +51,6 @@ const PREFIX_SLICE = 250;
 export type LeafLookup =
   | { readonly state: 'proven'; readonly leafIndex: number; readonly checkpoint: KeptCheckpoint }
   | { readonly state: 'pending'; readonly leafIndex: number }
-  /** Its leaf is before the tlog's prefix this process started from: its hash is gone. */
-  | { readonly state: 'retired'; readonly leafIndex: number; readonly firstLeaf: number }
   | { readonly state: 'unknown' };
 
 /**
@@ -90,6 +90,21 @@ export class OriginLog {
    * on top of it would sign a fork.
    */
   static async open(options: OriginLogOptions): Promise<OriginLog> {
+    const recentKeys = options.recentKeys ?? RECENT_KEYS;
+    // From the newest prefix while enough leaves follow it for the proof lookup's newest keys
+    // (its guarantee: recentKeys / 2); right after a prefix, from all the log holds, as before.
+    const fast = await OriginLog.read(options, 'prefix', recentKeys);
+    if (fast.read.firstLeaf === 0 || fast.read.tree.size - fast.read.firstLeaf >= recentKeys / 2)
+      return OriginLog.opened(options, fast);
+    for (const c of fast.columns) c.close();
+    return OriginLog.opened(options, await OriginLog.read(options, 'all', recentKeys));
+  }
+
+  private static async read(
+    options: OriginLogOptions,
+    from: 'all' | 'prefix',
+    recentKeys: number,
+  ): Promise<{ read: OriginTree; columns: FileHashColumn[] }> {
     // The tree's hashes live in unlinked files (a cache of the tlog): disk, not memory.
     const dir = mkdtempSync(join(tmpdir(), 'route-tlog-'));
     const columns: FileHashColumn[] = [];
@@ -98,15 +113,23 @@ export class OriginLog {
       columns.push(c);
       return c;
     };
-    let read: OriginTree;
     try {
-      read = await readOriginTree(options.log, options.key.name, { column, from: 'prefix' });
+      return {
+        read: await readOriginTree(options.log, options.key.name, { column, from, recentKeys }),
+        columns,
+      };
     } catch (e) {
       for (const c of columns) c.close();
       throw e;
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  }
+
+  private static opened(
+    options: OriginLogOptions,
+    { read, columns }: { read: OriginTree; columns: FileHashColumn[] },
+  ): OriginLog {
     if (read.problems.length > 0) {
       for (const c of columns) c.close();
       throw new Error(
@@ -145,8 +168,6 @@ export class OriginLog {
     const leafIndex = this.byKey.get(key);
     // Unknown, or older than the newest RECENT_KEYS keys (replay verify proves it from the log).
     if (leafIndex === undefined) return { state: 'unknown' };
-    const firstLeaf = this.tree.firstLeaf;
-    if (leafIndex < firstLeaf) return { state: 'retired', leafIndex, firstLeaf };
     const cp = this.latestCheckpoint;
     return cp !== null && leafIndex < cp.checkpoint.size
       ? { state: 'proven', leafIndex, checkpoint: cp }

@@ -5,8 +5,10 @@ import {
   HashTree,
   isKeyName,
   MemoryHashColumn,
+  nodeKey,
   openCheckpoint,
   parseCheckpointText,
+  rootNodes,
   sameHash,
   type Checkpoint,
   type Hash,
@@ -144,6 +146,11 @@ async function buildTree(
       if (p === null) continue;
       prefixSize = p.size;
       if (made === null) {
+        const problem = rootless(p);
+        if (problem !== null) {
+          problems.push(problem);
+          continue;
+        }
         made = open(p);
         sizes.push(...p.checkpoints);
       } else {
@@ -229,6 +236,15 @@ function addLeaves(
 }
 
 const hashAt = (e: PackedLeaves, i: number): Hash => e.hashes.subarray(i * HASH_BYTES, (i + 1) * HASH_BYTES);
+
+/** Why a prefix cannot start a tree (it lacks a node of its own root), or null. */
+function rootless(p: TlogPrefix): string | null {
+  const held = new Set(p.nodes.map(([id]) => nodeKey(id)));
+  const lacking = rootNodes(p.size).find((id) => !held.has(nodeKey(id)));
+  return lacking === undefined
+    ? null
+    : `prefix of ${p.size} leaves lacks node ${nodeKey(lacking)} of its root`;
+}
 
 /** Leaves parsed as JSON, packed as the scanner packs them. */
 function pack(from: number, leaves: readonly LeafRef[]): PackedLeaves {
