@@ -124,14 +124,20 @@ describe('a tlog that starts at a prefix', () => {
     expect(b.tlog.lookup('r-13')).toMatchObject({ state: 'proven', leafIndex: 13 });
     expect(b.tlog.lookup('r-2')).toEqual({ state: 'unknown' });
     for (const m of [3, 6, 9, 12]) expect(b.tlog.hashes.consistency(m, 15).ok).toBe(true);
+    // A prefix written by the restarted process (at 18: 18 - 12 >= 4) keeps every older size too.
+    b.tlog.appended('quotes', records(15, 3));
+    await b.tlog.checkpoint();
+    const mid = await readOriginTree(b.log, key.name, { keys: verifiers, from: 'prefix' });
+    expect([mid.problems, mid.firstLeaf, mid.checkpointSizes]).toEqual([[], 18, [3, 6, 9, 12, 15, 18]]);
+    for (const m of [3, 6, 9, 12, 15]) expect(mid.tree.consistency(m, 18).ok).toBe(true);
     // The auditor reads the whole log: every prefix met after its leaves must fit them.
     const all = await readOriginTree(b.log, key.name, { keys: verifiers });
-    expect([all.problems, all.firstLeaf, all.tree.size]).toEqual([[], 0, 15]);
+    expect([all.problems, all.firstLeaf, all.tree.size]).toEqual([[], 0, 18]);
     b.tlog.close();
     await b.log.close();
     // Fewer leaves after the newest prefix than the lookup must hold: read from the start instead.
     const c = await open(20);
-    expect([c.tlog.hashes.firstLeaf, c.tlog.size]).toEqual([0, 15]);
+    expect([c.tlog.hashes.firstLeaf, c.tlog.size]).toEqual([0, 18]);
     expect(c.tlog.lookup('r-2')).toMatchObject({ state: 'proven', leafIndex: 2 });
     c.tlog.close();
     await c.log.close();
