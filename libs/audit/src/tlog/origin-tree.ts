@@ -185,6 +185,8 @@ async function buildTree(
     }
   }
   if (made === null && skipTo !== null) return null;
+  // Index the keys now: the entries' texts the scanned keys were sliced from can then go.
+  byKey.get('');
   const tree = made ?? open();
   return {
     tree,
