@@ -3,7 +3,9 @@
  * the cost of one checkpoint round (the journal's partitions fdatasync'd, the new leaves and the
  * signed checkpoint appended to the tlog topic and synced) after 1,000 journal records, wall and
  * CPU; then the restart cost of an origin whose tlog holds 1,000,000 leaves (the tree rebuilt
- * from it, every checkpoint checked) and the tlog's bytes per leaf.
+ * from it, every checkpoint checked) and the tlog's bytes per leaf; then the same origin grown by
+ * 300,000 leaves with a prefix written at 1,100,000 (docs/audit.md "Retention"), and its restart,
+ * which reads from that prefix on.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -67,9 +69,49 @@ export async function benchTlogLog(): Promise<BenchRow[]> {
     await log.close();
     log = new EmbeddedLog({ dataDir, fsync: 'interval' });
     const t0 = performance.now();
+    const c0 = process.cpuUsage();
     tlog = await OriginLog.open({ log, key, mergeDelayMs: 10_000, now: () => Date.now() });
     row('restart: 1M-leaf tree rebuilt from the tlog', performance.now() - t0, 'ms');
+    // The process's CPU too: a shared machine's load stretches the wall time.
+    row('restart: 1M-leaf tree rebuilt from the tlog, CPU', cpuMs(c0), 'ms');
     row('tlog bytes per leaf', tlogBytes / tlog.size, 'bytes');
+    tlog.close();
+    await log.close();
+
+    // A prefix at 1,100,000 leaves (due: a million since the last, none), then 200,000 more: a
+    // restart reads from a prefix when at least half the proof lookup's 250,000 keys follow it.
+    log = new EmbeddedLog({ dataDir, fsync: 'interval' });
+    const withPrefix = {
+      log,
+      key,
+      mergeDelayMs: 10_000,
+      now: () => Date.now(),
+      prefixEveryLeaves: 1_000_000,
+    };
+    tlog = await OriginLog.open(withPrefix);
+    for (let round = 0; round < 3; round++) {
+      const base = tlog.size;
+      tlog.appended(
+        'quotes',
+        Array.from({ length: 100_000 }, (_, i) => ({ ...template, key: `p-${base + i}` })),
+      );
+      await tlog.checkpoint();
+    }
+    const before = await tlogSize(log);
+    tlog.close();
+    await log.close();
+    log = new EmbeddedLog({ dataDir, fsync: 'interval' });
+    const t1 = performance.now();
+    const c1 = process.cpuUsage();
+    tlog = await OriginLog.open({ ...withPrefix, log });
+    row('restart: 1.3M-leaf tree from its prefix 200,000 leaves back', performance.now() - t1, 'ms');
+    row('restart: 1.3M-leaf tree from its prefix, CPU', cpuMs(c1), 'ms');
+    row(
+      'prefix of the 1.1M-leaf tree (every checkpoint size below it kept)',
+      prefixBytes(await tlogTexts(log)),
+      'bytes',
+    );
+    if (tlog.hashes.firstLeaf !== 1_100_000 || before <= tlogBytes) throw new Error('no prefix was read');
     tlog.close();
     await log.close();
   } finally {
@@ -78,12 +120,24 @@ export async function benchTlogLog(): Promise<BenchRow[]> {
   return rows;
 }
 
+function cpuMs(since: NodeJS.CpuUsage): number {
+  const c = process.cpuUsage(since);
+  return (c.user + c.system) / 1000;
+}
+
 async function tlogSize(log: EmbeddedLog): Promise<number> {
-  let bytes = 0;
+  return (await tlogTexts(log)).reduce((n, t) => n + Buffer.byteLength(t), 0);
+}
+
+async function tlogTexts(log: EmbeddedLog): Promise<string[]> {
+  const out: string[] = [];
   for (let from = 0; ;) {
     const batch = await log.read(TLOG, 0, from, 256);
-    if (batch.length === 0) return bytes;
-    for (const e of batch) bytes += Buffer.byteLength(e.value);
+    if (batch.length === 0) return out;
+    for (const e of batch) out.push(e.value);
     from = batch[batch.length - 1]!.offset + 1;
   }
 }
+
+const prefixBytes = (texts: readonly string[]): number =>
+  texts.filter((t) => t.includes('"type":"tlog_prefix"')).reduce((n, t) => n + Buffer.byteLength(t), 0);

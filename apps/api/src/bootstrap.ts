@@ -94,6 +94,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
         mergeDelayMs: options.config.receipts.mergeDelayMs,
         now: () => options.clock.now(),
         promiseKept: journalHealthy(() => journal),
+        prefixEveryLeaves: options.config.receipts.prefixEveryLeaves,
       })
     : null;
   // JOURNAL_STRICT: responses wait for their record; otherwise records are appended in batches.

@@ -48,6 +48,7 @@ describe('loadConfig', () => {
         origin: 'route-service/main',
         checkpointIntervalMs: 2_000,
         mergeDelayMs: 10_000,
+        prefixEveryLeaves: 1_048_576,
       },
     });
     expect(c.server.http).toEqual(HTTP_LIMIT_DEFAULTS);
@@ -271,6 +272,7 @@ describe('loadConfig', () => {
       RECEIPTS: 'true',
       CHECKPOINT_INTERVAL_MS: '5000',
       MERGE_DELAY_MS: '60000',
+      TLOG_PREFIX_LEAVES: '4096',
     };
     const c = loadConfig('api', [], env, cwd);
     expect(c.server.receipts).toEqual({
@@ -279,6 +281,7 @@ describe('loadConfig', () => {
       keyFile: join(cwd, 'receipt.pem'),
       checkpointIntervalMs: 5_000,
       mergeDelayMs: 60_000,
+      prefixEveryLeaves: 4096,
     });
     const bad = {
       RECEIPT_ORIGIN_NAME: 'a b',
@@ -287,12 +290,14 @@ describe('loadConfig', () => {
       // A promise the service could not keep: a record may wait a whole interval.
       CHECKPOINT_INTERVAL_MS: '5000',
       MERGE_DELAY_MS: '5500',
+      TLOG_PREFIX_LEAVES: '0',
     };
     expect(issues(() => loadConfig('api', [], bad, cwd)).sort()).toEqual([
       'MERGE_DELAY_MS',
       'RECEIPTS',
       'RECEIPT_KEY_FILE',
       'RECEIPT_ORIGIN_NAME',
+      'TLOG_PREFIX_LEAVES',
     ]);
   });
 

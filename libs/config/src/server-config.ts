@@ -56,6 +56,8 @@ export interface ReceiptSettings {
   readonly checkpointIntervalMs: number;
   /** MERGE_DELAY_MS: what every checkpoint promises (docs/audit.md "Merge delay"). */
   readonly mergeDelayMs: number;
+  /** TLOG_PREFIX_LEAVES: leaves between the tlog's prefixes (docs/audit.md "Retention"). */
+  readonly prefixEveryLeaves: number;
 }
 
 /** The server's settings from --port, --host and the environment; every bad key reported through `r`. */
@@ -96,6 +98,7 @@ export function readServer(r: Reader): ServerConfig {
       origin: `route-service/${r.text('RECEIPT_ORIGIN_NAME')!}`,
       checkpointIntervalMs,
       mergeDelayMs,
+      prefixEveryLeaves: r.int('TLOG_PREFIX_LEAVES'),
     },
   };
 }

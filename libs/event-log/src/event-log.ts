@@ -4,11 +4,12 @@ import type { SharedTopic } from './shared-topic';
 
 /**
  * Topics folded from the latest snapshot of each key: only their entries are indexed for
- * `rebuildStarts` (snapshot marks and the first entry of each key). Other topics are read from
+ * `rebuildStarts` (snapshot marks and the first entry of each key). The tlog's snapshots are its
+ * origins' prefixes (docs/audit.md "Retention"). Other topics are read from
  * their start (venues) or by key (quotes), so marking them would only grow an index without use
  * (one mark per requestId for quotes).
  */
-export const SNAPSHOT_TOPICS: readonly TopicName[] = ['books'];
+export const SNAPSHOT_TOPICS: readonly TopicName[] = ['books', 'tlog'];
 
 /** One entry to append: the log key and the record's JSON text (one events.md line, no newline). */
 export interface AppendEntry {

@@ -21,8 +21,14 @@ const PER_CHUNK = 4096;
 /** A HashColumn in memory: 128 KiB chunks, so a million hashes are 245 buffers, not a million. */
 export class MemoryHashColumn implements HashColumn {
   private readonly chunks = new Map<number, Buffer>();
-  private first = 0;
-  private count = 0;
+  private first: number;
+  private count: number;
+
+  /** `first`: the index of the first hash it will hold (a tree opened from a prefix starts past 0). */
+  constructor(first = 0) {
+    this.first = first;
+    this.count = first;
+  }
 
   get start(): number {
     return this.first;

@@ -24,8 +24,16 @@ export type Proved<T> =
 export interface HashTreeOptions {
   /** Levels stored: 0, stride, 2 * stride, ...; a node between is rehashed from up to 2^(stride-1) stored ones. */
   readonly stride?: number;
-  /** A column for stored level `level` (opened or created by the caller). */
-  readonly column: (level: number) => HashColumn;
+  /**
+   * A column for stored level `level` (opened or created by the caller); a new one starts at
+   * index `first`: 0, or past the nodes below `start`.
+   */
+  readonly column: (level: number, first: number) => HashColumn;
+  /**
+   * A tree whose leaves below `start` were dropped (a tlog prefix): its new columns start there and
+   * `pinned` holds the nodes below it that its root and later proofs need (treePrefix's).
+   */
+  readonly start?: number;
   /** Nodes kept by earlier retain() calls (the caller persists what retain returns). */
   readonly pinned?: Iterable<readonly [NodeId, Hash]>;
 }
@@ -48,7 +56,9 @@ export class HashTree implements NodeSource {
     if (!Number.isInteger(this.stride) || this.stride < 1 || this.stride > 16)
       throw new RangeError('stride in 1..16');
     for (const [id, hash] of options.pinned ?? []) this.pins.set(nodeKey(id), hash);
-    for (let c = 0; c * this.stride <= 53; c++) this.columns.push(options.column(c * this.stride));
+    const start = options.start ?? 0;
+    for (let c = 0; c * this.stride <= 53; c++)
+      this.columns.push(options.column(c * this.stride, Math.floor(start / 2 ** (c * this.stride))));
     const size = this.columns[0]!.end;
     const frontier = rootNodes(size).map((id) => this.node(id));
     if (frontier.some((h) => h === null)) throw new RangeError('store lacks the nodes of its own root');

@@ -21,6 +21,7 @@ export { MemoryHashColumn } from './hash-column';
 export type { HashColumn } from './hash-column';
 export { HashTree } from './hash-tree';
 export type { HashTreeOptions, NodeSource, Proved } from './hash-tree';
+export { treePrefix } from './tree-prefix';
 export {
   ED25519_TYPE,
   formatVerifierKey,

@@ -51,7 +51,13 @@ export class TransparencyController {
     if (to > latest.checkpoint.size)
       return fail(reply, 404, `to is above the latest checkpoint's size ${latest.checkpoint.size}`);
     const path = log.hashes.consistency(from, to);
-    if (!path.ok) return fail(reply, 404, `the log no longer holds the hashes of tree size ${from}`);
+    // Sizes below the prefix stay provable only where a checkpoint was signed at them.
+    if (!path.ok)
+      return fail(
+        reply,
+        404,
+        `tree size ${from} is past retention: the log keeps proofs from sizes it signed a checkpoint at, and from ${log.hashes.firstLeaf} on`,
+      );
     return consistencyProofJson({ origin: log.origin, from, to, consistencyPath: path.value });
   }
 
@@ -64,17 +70,21 @@ export class TransparencyController {
     const log = this.tlog;
     if (log === null) return fail(reply, 404, OFF);
     const found = log.lookup(requestId);
-    if (found.state === 'unknown')
+    if (found.state === 'unknown') {
+      const first = log.hashes.firstLeaf;
+      // Leaves before the prefix this process started from are gone: their keys are not known either.
+      const retired = first === 0 ? '' : `; a record before leaf ${first} is past retention`;
       return fail(
         reply,
         404,
-        `no record of ${requestId} among the newest of ${log.origin}'s log (yet: one enters within the merge delay; an older one is proven from the log by replay verify)`,
+        `no record of ${requestId} among the newest of ${log.origin}'s log (yet: one enters within the merge delay; an older one is proven from the log by replay verify)${retired}`,
       );
+    }
     if (found.state === 'pending')
       return fail(reply, 404, `${requestId} is leaf ${found.leafIndex}, not under a signed checkpoint yet`);
     const { checkpoint, note } = found.checkpoint;
     const path = log.hashes.inclusion(found.leafIndex, checkpoint.size);
-    if (!path.ok) return fail(reply, 404, `the log no longer holds the hashes of leaf ${found.leafIndex}`);
+    if (!path.ok) return fail(reply, 404, pastRetention(requestId, found.leafIndex, log.hashes.firstLeaf));
     return inclusionProofJson({
       origin: log.origin,
       requestId,
@@ -84,6 +94,10 @@ export class TransparencyController {
       checkpoint: note,
     });
   }
+}
+
+function pastRetention(requestId: string, leafIndex: number, firstLeaf: number): string {
+  return `${requestId} is leaf ${leafIndex}, past retention: the log keeps leaves from ${firstLeaf} on (its checkpoints and later proofs still verify)`;
 }
 
 function fail(reply: FastifyReply, status: 400 | 404, error: string): ErrorBody {

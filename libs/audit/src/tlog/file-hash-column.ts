@@ -14,10 +14,13 @@ export class FileHashColumn implements HashColumn {
   private readonly fd: number;
   private readonly pending = Buffer.alloc(PER_WRITE * HASH_BYTES);
   private buffered = 0;
-  private count = 0;
-  private first = 0;
+  private count: number;
+  private first: number;
 
-  constructor(path: string) {
+  /** `first`: the index of the first hash it will hold (a tree opened from a prefix starts past 0). */
+  constructor(path: string, first = 0) {
+    this.count = first;
+    this.first = first;
     this.fd = openSync(path, 'w+', 0o600);
     unlinkSync(path);
   }

@@ -5,7 +5,11 @@ import {
   promiseLines,
   readPromise,
   signCheckpoint,
+  nodeKey,
+  treePrefix,
+  type Hash,
   type HashTree,
+  type NodeId,
   type SigningKey,
 } from '@app/transparency';
 import type { AppendedRecord } from '../journal-entry';
@@ -14,8 +18,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileHashColumn } from './file-hash-column';
 import { readOriginTree, type KeptCheckpoint, type OriginTree } from './origin-tree';
-import type { RecentKeys } from './recent-keys';
+import { RECENT_KEYS, type RecentKeys } from './recent-keys';
 import { encodeTlogEntry, LEAVES_PER_ENTRY, type LeafRef, type LeafTopic } from './tlog-entry';
+import { prefixParts } from './tlog-prefix';
 
 export interface OriginLogOptions {
   readonly log: EventLog;
@@ -30,7 +35,17 @@ export interface OriginLogOptions {
    * failing since the last checkpoint), so a checkpoint never promises what it may not hold.
    */
   readonly promiseKept?: () => boolean;
+  /**
+   * After this many leaves since the last prefix, a round writes a new one (docs/audit.md
+   * "Retention"); absent: never.
+   */
+  readonly prefixEveryLeaves?: number;
+  /** How many of the newest requestIds the proof lookup holds (default RECENT_KEYS). */
+  readonly recentKeys?: number;
 }
+
+/** Checkpoint sizes per slice of a prefix: about 15 ms of hashing on the project's machine. */
+const PREFIX_SLICE = 250;
 
 /** A proof's raw parts: the leaf, the size and checkpoint it is proven under. */
 export type LeafLookup =
@@ -53,15 +68,20 @@ export class OriginLog {
   private running: Promise<KeptCheckpoint | null> | null = null;
   /** When leaves last joined the tree (the clock of `now`); 0 before. */
   private grewAt = 0;
+  /** Every checkpoint size signed, each kept provable by the next prefix. */
+  private readonly sizes: number[];
+  private prefixSize: number;
 
   private constructor(
     private readonly options: OriginLogOptions,
     private readonly tree: HashTree,
     private readonly byKey: RecentKeys,
-    checkpoints: readonly KeptCheckpoint[],
+    read: OriginTree,
     private readonly columns: readonly FileHashColumn[],
   ) {
-    this.latestCheckpoint = checkpoints[checkpoints.length - 1] ?? null;
+    this.latestCheckpoint = read.checkpoints[read.checkpoints.length - 1] ?? null;
+    this.sizes = read.checkpointSizes;
+    this.prefixSize = read.prefixSize;
   }
 
   /**
@@ -70,30 +90,53 @@ export class OriginLog {
    * on top of it would sign a fork.
    */
   static async open(options: OriginLogOptions): Promise<OriginLog> {
+    const recentKeys = options.recentKeys ?? RECENT_KEYS;
+    // From the newest prefix while enough leaves follow it for the proof lookup's newest keys
+    // (its guarantee: recentKeys / 2); right after a prefix, from all the log holds, as before.
+    const fast = await OriginLog.read(options, 'prefix', recentKeys);
+    if (fast.read.firstLeaf === 0 || fast.read.tree.size - fast.read.firstLeaf >= recentKeys / 2)
+      return OriginLog.opened(options, fast);
+    for (const c of fast.columns) c.close();
+    return OriginLog.opened(options, await OriginLog.read(options, 'all', recentKeys));
+  }
+
+  private static async read(
+    options: OriginLogOptions,
+    from: 'all' | 'prefix',
+    recentKeys: number,
+  ): Promise<{ read: OriginTree; columns: FileHashColumn[] }> {
     // The tree's hashes live in unlinked files (a cache of the tlog): disk, not memory.
     const dir = mkdtempSync(join(tmpdir(), 'route-tlog-'));
     const columns: FileHashColumn[] = [];
-    const column = (level: number): FileHashColumn => {
-      const c = new FileHashColumn(join(dir, `level-${level}`));
+    const column = (level: number, first: number): FileHashColumn => {
+      const c = new FileHashColumn(join(dir, `level-${level}-${columns.length}`), first);
       columns.push(c);
       return c;
     };
-    let read: OriginTree;
     try {
-      read = await readOriginTree(options.log, options.key.name, { column });
+      return {
+        read: await readOriginTree(options.log, options.key.name, { column, from, recentKeys }),
+        columns,
+      };
     } catch (e) {
       for (const c of columns) c.close();
       throw e;
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  }
+
+  private static opened(
+    options: OriginLogOptions,
+    { read, columns }: { read: OriginTree; columns: FileHashColumn[] },
+  ): OriginLog {
     if (read.problems.length > 0) {
       for (const c of columns) c.close();
       throw new Error(
         `the transparency log of ${options.key.name} does not fit together: ${read.problems.slice(0, 3).join('; ')}`,
       );
     }
-    return new OriginLog(options, read.tree, read.byKey, read.checkpoints, columns);
+    return new OriginLog(options, read.tree, read.byKey, read, columns);
   }
 
   /** Release the tree's files (after the last checkpoint). */
@@ -167,6 +210,9 @@ export class OriginLog {
     const checkpoint = { origin: this.origin, size, root: this.tree.root(), extensions };
     const note = signCheckpoint(checkpoint, this.options.key);
     const entries = this.leafEntries(size);
+    const leafEntries = entries.length;
+    const prefix = await this.prefixEntries(size);
+    entries.push(...prefix);
     entries.push({
       key: this.origin,
       value: encodeTlogEntry({ type: 'tlog_checkpoint', origin: this.origin, note }),
@@ -175,12 +221,13 @@ export class OriginLog {
       await this.options.log.append(TLOG, entries);
     } catch (e) {
       // Leaves entries the log took stay taken: readers skip a repeated one that matches.
-      const took =
-        e instanceof LogError ? (e.appended ?? []).filter((i) => i < entries.length - 1).length : 0;
+      const took = e instanceof LogError ? (e.appended ?? []).filter((i) => i < leafEntries).length : 0;
       this.unwritten = this.unwritten.slice(took * LEAVES_PER_ENTRY);
       throw e;
     }
     this.unwritten = [];
+    if (prefix.length > 0) this.prefixSize = size;
+    if (this.sizes[this.sizes.length - 1] !== size) this.sizes.push(size);
     await this.options.log.durable();
     this.latestCheckpoint = { checkpoint, note };
     return this.latestCheckpoint;
@@ -198,6 +245,33 @@ export class OriginLog {
     if (!promise) return false;
     // A clock that does not move (a pinned --now) can promise nothing newer.
     return lastTime === null || (time > lastTime && lastTime < this.grewAt + this.options.mergeDelayMs);
+  }
+
+  /**
+   * The prefix of the tree of `size` leaves when one is due, written before its checkpoint (which
+   * then vouches for it to a reader that starts at it), its first part a snapshot entry: the one
+   * a restart reads from and the embedded log's retention keeps.
+   */
+  private async prefixEntries(size: number): Promise<AppendEntry[]> {
+    const every = this.options.prefixEveryLeaves;
+    if (every === undefined || size - this.prefixSize < every) return [];
+    const checkpoints = [...new Set(this.sizes.filter((m) => m > 0 && m < size))].sort((a, b) => a - b);
+    const nodes = new Map<string, readonly [NodeId, Hash]>();
+    for (let i = 0; i === 0 || i < checkpoints.length; i += PREFIX_SLICE) {
+      const slice = treePrefix(this.tree, size, checkpoints.slice(i, i + PREFIX_SLICE));
+      // A node missing here means an earlier prefix left out a size still kept: a bug, not an input.
+      if (!slice.ok)
+        throw new Error(`the tree lacks node ${slice.missing.level}/${slice.missing.index} for its prefix`);
+      for (const n of slice.value) nodes.set(nodeKey(n[0]), n);
+      // Only this round changes the tree: requests (proofs included) may run between slices.
+      await new Promise((resume) => setImmediate(resume));
+    }
+    const sorted = [...nodes.values()].sort(([a], [b]) => a.level - b.level || a.index - b.index);
+    return prefixParts(this.origin, { size, checkpoints, nodes: sorted }).map((part, i) => ({
+      key: this.origin,
+      value: encodeTlogEntry(part),
+      ...(i === 0 ? { snapshot: true } : {}),
+    }));
   }
 
   private leafEntries(size: number): AppendEntry[] {

@@ -1,5 +1,5 @@
 import { JOURNAL_TOPICS, STREAM_LEDGER, type JournalTopic } from '@app/events';
-import { fromBase64, HASH_BYTES, isKeyName, toBase64, type Hash } from '@app/transparency';
+import { fromBase64, HASH_BYTES, isKeyName, toBase64, type Hash, type NodeId } from '@app/transparency';
 
 /** The journal topics whose records are leaves. */
 export type LeafTopic = JournalTopic | typeof STREAM_LEDGER;
@@ -23,12 +23,43 @@ export type TlogEntry =
       readonly from: number;
       readonly leaves: readonly LeafRef[];
     }
-  | { readonly type: 'tlog_checkpoint'; readonly origin: string; readonly note: string };
+  | { readonly type: 'tlog_checkpoint'; readonly origin: string; readonly note: string }
+  | TlogPrefixPart;
+
+/**
+ * One part of a prefix (docs/audit.md "Retention"): what the tree of `size` leaves keeps of the
+ * leaves below `size` once the entries before the prefix are dropped. The prefix's checkpoint
+ * sizes and nodes are those of its `parts` entries, written one after another, in part order.
+ */
+export interface TlogPrefixPart {
+  readonly type: 'tlog_prefix';
+  readonly origin: string;
+  readonly size: number;
+  readonly part: number;
+  readonly parts: number;
+  /** Sizes of the checkpoints signed below `size`, each kept provable. */
+  readonly checkpoints: readonly number[];
+  readonly nodes: readonly (readonly [NodeId, Hash])[];
+}
 
 /** Leaves per entry: about 100 bytes each, far below the log's 1 MB record limit. */
 export const LEAVES_PER_ENTRY = 2000;
 
+/** Checkpoint sizes plus nodes per prefix part: about 60 bytes a node, far below the 1 MB limit. */
+export const PREFIX_ITEMS_PER_ENTRY = 8000;
+
 export function encodeTlogEntry(e: TlogEntry): string {
+  if (e.type === 'tlog_prefix')
+    return JSON.stringify({
+      v: 1,
+      type: e.type,
+      origin: e.origin,
+      size: e.size,
+      part: e.part,
+      parts: e.parts,
+      checkpoints: e.checkpoints,
+      nodes: e.nodes.map(([id, h]) => [id.level, id.index, toBase64(h)]),
+    });
   if (e.type === 'tlog_checkpoint')
     return JSON.stringify({ v: 1, type: e.type, origin: e.origin, note: e.note });
   return JSON.stringify({
@@ -58,6 +89,7 @@ export function parseTlogEntry(text: string): { ok: true; entry: TlogEntry } | {
       return { ok: false, error: 'a checkpoint entry has v, type, origin and note' };
     return { ok: true, entry: { type: 'tlog_checkpoint', origin, note: r.note } };
   }
+  if (r.type === 'tlog_prefix') return prefixOf(r, origin);
   if (r.type !== 'tlog_leaves') return { ok: false, error: 'unknown type' };
   if (!sameKeys(r, ['v', 'type', 'origin', 'from', 'leaves']))
     return { ok: false, error: 'a leaves entry has v, type, origin, from and leaves' };
@@ -70,6 +102,57 @@ export function parseTlogEntry(text: string): { ok: true; entry: TlogEntry } | {
     leaves.push(ref);
   }
   return { ok: true, entry: { type: 'tlog_leaves', origin, from: r.from as number, leaves } };
+}
+
+const PREFIX_KEYS = ['v', 'type', 'origin', 'size', 'part', 'parts', 'checkpoints', 'nodes'];
+
+function prefixOf(
+  r: Record<string, unknown>,
+  origin: string,
+): { ok: true; entry: TlogEntry } | { ok: false; error: string } {
+  if (!sameKeys(r, PREFIX_KEYS)) return { ok: false, error: `a prefix entry has ${PREFIX_KEYS.join(', ')}` };
+  const { size, part, parts, checkpoints, nodes } = r;
+  if (!isCount(size) || !isCount(part) || !isCount(parts) || part >= parts)
+    return { ok: false, error: 'bad size, part or parts' };
+  if (
+    !Array.isArray(checkpoints) ||
+    !Array.isArray(nodes) ||
+    checkpoints.length + nodes.length > PREFIX_ITEMS_PER_ENTRY
+  )
+    return {
+      ok: false,
+      error: `checkpoints and nodes are arrays of at most ${PREFIX_ITEMS_PER_ENTRY} items together`,
+    };
+  if (!checkpoints.every((m) => isCount(m) && m < size)) return { ok: false, error: 'bad checkpoint size' };
+  const held: [NodeId, Hash][] = [];
+  for (const n of nodes as unknown[]) {
+    const node = nodeOf(n, size);
+    if (node === null) return { ok: false, error: `bad node ${held.length}` };
+    held.push(node);
+  }
+  return {
+    ok: true,
+    entry: {
+      type: 'tlog_prefix',
+      origin,
+      size,
+      part,
+      parts,
+      checkpoints: checkpoints as number[],
+      nodes: held,
+    },
+  };
+}
+
+const isCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
+
+/** [level, index, hash] of a perfect subtree inside the prefix's `size` leaves. */
+function nodeOf(n: unknown, size: number): [NodeId, Hash] | null {
+  if (!Array.isArray(n) || n.length !== 3) return null;
+  const [level, index, hash] = n as unknown[];
+  if (!isCount(level) || level > 53 || !isCount(index) || (index + 1) * 2 ** level > size) return null;
+  const bytes = typeof hash === 'string' ? fromBase64(hash, HASH_BYTES) : null;
+  return bytes === null ? null : [{ level, index }, bytes];
 }
 
 function leafOf(l: unknown): LeafRef | null {

@@ -7,7 +7,7 @@ export interface LogAudit {
   readonly origin: string;
   readonly leaves: number;
   readonly checkpoints: number;
-  /** The latest checkpoint's size (0 without one): the leaves checked against the journal. */
+  /** The leaves checked against the journal: those the tlog lists up to the latest checkpoint. */
   readonly checkedLeaves: number;
   /** Each fault found, named: the tree against its checkpoints, then each leaf against its record. */
   readonly problems: readonly string[];
@@ -49,9 +49,11 @@ export async function auditOriginLog(
   const problems = tree.problems.map((p) =>
     p.includes('root is not the root') ? `${p} (leaves changed, reordered or removed)` : p,
   );
-  const checkedLeaves = tree.checkpoints[tree.checkpoints.length - 1]?.checkpoint.size ?? 0;
-  for (let i = 0; i < checkedLeaves; i++) {
-    const leaf = tree.leaves[i]!;
+  const signed = tree.checkpoints[tree.checkpoints.length - 1]?.checkpoint.size ?? 0;
+  // Leaves before the tlog's prefix are gone from it: the prefix's nodes stand for them.
+  const checkedLeaves = Math.max(0, signed - tree.firstLeaf);
+  for (let i = tree.firstLeaf; i < signed; i++) {
+    const leaf = tree.leaves[i - tree.firstLeaf]!;
     if (journal.hashes.has(toBase64(leaf.hash))) continue;
     const where = `leaf ${i} (${leaf.topic} ${leaf.key})`;
     problems.push(

@@ -17,6 +17,7 @@ import {
 import { findQuotes } from '../journal-scan';
 import { replayQuote } from '../replay-quote';
 import { readOriginTree, type KeptCheckpoint, type OriginTree } from './origin-tree';
+import type { LeafRef } from './tlog-entry';
 
 export type VerifyOutcome =
   | { readonly ok: true; readonly steps: readonly string[] }
@@ -75,13 +76,17 @@ export async function verifyReceipt(
     `log: ${tree.tree.size} leaves, ${tree.checkpoints.length} checkpoints fit them; the latest of ${size} leaves`,
   );
 
-  const candidates = tree.leaves.flatMap((l, i) => (l.key === r.requestId && i < size ? [i] : []));
-  if (candidates.length === 0) return failed('not_in_log', absence(r, latest));
+  const first = tree.firstLeaf;
+  const leafAt = (i: number): LeafRef => tree.leaves[i - first]!;
+  const candidates = tree.leaves.flatMap((l, i) =>
+    l.key === r.requestId && first + i < size ? [first + i] : [],
+  );
+  if (candidates.length === 0) return failed('not_in_log', absence(r, latest, first));
   const hint = fromBase64url(r.recordHash, 32);
   const leafIndex =
-    candidates.find((i) => hint !== null && sameHash(tree.leaves[i]!.hash, hint)) ??
+    candidates.find((i) => hint !== null && sameHash(leafAt(i).hash, hint)) ??
     candidates[candidates.length - 1]!;
-  const leaf = tree.leaves[leafIndex]!;
+  const leaf = leafAt(leafIndex);
 
   const path = tree.tree.inclusion(leafIndex, size);
   const included = path.ok
@@ -133,9 +138,11 @@ export async function verifyReceipt(
 }
 
 /** Why the requestId is missing, and whether the origin had promised it by now. */
-function absence(r: Receipt, latest: KeptCheckpoint): string {
+function absence(r: Receipt, latest: KeptCheckpoint, firstLeaf: number): string {
   const promise = readPromise(latest.checkpoint);
-  const head = `no leaf of ${r.origin}'s log up to its latest checkpoint (${latest.checkpoint.size} leaves) is a record of ${r.requestId}`;
+  const range =
+    firstLeaf === 0 ? '' : ` from leaf ${firstLeaf} (the leaves before it are past the tlog's retention)`;
+  const head = `no leaf of ${r.origin}'s log${range} up to its latest checkpoint (${latest.checkpoint.size} leaves) is a record of ${r.requestId}`;
   if (promise !== null && promiseCovers(promise, r.calculatedAt))
     return `${head}, though that checkpoint (time ${promise.time}, merge delay ${promise.mergeDelayMs} ms) promised every quote calculated by ${promise.time - promise.mergeDelayMs}: dropped or never logged`;
   return `${head}; no checkpoint promises it yet (it may still be on its way)`;

@@ -184,6 +184,13 @@ export const SERVER_KEYS: readonly ConfigKey[] = [
     doc: 'With `RECEIPTS=true`: the merge delay every checkpoint promises: it holds each quote calculated at least this long before it was signed (docs/audit.md "Merge delay"). Must exceed `CHECKPOINT_INTERVAL_MS` by a second.',
   },
   {
+    env: { name: 'TLOG_PREFIX_LEAVES', apps: SERVER },
+    value: int(1, 1_000_000_000),
+    default: 1_048_576,
+    help: 'with RECEIPTS=true: after this many new leaves the tlog gets a prefix, before which its entries may be dropped',
+    doc: 'With `RECEIPTS=true`: each time the origin\'s tree has grown by this many leaves, its `tlog` gets a prefix entry (docs/audit.md "Retention"): the entries before it may then be dropped without making a later proof or a kept checkpoint unverifiable, and a restart reads from it.',
+  },
+  {
     env: { name: 'CONNECTIONS_MAX_PER_IP', apps: SERVER },
     value: int(1, 1_000_000),
     default: 64,

@@ -24,8 +24,12 @@ export interface RetentionPolicy {
   readonly maxBytes: number | null;
 }
 
-/** Topics retention applies to; `venues` is small and folded from its start, so it is kept whole. */
-export const RETENTION_TOPICS: readonly TopicName[] = ['books', 'quotes', 'stream', 'stream-ledger'];
+/**
+ * Topics retention applies to; `venues` is small and folded from its start, so it is kept whole.
+ * The tlog's entries carry no time: only the byte bound removes them, and its compaction keeps each
+ * origin's newest prefix and all after it (an origin without one whole).
+ */
+export const RETENTION_TOPICS: readonly TopicName[] = ['books', 'quotes', 'stream', 'stream-ledger', 'tlog'];
 
 /** What one pass did to one partition. */
 export interface RetentionResult {
