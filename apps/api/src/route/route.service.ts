@@ -1,4 +1,3 @@
-import { hash } from 'node:crypto';
 import { errorMessage } from '@app/retry';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ServerConfig } from '@app/config';
@@ -18,7 +17,8 @@ import { QuoteJournal, type JournalEntry } from '@app/audit';
 import { booksAt } from '@app/history';
 import { RECEIPT_KEYS, SERVER_CONFIG } from '../tokens';
 import type { ReceiptKeys } from '../receipts/key-store';
-import { receiptSigner, type ReceiptSigner } from '../receipts/quote-receipt';
+import { ReceiptBatch } from '../receipts/receipt-batch';
+import { receiptSigner } from '../receipts/quote-receipt';
 import { utf8Bytes } from './utf8-bytes';
 import type { RouteParams } from '@app/request';
 
@@ -57,8 +57,8 @@ export interface LiveSolve {
 @Injectable()
 export class RouteService {
   readonly routing: RoutingConfig;
-  /** RECEIPTS=true: what signs each answer's receipt (the key's parts worked out once). */
-  private readonly sign: ReceiptSigner | null;
+  /** RECEIPTS=true: what journals and signs each answer's receipt. */
+  private readonly receipts: ReceiptBatch | null;
 
   constructor(
     @Inject(BookFeed) private readonly feed: BookFeed,
@@ -69,7 +69,7 @@ export class RouteService {
     @Inject(RECEIPT_KEYS) keys: ReceiptKeys,
   ) {
     this.routing = config.routing;
-    this.sign = config.receipts.attach ? receiptSigner(keys.key) : null;
+    this.receipts = config.receipts.attach ? new ReceiptBatch(journal, receiptSigner(keys.key)) : null;
   }
 
   /** Solve against the live cache at the service clock. */
@@ -94,17 +94,13 @@ export class RouteService {
     // Encoded once: these bytes are sent as they are, and the journal hashes and measures them
     // instead of encoding the 15 KB text again for each.
     const bytes = utf8Bytes(body);
-    if (this.sign === null) {
+    if (this.receipts === null) {
       const journalled = await this.journalRest(request, asOf, result, snap.positions, body, bytes);
       return journalled ?? { ok: true, status: statusOf(result), body: bytes };
     }
-    // The receipt names the journal record's leaf hash, so its text is built now, not after the answer.
-    const sha256 = hash('sha256', bytes, 'buffer');
     try {
       const entry = restEntry(request, asOf, result, snap.positions, body, bytes);
-      const { leafHash, queued } = this.journal.recordBuilt({ ...entry, sha256 });
-      await queued;
-      const receipt = this.sign(requestId, sha256, bytes.length, result.calculatedAt, leafHash);
+      const receipt = await this.receipts.receipt(entry, bytes);
       return { ok: true, status: entry.status, body: bytes, receipt };
     } catch (e) {
       return unjournalled(e);
