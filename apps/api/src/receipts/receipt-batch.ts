@@ -42,9 +42,12 @@ export class ReceiptBatch {
         const sha256 = hash('sha256', bytes, 'buffer');
         const { leafHash, queued } = this.journal.recordBuilt({ ...entry, sha256 });
         const { requestId } = entry.request;
-        const receipt = this.sign(requestId, sha256, bytes.length, entry.calculatedAt, leafHash);
-        // Sent only once journalled: a refused record is a 503, its receipt dropped.
-        queued.then(() => resolve(receipt), reject);
+        // Signed once journalled (queued; strict: accepted by the log), as docs/audit.md says: a
+        // refused record is a 503 with no receipt. The batch's signatures still run in a row, in
+        // the microtasks after this loop (strict: after the append that took the batch).
+        queued
+          .then(() => this.sign(requestId, sha256, bytes.length, entry.calculatedAt, leafHash))
+          .then(resolve, reject);
       } catch (e) {
         reject(e);
       }
