@@ -1,10 +1,12 @@
 /**
- * `npm run bench -- receipts`: GET /route on the product as users start it (bench/http-service.ts)
- * with `RECEIPTS=true` (a signed receipt per answer, the transparency log over the journal, a
- * checkpoint every 2 s) against the same build without, under autocannon in a process of its own.
- * Cells alternate between the two services, round after round (the order rotating), so a change of
- * machine load falls on both alike. Per service: the median over the rounds of req/s, p50, p99 and
- * server CPU per request (/proc utime+stime over the cell); and the per-round ratios.
+ * `npm run bench -- receipts [--baseline=<dir>]`: GET /route on the product as users start it
+ * (bench/http-service.ts) with `RECEIPTS=true` (a signed receipt per answer, the transparency log
+ * over the journal, a checkpoint every 2 s) against the same build without, under autocannon in a
+ * process of its own; with --baseline, the same two of the built checkout <dir> too (before and
+ * after in one run). Cells alternate between the services, round after round (the order
+ * rotating), so a change of machine load falls on all alike. Per service: the median over the
+ * rounds of req/s, p50, p99 and server CPU per request (/proc utime+stime over the cell); and the
+ * per-round ratios.
  * BENCH_HTTP_CONNECTIONS (16), BENCH_HTTP_WARMUP (8 s), BENCH_HTTP_SECONDS (5), BENCH_HTTP_ROUNDS (5).
  */
 import type { ChildProcess } from 'node:child_process';
@@ -26,7 +28,7 @@ const setting = (name: string, fallback: number): number => {
   return v;
 };
 
-export async function benchReceipts(): Promise<BenchRow[]> {
+export async function benchReceipts(baseline: string | null): Promise<BenchRow[]> {
   const connections = setting('BENCH_HTTP_CONNECTIONS', 16);
   const seconds = setting('BENCH_HTTP_SECONDS', 5);
   const rounds = setting('BENCH_HTTP_ROUNDS', 5);
@@ -36,14 +38,18 @@ export async function benchReceipts(): Promise<BenchRow[]> {
   let client: ChildProcess | null = null;
   try {
     const recording = join(ROOT, 'replay-data');
-    for (const [label, env] of [
-      ['receipts', { RECEIPTS: 'true' }],
-      ['none', {}],
-    ] as const) {
-      const s = await startService(label, ROOT, recording, join(dir, label), env);
-      console.error(`receipts: ${label}: ${s.url} (pid ${s.pid})`);
-      services.push(s);
-    }
+    const builds = [{ prefix: '', root: ROOT }];
+    if (baseline !== null) builds.push({ prefix: 'baseline, ', root: resolve(baseline) });
+    for (const b of builds)
+      for (const [name, env] of [
+        ['receipts', { RECEIPTS: 'true' }],
+        ['none', {}],
+      ] as const) {
+        const label = `${b.prefix}${name}`;
+        const s = await startService(label, b.root, recording, join(dir, `data-${services.length}`), env);
+        console.error(`receipts: ${label}: ${s.url} (pid ${s.pid}, ${b.root})`);
+        services.push(s);
+      }
     client = forkHeld('receipts load client', join(__dirname, 'http-client.js'), [], { stdio: 'inherit' });
     const run = async (s: Service, secs: number): Promise<Cell> => {
       const order: LoadOrder = { url: s.url, path: HTTP_ROUTE, vary: false, connections, seconds: secs };
@@ -70,10 +76,18 @@ export async function benchReceipts(): Promise<BenchRow[]> {
       row(`${s.label}: GET /route p99`, median(c.map((f) => f.p99)), 'ms');
       row(`${s.label}: GET /route server CPU`, median(c.map((f) => f.cpuUs)), 'us/request');
     }
-    const on = cells.get('receipts')!;
-    const off = cells.get('none')!;
-    row('receipts / none: req/s', median(on.map((f, i) => f.rps / off[i]!.rps)), 'x');
-    row('receipts / none: server CPU', median(on.map((f, i) => f.cpuUs / off[i]!.cpuUs)), 'x us/request');
+    const ratios = (name: string, a: readonly Cell[], b: readonly Cell[]): void => {
+      row(`${name}: req/s`, median(a.map((f, i) => f.rps / b[i]!.rps)), 'x');
+      row(`${name}: server CPU`, median(a.map((f, i) => f.cpuUs / b[i]!.cpuUs)), 'x us/request');
+      // What receipts add, in us: the difference of cells run next to each other.
+      if (name.includes('/ none'))
+        row(`${name}: server CPU added`, median(a.map((f, i) => f.cpuUs - b[i]!.cpuUs)), 'us/request');
+    };
+    for (const b of builds)
+      ratios(`${b.prefix}receipts / none`, cells.get(`${b.prefix}receipts`)!, cells.get(`${b.prefix}none`)!);
+    if (baseline !== null)
+      for (const name of ['receipts', 'none'])
+        ratios(`this / baseline, ${name}`, cells.get(name)!, cells.get(`baseline, ${name}`)!);
     return rows;
   } finally {
     if (client !== null) await stopHeld(client);

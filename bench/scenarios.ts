@@ -99,8 +99,8 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'receipts',
-    run: async () => (await import('./receipts')).benchReceipts(),
-    long: 'about 2 min: GET /route with RECEIPTS=true against without, alternating cells',
+    run: async (o) => (await import('./receipts')).benchReceipts(o.baseline),
+    long: 'about 2 min (3 with --baseline): GET /route with RECEIPTS=true against without, alternating cells',
   },
   {
     name: 'flood',

@@ -10,6 +10,7 @@ import type {
   TickCause,
 } from '@app/journal';
 import type { RoutingConfig } from '@app/routing';
+import type { Hash } from '@app/transparency';
 
 // What the quote journal (quote-journal.ts) is given: its options, and the entries it records.
 
@@ -68,6 +69,8 @@ export interface QuoteJournalOptions {
 export interface AppendedRecord {
   readonly key: string;
   readonly value: string;
+  /** leafHash of `value` when the journal computed it already (a receipt named it). */
+  readonly leafHash?: Hash;
 }
 
 /** One served response, as the API hands it over after serialising it. */

@@ -8,6 +8,7 @@ import {
   journalRecord,
 } from '@app/journal';
 import { SOLVER_VERSION } from '@app/routing';
+import { leafHashOfText, type Hash } from '@app/transparency';
 import type {
   FrameEntry,
   JournalEntry,
@@ -16,6 +17,12 @@ import type {
   StreamEvent,
 } from './journal-entry';
 import { sha256Hex, sha256HexOfBytes } from './sha256';
+
+/** A record queued with its text built: its leaf hash, and when it is queued (or appended, strict). */
+export interface Built {
+  readonly leafHash: Hash;
+  readonly queued: Promise<void>;
+}
 
 /** What an entry holds besides its texts (the request, positions, closures): a generous estimate. */
 const ENTRY_OVERHEAD = 1024;
@@ -30,6 +37,8 @@ interface Pending {
   value: string | (() => string);
   /** The record without the response (its hash only), for a response too large for the log. */
   hashOnly?: () => string;
+  /** leafHash of the record text, when a receipt named it (the transparency log takes it as is). */
+  readonly leaf: Hash | undefined;
   readonly done: () => void;
   readonly fail: (e: Error) => void;
 }
@@ -72,7 +81,7 @@ export class QuoteJournal {
         // The transparency log's leaves, in the order the log accepted them (receipts on only).
         options.onAppended?.(
           batch[0]!.topic,
-          batch.map((p) => ({ key: p.key, value: textOf(p) })),
+          batch.map((p) => ({ key: p.key, value: textOf(p), leafHash: p.leaf })),
         );
         for (const p of batch) p.done();
         this.release();
@@ -113,15 +122,15 @@ export class QuoteJournal {
   }
 
   /**
-   * record() with the record's text built now, for a receipt that names its leaf hash: `text` is
-   * the record as the log will store it (one over the log's limit has lost its response here).
+   * record() with the record's text built now, for a receipt that names its leaf hash: the hash of
+   * the record as the log will store it (one over the log's limit has lost its response here),
+   * computed once for the receipt and the transparency log.
    */
-  recordBuilt(entry: JournalEntry): { readonly text: string; readonly queued: Promise<void> } {
+  recordBuilt(entry: JournalEntry): Built {
     const store = this.options.storeResponses === true;
     const full = this.recordText(entry, store);
     const text = store ? fitText(full, () => this.recordText(entry, false)) : full;
-    const key = entry.request.requestId;
-    return { text, queued: this.enqueue('quotes', key, ENTRY_OVERHEAD / 4 + text.length, () => text) };
+    return this.enqueueBuilt('quotes', entry.request.requestId, text);
   }
 
   /** False while appends fail and the REST journal's queue is full: record() refuses (batched mode). */
@@ -142,12 +151,14 @@ export class QuoteJournal {
   }
 
   /** recordFrame() with the record's text built now, for a receipt that names its leaf hash. */
-  recordFrameBuilt(frame: FrameEntry): { readonly text: string; readonly queued: Promise<void> } {
-    const text = frameText(frame);
-    return {
-      text,
-      queued: this.enqueue('stream', frame.requestId, ENTRY_OVERHEAD / 4 + text.length, () => text),
-    };
+  recordFrameBuilt(frame: FrameEntry): Built {
+    return this.enqueueBuilt('stream', frame.requestId, frameText(frame));
+  }
+
+  private enqueueBuilt(topic: JournalTopic, key: string, text: string): Built {
+    const leafHash = leafHashOfText(text);
+    const bytes = ENTRY_OVERHEAD / 4 + text.length;
+    return { leafHash, queued: this.enqueue(topic, key, bytes, () => text, undefined, leafHash) };
   }
 
   /** Journal a v2 stream's open or close in its own topic, keyed by its streamId (docs/replay.md). */
@@ -194,6 +205,7 @@ export class QuoteJournal {
     bytes: number,
     value: () => string,
     hashOnly?: () => string,
+    leaf?: Hash,
   ): Promise<void> {
     if (this.closed) return Promise.reject(new Error('quote journal is closed'));
     const failing = this.appender.failing;
@@ -206,13 +218,13 @@ export class QuoteJournal {
     this.recorded++;
     if (this.mode === 'strict') {
       const durable = new Promise<void>((done, fail) =>
-        this.appender.push([{ topic, key, bytes, value, hashOnly, done, fail }]),
+        this.appender.push([{ topic, key, bytes, value, hashOnly, leaf, done, fail }]),
       );
       // Group commit: entries recorded in the same turn share one append.
       this.schedule(0);
       return durable;
     }
-    this.appender.push([{ topic, key, bytes, value, hashOnly, done: noop, fail: noop }]);
+    this.appender.push([{ topic, key, bytes, value, hashOnly, leaf, done: noop, fail: noop }]);
     const flushMs = this.options.flushMs ?? 20;
     this.schedule(flushMs);
     const full = this.appender.queued >= (this.options.maxBatch ?? 500);

@@ -7,7 +7,7 @@ export {
   toBase64,
   toBase64url,
 } from './encoding';
-export { EMPTY_ROOT, HASH_BYTES, leafHash, nodeHash, sameHash } from './hash';
+export { EMPTY_ROOT, HASH_BYTES, leafHash, leafHashOfText, nodeHash, sameHash } from './hash';
 export type { Hash } from './hash';
 export { MAX_TREE_SIZE, nodeKey, nodeRange, rangeNodes } from './tree-math';
 export type { NodeId } from './tree-math';
@@ -51,6 +51,8 @@ export {
 export type { Checkpoint, CheckpointFailure, CheckpointPromise, OpenedCheckpoint } from './checkpoint';
 export { encodeReceipt, quoteText, RECEIPT_KEYS, receiptJson, responseDigest, signReceipt } from './receipt';
 export type { Receipt, ReceiptInput } from './receipt';
+export { receiptWriter } from './receipt-writer';
+export type { QuoteToSign } from './receipt-writer';
 export { decodeReceipt, MAX_RECEIPT_CHARS, parseReceipt } from './receipt-decode';
 export {
   checkRecord,

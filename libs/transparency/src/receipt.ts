@@ -108,7 +108,7 @@ export function encodeReceipt(r: Receipt): string {
 }
 
 /** Text JSON writes as it is, between quotes (no escape). */
-const PLAIN = /^[\w./-]*$/;
+export const PLAIN = /^[\w./-]*$/;
 
 /**
  * The receipt's one JSON text: JSON.stringify with the keys in RECEIPT_KEYS order. Every quote is

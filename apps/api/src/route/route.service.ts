@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { errorMessage } from '@app/retry';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ServerConfig } from '@app/config';
@@ -18,7 +17,8 @@ import { QuoteJournal, type JournalEntry } from '@app/audit';
 import { booksAt } from '@app/history';
 import { RECEIPT_KEYS, SERVER_CONFIG } from '../tokens';
 import type { ReceiptKeys } from '../receipts/key-store';
-import { receiptOf } from '../receipts/quote-receipt';
+import { ReceiptBatch } from '../receipts/receipt-batch';
+import { receiptSigner } from '../receipts/quote-receipt';
 import { utf8Bytes } from './utf8-bytes';
 import type { RouteParams } from '@app/request';
 
@@ -57,7 +57,8 @@ export interface LiveSolve {
 @Injectable()
 export class RouteService {
   readonly routing: RoutingConfig;
-  private readonly receipts: boolean;
+  /** RECEIPTS=true: what journals and signs each answer's receipt. */
+  private readonly receipts: ReceiptBatch | null;
 
   constructor(
     @Inject(BookFeed) private readonly feed: BookFeed,
@@ -65,10 +66,10 @@ export class RouteService {
     @Inject(SERVER_CONFIG) config: ServerConfig,
     @Inject(QuoteJournal) private readonly journal: QuoteJournal,
     @Inject(EventLog) private readonly log: EventLog,
-    @Inject(RECEIPT_KEYS) private readonly keys: ReceiptKeys,
+    @Inject(RECEIPT_KEYS) keys: ReceiptKeys,
   ) {
     this.routing = config.routing;
-    this.receipts = config.receipts.attach;
+    this.receipts = config.receipts.attach ? new ReceiptBatch(journal, receiptSigner(keys.key)) : null;
   }
 
   /** Solve against the live cache at the service clock. */
@@ -93,17 +94,13 @@ export class RouteService {
     // Encoded once: these bytes are sent as they are, and the journal hashes and measures them
     // instead of encoding the 15 KB text again for each.
     const bytes = utf8Bytes(body);
-    if (!this.receipts) {
+    if (this.receipts === null) {
       const journalled = await this.journalRest(request, asOf, result, snap.positions, body, bytes);
       return journalled ?? { ok: true, status: statusOf(result), body: bytes };
     }
-    // The receipt names the journal record's leaf hash, so its text is built now, not after the answer.
-    const sha256 = createHash('sha256').update(bytes).digest();
     try {
       const entry = restEntry(request, asOf, result, snap.positions, body, bytes);
-      const { text, queued } = this.journal.recordBuilt({ ...entry, sha256 });
-      await queued;
-      const receipt = receiptOf(this.keys.key, requestId, sha256, bytes.length, result.calculatedAt, text);
+      const receipt = await this.receipts.receipt(entry, bytes);
       return { ok: true, status: entry.status, body: bytes, receipt };
     } catch (e) {
       return unjournalled(e);

@@ -1,22 +1,14 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import type { Logger } from '@nestjs/common';
 import { errorMessage as messageOf } from '@app/retry';
 import type { QuoteJournal } from '@app/audit';
 import type { FrameStream, TickCause } from '@app/journal';
 import type { RouteRequest } from '@app/routing';
+import type { ReceiptSigner } from '../receipts/quote-receipt';
 import type { LiveSolve } from '../route/route.service';
 import { errorFrame, SharedFrame } from './frames';
 import type { Subscriber } from './subscriber';
 import { errorMessage, quoteMessage } from './v2/server-messages';
-
-/** Signs a result's receipt (receipts/quote-receipt.ts receiptOf with the origin's key). */
-export type ReceiptSigner = (
-  requestId: string,
-  sha256: Buffer,
-  bytes: number,
-  calculatedAt: number,
-  recordText: string,
-) => string;
 
 /** A frame's receipt and its result's hash, when receipts are on. */
 interface Signed {
@@ -85,12 +77,12 @@ export class FrameOut {
     if (this.sign === null || stream === null) journalled = this.journal.recordFrame(entry);
     else {
       // The receipt names the frame record's leaf hash: its text is built now.
-      const bytes = Buffer.from(body, 'utf8');
-      const sha256 = createHash('sha256').update(bytes).digest();
+      const sha256 = hash('sha256', body, 'buffer');
       const built = this.journal.recordFrameBuilt({ ...entry, sha256 });
       journalled = built.queued;
+      const bytes = Buffer.byteLength(body, 'utf8');
       signed = {
-        receipt: this.sign(requestId, sha256, bytes.length, frame.result.calculatedAt, built.text),
+        receipt: this.sign(requestId, sha256, bytes, frame.result.calculatedAt, built.leafHash),
         resultSha256: sha256.toString('hex'),
       };
     }

@@ -1,7 +1,7 @@
 import { TLOG } from '@app/events';
 import { LogError, type AppendEntry, type EventLog } from '@app/event-log';
 import {
-  leafHash,
+  leafHashOfText,
   promiseLines,
   readPromise,
   signCheckpoint,
@@ -160,7 +160,7 @@ export class OriginLog {
   /** Records the journal's log accepted (QuoteJournalOptions.onAppended): they wait for durability. */
   appended(topic: LeafTopic, records: readonly AppendedRecord[]): void {
     for (const r of records)
-      this.pending.push({ topic, key: r.key, hash: leafHash(Buffer.from(r.value, 'utf8')) });
+      this.pending.push({ topic, key: r.key, hash: r.leafHash ?? leafHashOfText(r.value) });
   }
 
   /** Where `key`'s record is in the tree, and the latest checkpoint that holds it. */
