@@ -80,6 +80,40 @@ describe('x-quote-receipt on /route', () => {
     });
   });
 
+  it('answers solved in one turn each carry the receipt of their own bytes and record', async () => {
+    const s = await startTestServer(SIGNING);
+    servers.push(s);
+    const keys = parseKeysDocument(await (await fetch(`${s.url}/keys`)).json());
+    if (!keys.ok) throw new Error('GET /keys does not parse');
+    // Sixteen requests in flight at once on connections already open (a first round opens them),
+    // so that they reach the service together: it solves those that arrive in one turn and makes
+    // their receipts together after it; none may get another's.
+    const ask = (id: string, i: number) =>
+      fetch(`${s.url}${Q.replace('amountIn=150', `amountIn=${150 + i}`)}`, {
+        headers: { 'x-request-id': id },
+      });
+    await Promise.all(Array.from({ length: 16 }, (_, i) => ask(`open-${i}`, i).then((r) => r.arrayBuffer())));
+    const ids = Array.from({ length: 16 }, (_, i) => `batch-${i}`);
+    const answers = await Promise.all(
+      ids.map(async (id, i) => {
+        const res = await ask(id, i);
+        expect(res.status).toBe(200);
+        return receiptOf(res);
+      }),
+    );
+    await s.server.journal.flush();
+    for (const [i, { receipt, body }] of answers.entries()) {
+      expect(receipt.requestId).toBe(ids[i]);
+      expect(receipt.bytes).toBe(body.length);
+      expect(verifyReceiptSignatures(receipt, keys.value)).toEqual({ ok: true });
+      expect(checkReplay(receipt, body)).toEqual({ ok: true });
+      const text = await recordText(s.dataDir, ids[i]!);
+      expect(checkRecord(receipt, Buffer.from(text, 'utf8'))).toEqual({ ok: true });
+    }
+    // Different amounts, different answers: a receipt swapped between two would not verify.
+    expect(new Set(answers.map((a) => a.receipt.sha256)).size).toBe(ids.length);
+  });
+
   it('a 404 answer is a quote too: it carries its receipt; a refused request (400) does not', async () => {
     const s = servers[0]!;
     const missing = await fetch(`${s.url}/route?from=FOO&to=BTC&amountIn=1`, {
