@@ -156,8 +156,14 @@ describe('replay verify against a tampered embedded log', () => {
   it('a receipt, key list or kept checkpoint that never ends is read only up to its bound (exit 2)', async () => {
     // /dev/zero states a size of 0 and never ends: a stated size is no bound.
     const cases: [string[], string][] = [
-      [['verify', '/dev/zero', '--keys', 'keys.json'], 'receipt: cannot read /dev/zero: larger than 262144 bytes'],
-      [['verify', 't-1.receipt', '--keys', '/dev/zero'], '--keys: cannot read /dev/zero: larger than 262144 bytes'],
+      [
+        ['verify', '/dev/zero', '--keys', 'keys.json'],
+        'receipt: cannot read /dev/zero: larger than 262144 bytes',
+      ],
+      [
+        ['verify', 't-1.receipt', '--keys', '/dev/zero'],
+        '--keys: cannot read /dev/zero: larger than 262144 bytes',
+      ],
       [
         ['verify', 't-1.receipt', '--keys', 'keys.json', '--checkpoint', '/dev/zero'],
         '--checkpoint: cannot read /dev/zero: larger than 65536 bytes',
