@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { TLOG, TOPICS, type TopicName } from '@app/events';
 import { EmbeddedLog, type AppendEntry, type LogEntry } from '@app/event-log';
 import { parseTlogEntry, encodeTlogEntry } from '@app/audit';
@@ -12,13 +11,12 @@ import { decodeReceipt, encodeReceipt, publishKey, signingKeyFromSeed } from '@a
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../api/support/server';
 import { T0 } from '../support/records';
+import { spawnReplay } from './support/run-replay';
 
 // Issue 29's tamper tests on the embedded log, through the real CLI (`route-service replay
 // verify`): quotes served with receipts, the log copied, then each copy rewritten the way an
 // operator with write access could (every frame rewritten whole, so checksums hold) and each
 // rewrite caught with its named reason; the untouched copy verifies every receipt.
-const ROOT = resolve(__dirname, '../..');
-const BIN = join(ROOT, 'bin/route-service.mjs');
 const Q = '/route?from=USDT&to=BTC&strategy=split_optimal&bridges=&amountIn=';
 const IDS = ['t-1', 't-2', 't-3', 't-4', 't-5'];
 const work = mkdtempSync(join(tmpdir(), 'tamper-'));
@@ -61,19 +59,7 @@ afterAll(async () => {
 });
 
 /** `route-service replay <args>` in its own process, as an auditor runs it. */
-function replay(args: readonly string[]): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [BIN, 'replay', ...args], {
-      cwd: work,
-      env: { ...process.env, KAFKA_BROKERS: undefined, DATA_DIR: undefined },
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('close', (code) => done({ code, out, err }));
-  });
-}
+const replay = (args: readonly string[]) => spawnReplay(work, args);
 
 /** `route-service replay verify <receipt> --keys <file> --data-dir <dir> [...]`. */
 const verify = (dir: string, receipt: string, extra: readonly string[] = []) =>

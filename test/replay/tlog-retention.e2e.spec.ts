@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTlogEntry } from '@app/audit';
 import { SERVER_DEFAULTS } from '@app/config';
@@ -23,13 +22,13 @@ import { closeHost, openFeed, waitCaughtUp, type ApiHost } from '../../apps/api/
 import { BASE_CONFIG } from '../api/support/server';
 import { world } from '../api/support/world';
 import { T0 } from '../support/records';
+import { spawnReplay } from './support/run-replay';
 
 // docs/audit.md "Retention" on the embedded log: the service writes a prefix of its tree every 4
 // leaves; a retention pass drops the tlog entries before the newest one; a restart rebuilds the
 // tree from it. A new receipt verifies, a checkpoint kept from before the cut is still extended
 // (its consistency proof verifies, `replay verify --checkpoint` accepts it), and a removed leaf's
 // proof is a 404 that says it is past retention.
-const BIN = join(resolve(__dirname, '../..'), 'bin/route-service.mjs');
 const ORIGIN = SERVER_DEFAULTS.receipts.origin;
 const key = signingKeyFromSeed(ORIGIN, Buffer.alloc(32, 7));
 const work = mkdtempSync(join(tmpdir(), 'tlog-retention-'));
@@ -96,19 +95,8 @@ async function tlogShape(): Promise<string[]> {
   });
 }
 
-function replay(args: readonly string[]): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [BIN, 'replay', ...args], {
-      cwd: work,
-      env: { ...process.env, KAFKA_BROKERS: undefined, DATA_DIR: undefined },
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('close', (code) => done({ code, out, err }));
-  });
-}
+/** `route-service replay <args>` in its own process, as an auditor runs it. */
+const replay = (args: readonly string[]) => spawnReplay(work, args);
 
 beforeAll(async () => {
   const seed = new EmbeddedLog({ dataDir });

@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { join, resolve } from 'node:path';
 import type { LogConfig } from '@app/config';
 import type { EventLog } from '@app/event-log';
 import { runReplay } from '../../../apps/replay/src/cli/program';
@@ -33,4 +35,28 @@ export async function runReplayCli(argv: readonly string[], o: ReplayRunOptions 
     ...(o.openLog === undefined ? {} : { openLog: o.openLog }),
   });
   return { code, out, err };
+}
+
+/** The built CLI, as a user runs it. */
+const BIN = join(resolve(__dirname, '../../..'), 'bin/route-service.mjs');
+
+/**
+ * `route-service replay <args>` in a process of its own in `cwd`, as an auditor runs it: no
+ * KAFKA_BROKERS or DATA_DIR of the test's environment.
+ */
+export function spawnReplay(
+  cwd: string,
+  args: readonly string[],
+): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [BIN, 'replay', ...args], {
+      cwd,
+      env: { ...process.env, KAFKA_BROKERS: undefined, DATA_DIR: undefined },
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('close', (code) => done({ code, out, err }));
+  });
 }
