@@ -1,4 +1,9 @@
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TopicName } from '@app/events';
+import { logSink, type AppendEntry, type EventLog } from '@app/event-log';
 import { parseJournalEntryLine } from '@app/audit';
 import {
   checkRecord,
@@ -11,9 +16,14 @@ import {
 } from '@app/transparency';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SERVER_DEFAULTS } from '@app/config';
+import { startApiServer } from '../../apps/api/src/bootstrap';
+import { PinnedClock } from '../../apps/api/src/clock';
+import { closeHost, openFeed, waitCaughtUp } from '../../apps/api/src/compose';
+import { T0 } from '../support/records';
 import { recordText } from './support/journal-record';
-import { startTestServer, type TestServer } from './support/server';
+import { BASE_CONFIG, startTestServer, type TestServer } from './support/server';
 import { ofType, openV2, resultText } from './support/stream-v2';
+import { world } from './support/world';
 
 // The receipt as a client meets it: a header on each GET/POST /route answer that an auditor checks
 // against GET /keys, the body bytes it received, and the journal record the log holds.
@@ -112,6 +122,51 @@ describe('x-quote-receipt on /route', () => {
     }
     // Different amounts, different answers: a receipt swapped between two would not verify.
     expect(new Set(answers.map((a) => a.receipt.sha256)).size).toBe(ids.length);
+  });
+
+  it('JOURNAL_STRICT=true: a receipt leaves only once its record is in the log; a record the log refuses gets a 503 and no receipt', async () => {
+    const s = await startTestServer({ ...SIGNING, journalStrict: true });
+    servers.push(s);
+    const ids = ['strict-r-1', 'strict-r-2', 'strict-r-3'];
+    const answers = await Promise.all(
+      ids.map(async (id) => receiptOf(await fetch(`${s.url}${Q}`, { headers: { 'x-request-id': id } }))),
+    );
+    for (const [i, { receipt, body }] of answers.entries()) {
+      expect(checkReplay(receipt, body)).toEqual({ ok: true });
+      // Read at once, without flushing the journal: the record is already in the log.
+      expect(checkRecord(receipt, Buffer.from(await recordText(s.dataDir, ids[i]!), 'utf8'))).toEqual({
+        ok: true,
+      });
+    }
+
+    const dataDir = mkdtempSync(join(tmpdir(), 'receipts-strict-down-'));
+    const host = await openFeed(
+      { kafkaBrokers: null, dataDir },
+      { log: () => {}, warn: () => {}, error: () => {} },
+    );
+    await logSink(host.log).write(world());
+    await waitCaughtUp(host);
+    const inner = host.log;
+    const down: EventLog = Object.assign(Object.create(inner) as EventLog, {
+      append: (topic: TopicName, entries: readonly AppendEntry[]) =>
+        topic === 'quotes' ? Promise.reject(new Error('disk full')) : inner.append(topic, entries),
+    });
+    host.server = await startApiServer({
+      config: { ...BASE_CONFIG, ...SIGNING, journalStrict: true },
+      feed: host.feed,
+      log: down,
+      clock: new PinnedClock(T0),
+      logger: false,
+    });
+    try {
+      const res = await fetch(`${host.server.url}${Q}`);
+      expect(res.status).toBe(503);
+      expect(res.headers.get('x-quote-receipt')).toBeNull();
+      expect(await res.json()).toEqual({ error: 'quote journal unavailable: disk full' });
+    } finally {
+      await closeHost(host);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('a 404 answer is a quote too: it carries its receipt; a refused request (400) does not', async () => {
