@@ -159,8 +159,8 @@ export const SERVER_KEYS: readonly ConfigKey[] = [
     env: { name: 'RECEIPTS', apps: SERVER },
     value: { type: 'bool' },
     default: false,
-    help: 'true: every GET/POST /route quote carries a signed x-quote-receipt header (about 40 us more server CPU per quote, 18 of it the signature)',
-    doc: '`true`: every GET/POST /route quote carries a signed `x-quote-receipt` header (docs/audit.md "The receipt"): one Ed25519 signature and a hash of the journal record per quote, about 40 us of server CPU per GET /route, 18 of it the signature (BENCHMARKS.md "Receipts made at the turn\'s end").',
+    help: 'true: every GET/POST /route quote carries a signed x-quote-receipt header (about 70 us more server CPU per quote, 18 of it the signature)',
+    doc: '`true`: every GET/POST /route quote carries a signed `x-quote-receipt` header (docs/audit.md "The receipt"): one Ed25519 signature and a hash of the journal record per quote and the transparency log\'s checkpoints, about 70 us of server CPU per GET /route (1.3x), 18 of it the signature (BENCHMARKS.md "Receipts made at the turn\'s end").',
   },
   {
     env: { name: 'RECEIPT_ORIGIN_NAME', apps: SERVER },
