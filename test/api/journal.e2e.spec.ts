@@ -1,20 +1,13 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { JOURNAL_TOPICS, type TopicName } from '@app/events';
+import { JOURNAL_TOPICS } from '@app/events';
 import type { JournalEntryRecord } from '@app/journal';
 import { parseJournalEntryLine } from '@app/audit';
-import { EmbeddedLog, type AppendEntry, type EventLog } from '@app/event-log';
+import { EmbeddedLog } from '@app/event-log';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startApiServer } from '../../apps/api/src/bootstrap';
-import { PinnedClock } from '../../apps/api/src/clock';
-import { closeHost, openFeed, waitCaughtUp } from '../../apps/api/src/compose';
-import { logSink } from '@app/event-log';
 import { openStream } from './support/http';
 import { T0 } from '../support/records';
-import { BASE_CONFIG, startTestServer, type TestServer } from './support/server';
-import { world } from './support/world';
+import { startTestServer, type TestServer } from './support/server';
+import { startWithJournalDown } from './support/journal-down';
 
 // The quote journal behind GET/POST /route and the stream: what is recorded, and when (batched or strict).
 const Q = '/route?from=USDT&to=BTC&amountIn=150&strategy=split_optimal&bridges=';
@@ -128,37 +121,16 @@ describe('strict (JOURNAL_STRICT=true)', () => {
   });
 
   it('when the journal cannot append, REST answers 503 and the stream closes 1011', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'journal-down-'));
-    const host = await openFeed(
-      { kafkaBrokers: null, dataDir },
-      { log: () => {}, warn: () => {}, error: () => {} },
-    );
-    await logSink(host.log).write(world());
-    await waitCaughtUp(host);
-    const inner = host.log;
-    const down: EventLog = Object.assign(Object.create(inner) as EventLog, {
-      append: (topic: TopicName, entries: readonly AppendEntry[]) =>
-        topic === 'quotes' || topic === 'stream'
-          ? Promise.reject(new Error('disk full'))
-          : inner.append(topic, entries),
-    });
-    host.server = await startApiServer({
-      config: { ...BASE_CONFIG, journalStrict: true },
-      feed: host.feed,
-      log: down,
-      clock: new PinnedClock(T0),
-      logger: false,
-    });
+    const down = await startWithJournalDown({ journalStrict: true }, ['quotes', 'stream']);
     try {
-      const res = await fetch(`${host.server.url}${Q}`);
+      const res = await fetch(`${down.url}${Q}`);
       expect(res.status).toBe(503);
       expect(await res.json()).toEqual({ error: 'quote journal unavailable: disk full' });
-      const st = openStream(host.server.url.replace('http', 'ws'), 'from=USDT&to=BTC&amountIn=98&bridges=');
+      const st = openStream(down.url.replace('http', 'ws'), 'from=USDT&to=BTC&amountIn=98&bridges=');
       expect(await st.closed).toEqual({ code: 1011, reason: 'quote journal unavailable' });
       expect(st.frames).toEqual([]);
     } finally {
-      await closeHost(host);
-      rmSync(dataDir, { recursive: true, force: true });
+      await down.close();
     }
   });
 });

@@ -1,9 +1,4 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { TopicName } from '@app/events';
-import { logSink, type AppendEntry, type EventLog } from '@app/event-log';
 import { parseJournalEntryLine } from '@app/audit';
 import {
   checkRecord,
@@ -16,14 +11,10 @@ import {
 } from '@app/transparency';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SERVER_DEFAULTS } from '@app/config';
-import { startApiServer } from '../../apps/api/src/bootstrap';
-import { PinnedClock } from '../../apps/api/src/clock';
-import { closeHost, openFeed, waitCaughtUp } from '../../apps/api/src/compose';
-import { T0 } from '../support/records';
 import { recordText } from './support/journal-record';
-import { BASE_CONFIG, startTestServer, type TestServer } from './support/server';
+import { startTestServer, type TestServer } from './support/server';
 import { ofType, openV2, resultText } from './support/stream-v2';
-import { world } from './support/world';
+import { startWithJournalDown } from './support/journal-down';
 
 // The receipt as a client meets it: a header on each GET/POST /route answer that an auditor checks
 // against GET /keys, the body bytes it received, and the journal record the log holds.
@@ -139,33 +130,14 @@ describe('x-quote-receipt on /route', () => {
       });
     }
 
-    const dataDir = mkdtempSync(join(tmpdir(), 'receipts-strict-down-'));
-    const host = await openFeed(
-      { kafkaBrokers: null, dataDir },
-      { log: () => {}, warn: () => {}, error: () => {} },
-    );
-    await logSink(host.log).write(world());
-    await waitCaughtUp(host);
-    const inner = host.log;
-    const down: EventLog = Object.assign(Object.create(inner) as EventLog, {
-      append: (topic: TopicName, entries: readonly AppendEntry[]) =>
-        topic === 'quotes' ? Promise.reject(new Error('disk full')) : inner.append(topic, entries),
-    });
-    host.server = await startApiServer({
-      config: { ...BASE_CONFIG, ...SIGNING, journalStrict: true },
-      feed: host.feed,
-      log: down,
-      clock: new PinnedClock(T0),
-      logger: false,
-    });
+    const down = await startWithJournalDown({ ...SIGNING, journalStrict: true }, ['quotes']);
     try {
-      const res = await fetch(`${host.server.url}${Q}`);
+      const res = await fetch(`${down.url}${Q}`);
       expect(res.status).toBe(503);
       expect(res.headers.get('x-quote-receipt')).toBeNull();
       expect(await res.json()).toEqual({ error: 'quote journal unavailable: disk full' });
     } finally {
-      await closeHost(host);
-      rmSync(dataDir, { recursive: true, force: true });
+      await down.close();
     }
   });
 
