@@ -51,15 +51,17 @@ const LAYERS = {
  */
 const API_ROOMS = {
   clock: [],
+  // What an answer awaits so that a turn's solves run back to back, then its writes.
+  'turn-end': [],
   tokens: [],
   limits: [],
   logging: [],
   ingest: [],
   explorer: [],
   // Who signs: the receipt key and the receipt of one answer.
-  receipts: ['tokens'],
+  receipts: ['tokens', 'turn-end'],
   edge: ['limits'],
-  route: ['edge', 'clock', 'tokens', 'receipts'],
+  route: ['edge', 'clock', 'tokens', 'receipts', 'turn-end'],
   stream: ['edge', 'route', 'limits', 'tokens', 'clock', 'receipts'],
   docs: ['edge', 'stream', 'explorer'],
   health: ['docs', 'clock', 'tokens'],

@@ -19,7 +19,7 @@ import { RECEIPT_KEYS, SERVER_CONFIG } from '../tokens';
 import type { ReceiptKeys } from '../receipts/key-store';
 import { ReceiptBatch } from '../receipts/receipt-batch';
 import { receiptSigner } from '../receipts/quote-receipt';
-import { turnEnd } from './turn-end';
+import { turnEnd } from '../turn-end';
 import { utf8Bytes } from './utf8-bytes';
 import type { RouteParams } from '@app/request';
 
@@ -99,7 +99,7 @@ export class RouteService {
       // Journalled and written after the turn's other requests are solved: the solver's books and
       // the write path's code each stay in the core's caches for a run of requests instead of
       // evicting each other at every one (about a quarter of a route's CPU; BENCHMARKS.md "Answers
-      // at the turn's end"). A receipt's batch does the same (receipt-batch.ts).
+      // at the turn's end"). A receipt's answer waits the same way (receipt-batch.ts).
       await turnEnd();
       const journalled = await this.journalRest(request, asOf, result, snap.positions, body, bytes);
       return journalled ?? { ok: true, status: statusOf(result), body: bytes };
