@@ -27,6 +27,14 @@ export class FirstBelow {
     for (let i = size - 1; i >= 1; i--) tree[i] = Math.min(tree[2 * i]!, tree[2 * i + 1]!);
   }
 
+  /** Set places 0..count-1 at once to `values[order[i]]` (the rest +Infinity). */
+  fillFrom(count: number, values: Float64Array, order: Int32Array): void {
+    const { tree, size } = this;
+    tree.fill(Infinity, size + count);
+    for (let i = 0; i < count; i++) tree[size + i] = values[order[i]!]!;
+    for (let i = size - 1; i >= 1; i--) tree[i] = Math.min(tree[2 * i]!, tree[2 * i + 1]!);
+  }
+
   set(place: number, value: number): void {
     let i = place + this.size;
     const tree = this.tree;

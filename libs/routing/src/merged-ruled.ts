@@ -98,6 +98,7 @@ export class MergedRuledWalk {
     this.visitAll = options.visitAll === true;
     const floors = options.floors ?? null;
     this.rewinds = floors === null;
+    let finite = true;
     for (let v = 0; v < n; v++) {
       const venue = venues[v]!;
       const side = venue.levels;
@@ -113,17 +114,32 @@ export class MergedRuledWalk {
         continue;
       }
       if (side === null || side.count === 0 || !(caps[v]! > 0)) continue;
-      this.firstKeys[v] = this.keys[v] = side.price(0) * venue.rankMul;
+      const key = side.price(0) * venue.rankMul;
+      if (!(Math.abs(key) < Infinity)) finite = false;
+      this.firstKeys[v] = this.keys[v] = key;
       this.byRank[this.ranked++] = v;
     }
     const ranked = this.ranked;
-    sortByKey(this.byRank, ranked, this.keys, spec.side === 'buy' ? -1 : 1, ws.scratch);
+    const better = spec.side === 'buy' ? -1 : 1;
+    // Only finite keys order the venues strictly, whatever order the sort starts from.
+    if (finite && ranked > 1)
+      ws.orders.sort(
+        venues[this.byRank[0]!]!.levels!,
+        this.byRank,
+        ranked,
+        this.keys,
+        better,
+        ws.scratch,
+        this.rank,
+        n,
+      );
+    else sortByKey(this.byRank, ranked, this.keys, better, ws.scratch);
     for (let at = 0; at < ranked; at++) {
       const v = this.byRank[at]!;
       this.rank[v] = at;
       this.nothing[v] = this.visitAll ? -Infinity : nothingBelow(venues[v]!, spec);
     }
-    this.waiting.fill(ranked, (at) => this.nothing[this.byRank[at]!]!);
+    this.waiting.fillFrom(ranked, this.nothing, this.byRank);
   }
 
   /** Walk, then the result. */

@@ -1,6 +1,7 @@
 import { FirstBelow } from './first-below';
 import { LEG_SLOTS, type RuledLeg } from './ruled-leg';
 import { VenueHeap } from './venue-heap';
+import { OrderMemo } from './walk-order';
 
 // The arrays of a merged rule-aware walk (merged-ruled.ts), kept from one walk to the next: a
 // solve walks several hops one after another, each over up to every venue of a market, and a
@@ -29,6 +30,8 @@ export class Workspace {
   /** A round of drops run ahead: its dropped venues and why, and the leg it walks them on. */
   readonly chain: Int32Array;
   readonly chainWhy: Uint8Array;
+  /** The walk orders of recent walks, each a good start for the next walk over the same books. */
+  readonly orders = new OrderMemo();
   probe: RuledLeg | null = null;
   order = new Int32Array(64);
   undo = new Float64Array(64 * SLOTS);
