@@ -114,9 +114,11 @@ export class MergedRuledWalk {
         continue;
       }
       if (side === null || side.count === 0 || !(caps[v]! > 0)) continue;
-      const key = side.price(0) * venue.rankMul;
+      const price0 = side.price(0);
+      const key = price0 * venue.rankMul;
       if (!(Math.abs(key) < Infinity)) finite = false;
       this.firstKeys[v] = this.keys[v] = key;
+      this.nothing[v] = this.visitAll ? -Infinity : nothingBelow(venue, spec, price0);
       this.byRank[this.ranked++] = v;
     }
     const ranked = this.ranked;
@@ -137,7 +139,6 @@ export class MergedRuledWalk {
     for (let at = 0; at < ranked; at++) {
       const v = this.byRank[at]!;
       this.rank[v] = at;
-      this.nothing[v] = this.visitAll ? -Infinity : nothingBelow(venues[v]!, spec);
     }
     this.waiting.fillFrom(ranked, this.nothing, this.byRank);
   }

@@ -179,18 +179,18 @@ const NOTHING_MARGIN = 1e-9;
  * A pinned amount left below which a leg not yet begun on `venue` surely takes nothing and stops
  * (the merged walk passes such venues by): its first level holds a whole step and the amount left
  * would not pay for one. -Infinity when there is no such bound (no step, or a first level smaller
- * than one step), so the venue is walked.
+ * than one step), so the venue is walked. The caller has checked that the venue's walked side has a
+ * level and read its price, `price0`.
  */
-export function nothingBelow(venue: VenueCtx, spec: WalkSpec): number {
+export function nothingBelow(venue: VenueCtx, spec: WalkSpec, price0: number): number {
   const r = venue.rules;
-  const side = venue.levels;
-  if (r === null || r.stepUnits === 0 || side === null || side.count === 0) return -Infinity;
-  if (!(side.amount(0) >= r.step * (1 + NOTHING_MARGIN))) return -Infinity;
+  if (r === null || r.stepUnits === 0) return -Infinity;
+  if (!(venue.levels!.amount(0) >= r.step * (1 + NOTHING_MARGIN))) return -Infinity;
   const buy = spec.side === 'buy';
   const onCost = spec.pinned === 'in' ? buy : !buy;
   const pc = onCost ? (buy ? 1 + venue.fee : 1 - venue.fee) : 0;
   const pb = onCost ? 0 : 1;
-  return r.step * (pc * side.price(0) + pb) * (1 - NOTHING_MARGIN);
+  return r.step * (pc * price0 + pb) * (1 - NOTHING_MARGIN);
 }
 
 /** Walk the leg's current level; returns the pinned amount consumed. */
