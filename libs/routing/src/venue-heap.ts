@@ -68,13 +68,16 @@ export class VenueHeap {
     return d > 0 || (d === 0 && a < b);
   }
 
+  // up and down compare as `before` does, with the moving venue's key read once.
   private up(i: number): number {
-    const { heap, pos } = this;
+    const { heap, pos, keys, better } = this;
     const v = heap[i]!;
+    const kv = keys[v]!;
     while (i > 0) {
       const p = (i - 1) >> 1;
       const u = heap[p]!;
-      if (!this.before(v, u)) break;
+      const d = (kv - keys[u]!) * better;
+      if (!(d > 0 || (d === 0 && v < u))) break;
       heap[i] = u;
       pos[u] = i;
       i = p;
@@ -85,15 +88,28 @@ export class VenueHeap {
   }
 
   private down(i: number): void {
-    const { heap, pos, size } = this;
+    const { heap, pos, size, keys, better } = this;
     const v = heap[i]!;
+    const kv = keys[v]!;
     for (;;) {
       const l = 2 * i + 1;
       if (l >= size) break;
       const r = l + 1;
-      const c = r < size && this.before(heap[r]!, heap[l]!) ? r : l;
-      const u = heap[c]!;
-      if (!this.before(u, v)) break;
+      let c = l;
+      let u = heap[l]!;
+      let ku = keys[u]!;
+      if (r < size) {
+        const w = heap[r]!;
+        const kw = keys[w]!;
+        const e = (kw - ku) * better;
+        if (e > 0 || (e === 0 && w < u)) {
+          c = r;
+          u = w;
+          ku = kw;
+        }
+      }
+      const d = (ku - kv) * better;
+      if (!(d > 0 || (d === 0 && u < v))) break;
       heap[i] = u;
       pos[u] = i;
       i = c;
