@@ -229,7 +229,54 @@ export function advance(w: RuledLeg, remPinned: number, tape: WalkTape | null): 
     // Recorded as walk.ts records a take: the piece taken.
     if (tape !== null && base > 0) tape.push(w, base, stop);
   } else {
-    stop = stepped(w, price, y, remPinned);
+    // A stepped take at this level (room `y` in it): whole steps only. Written out here rather
+    // than called: every step of a walk over markets with a step comes this way.
+    const from = inside ? w.base : w.cumBase;
+    // What the book has beyond the leg but before this level (less than one step) comes along.
+    const pendBase = inside ? 0 : w.cumBase - w.base;
+    const pendCost = inside ? 0 : w.cumCost - w.cost;
+    const byPinned = (remPinned - (w.pc * pendCost + w.pb * pendBase)) / (w.pc * price + w.pb);
+    if (byPinned <= y) {
+      y = byPinned;
+      stop = 1;
+    }
+    const byCap = (w.remCap - (w.ic * pendCost + w.ib * pendBase)) / (w.ic * price + w.ib);
+    if (byCap < y) {
+      y = byCap;
+      stop = 2;
+    }
+    const byMax = w.limit - from;
+    if (byMax < y) {
+      y = byMax;
+      stop = 3;
+    }
+    w.lastPinned = 0;
+    let k = stepsIn(from + y, w.stepUnits, w.scale);
+    if (k > w.limitSteps) k = w.limitSteps;
+    for (; k > w.steps; k--) {
+      const at = (k * w.stepUnits) / w.scale;
+      const cost = w.cumCost + (at - w.cumBase) * price;
+      const dCost = cost - w.cost;
+      const dBase = at - w.base;
+      const dPinned = w.pc * dCost + w.pb * dBase;
+      const dInput = w.ic * dCost + w.ib * dBase;
+      // The level bounded the take: nothing to overshoot. Otherwise the slack that lets a float
+      // depth reach a whole step never lets a leg overshoot the pinned amount or its funds.
+      if (stop !== 0) {
+        if (dPinned > remPinned + Math.abs(remPinned) * FIT_SLACK) continue;
+        if (dInput > w.remCap + Math.abs(w.remCap) * FIT_SLACK) continue;
+      }
+      w.steps = k;
+      w.base = at;
+      w.cost = cost;
+      w.lastPinned = dPinned;
+      w.remCap -= dInput;
+      break;
+    }
+    if (stop !== 3 && from + y - w.base > w.stepTol) {
+      if (stop === 0) stop = 4;
+      else w.rule = 'step';
+    }
     pinned = w.lastPinned;
     // The proof reads a stepped take as the leg's new amount and the level it ended on (walk-tape.ts).
     if (tape !== null && pinned !== 0) tape.push(w, w.base, stop + 8 * w.level);
@@ -253,60 +300,6 @@ export function advance(w: RuledLeg, remPinned: number, tape: WalkTape | null): 
   } else if (stop === 2) w.capLimited = true;
   else w.rule = 'max';
   return pinned;
-}
-
-/** A stepped take at the current level (price, room `y` in it): whole steps only. Returns its stop. */
-function stepped(w: RuledLeg, price: number, room: number, remPinned: number): RuledStop {
-  const inside = w.base > w.cumBase;
-  const from = inside ? w.base : w.cumBase;
-  // What the book has beyond the leg but before this level (less than one step) comes along.
-  const pendBase = inside ? 0 : w.cumBase - w.base;
-  const pendCost = inside ? 0 : w.cumCost - w.cost;
-  let y = room;
-  let stop: RuledStop = 0;
-  const byPinned = (remPinned - (w.pc * pendCost + w.pb * pendBase)) / (w.pc * price + w.pb);
-  if (byPinned <= y) {
-    y = byPinned;
-    stop = 1;
-  }
-  const byCap = (w.remCap - (w.ic * pendCost + w.ib * pendBase)) / (w.ic * price + w.ib);
-  if (byCap < y) {
-    y = byCap;
-    stop = 2;
-  }
-  const byMax = w.limit - from;
-  if (byMax < y) {
-    y = byMax;
-    stop = 3;
-  }
-  w.lastPinned = 0;
-  let k = stepsIn(from + y, w.stepUnits, w.scale);
-  if (k > w.limitSteps) k = w.limitSteps;
-  for (; k > w.steps; k--) {
-    const at = (k * w.stepUnits) / w.scale;
-    const cost = w.cumCost + (at - w.cumBase) * price;
-    const dCost = cost - w.cost;
-    const dBase = at - w.base;
-    const dPinned = w.pc * dCost + w.pb * dBase;
-    const dInput = w.ic * dCost + w.ib * dBase;
-    // The level bounded the take: nothing to overshoot. Otherwise the slack that lets a float
-    // depth reach a whole step never lets a leg overshoot the pinned amount or its funds.
-    if (stop !== 0) {
-      if (dPinned > remPinned + Math.abs(remPinned) * FIT_SLACK) continue;
-      if (dInput > w.remCap + Math.abs(w.remCap) * FIT_SLACK) continue;
-    }
-    w.steps = k;
-    w.base = at;
-    w.cost = cost;
-    w.lastPinned = dPinned;
-    w.remCap -= dInput;
-    break;
-  }
-  if (stop !== 3 && from + y - w.base > w.stepTol) {
-    if (stop === 0) return 4;
-    w.rule = 'step';
-  }
-  return stop;
 }
 
 /**
