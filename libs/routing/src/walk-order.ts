@@ -94,7 +94,8 @@ export class OrderMemo {
     }
     let kept = this.orders[at];
     if (kept === undefined || kept.length < n) this.orders[at] = kept = new Int32Array(Math.max(n, 64));
-    kept.set(a.subarray(0, n));
+    // Copied by hand: a subarray to copy from is an object made per walk.
+    for (let i = 0; i < n; i++) kept[i] = a[i]!;
     this.lengths[at] = n;
   }
 }
@@ -115,23 +116,26 @@ function seeded(
   keys: Float64Array,
   better: number,
 ): boolean {
-  for (let i = 0; i < n; i++) mark[a[i]!] = 0;
+  for (let i = 0; i < n; i++) {
+    const v = a[i]!;
+    mark[v] = 0;
+    tmp[i] = v;
+  }
   let j = 0;
   for (let i = 0; i < keptLength; i++) {
     const v = kept[i]!;
     if (v < count && mark[v] === 0) {
       mark[v] = 1;
-      tmp[j++] = v;
+      a[j++] = v;
     }
   }
   for (let i = 0; i < n; i++) {
-    const v = a[i]!;
+    const v = tmp[i]!;
     if (mark[v] === 0) {
       mark[v] = 1;
-      tmp[j++] = v;
+      a[j++] = v;
     }
   }
-  a.set(tmp.subarray(0, n));
   // A venue moved back by more than a few places in all means the books moved: merge sort.
   let budget = 2 * n;
   for (let i = 1; i < n; i++) {
