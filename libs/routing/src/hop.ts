@@ -3,9 +3,8 @@ import { BPS, reached } from './numeric';
 import { byLegOrder, totalPinned, type CapOf, type StrategyOptions } from './fill-value';
 import { solveHopWalk } from './strategies';
 import type { Hop, Leg, Quote, RouteRequest, Strategy, UnroutableReason } from './types';
-import { executable, sumBase } from './order-steps';
+import { allStepped, executable, sumBase } from './order-steps';
 import { walkVenue, type Fill, type WalkResult, type WalkSpec } from './walk';
-import { isRuledFill } from './ruled-leg';
 import { quoteLeg, quoteVenueRuled } from './walk-rules';
 
 /** A solved hop: the hop body, or why it could not be routed. */
@@ -102,13 +101,8 @@ function ruledOutcome(
   let value = 0;
   for (const fill of walk.fills)
     value += ctx.side === 'buy' ? fill.cost * (1 + fill.venue.fee) : fill.cost * (1 - fill.venue.fee);
-  const parts = walk.fills.map((f) => ({
-    base: f.base,
-    steps: isRuledFill(f) ? f.steps : 0,
-    rules: f.venue.rules,
-  }));
-  const base = sumBase(parts);
-  const exactBase = parts.every((p) => p.rules !== null && p.rules.stepUnits > 0);
+  const base = sumBase(walk.fills);
+  const exactBase = allStepped(walk.fills);
   const full = walk.full || (walk.fills.length > 0 && reached(totalPinned(walk, spec), spec.amount));
   let amountIn = ctx.side === 'buy' ? value : base;
   let amountOut = ctx.side === 'buy' ? base : value;
