@@ -153,6 +153,9 @@ function walkStepped(
   let remCap = cap;
   let cumBase = 0;
   let cumCost = 0;
+  // The prefix before the level last walked: the last level's, when the walk takes the whole book.
+  let lastBase = 0;
+  let lastCost = 0;
   let stopLevel = 0;
   let q = 0;
   let stop: RuledStop = 0;
@@ -183,6 +186,8 @@ function walkStepped(
     const cost = avail * price;
     remPinned -= pc * cost + pb * avail;
     remCap -= ic * cost + ib * avail;
+    lastBase = cumBase;
+    lastCost = cumCost;
     cumBase += avail;
     cumCost += cost;
     q = cumBase;
@@ -202,6 +207,13 @@ function walkStepped(
       level = stopLevel;
       levelBase = cumBase;
       levelCost = cumCost;
+    } else if (stop === 0 && stepsIn(lastBase, stepUnits, scale) < k) {
+      // The walk took the whole book and the levels before the last do not reach k steps: the
+      // last level completes it (a book's amounts are positive, so no earlier level does), with
+      // the prefix summed as completingLevel sums it.
+      level = side.count - 1;
+      levelBase = lastBase;
+      levelCost = lastCost;
     } else {
       level = completingLevel(side, k, stepUnits, scale);
       levelBase = prefixBase;
