@@ -1,6 +1,6 @@
 import type { HopCtx, VenueCtx } from './hop-context';
 import { BPS, reached } from './numeric';
-import { byLegOrder, totalPinned, type CapOf, type StrategyOptions } from './fill-value';
+import { byLegOrder, totalPinned, UNCAPPED, type CapOf, type StrategyOptions } from './fill-value';
 import { solveHopWalk } from './strategies';
 import type { Hop, Leg, Quote, RouteRequest, Strategy, UnroutableReason } from './types';
 import { allStepped, executable, sumBase } from './order-steps';
@@ -20,8 +20,6 @@ export interface HopOutcome {
   /** Funding caps the hop was solved with; null when unconstrained. */
   readonly capOf: CapOf | null;
 }
-
-const UNCAPPED: CapOf = () => Infinity;
 
 export function strategyOptions(
   request: RouteRequest,

@@ -1,4 +1,4 @@
-import { beatsBest, cannotBeatFull, pinnedAchieved, rankingPrice, type CapOf } from './fill-value';
+import { beatsBest, cannotBeatFull, capsOf, pinnedAchieved, rankingPrice, type CapOf } from './fill-value';
 import { fillSearch } from './fill-search';
 import type { VenueCtx } from './hop-context';
 import { baseOfSteps, executable, missedMinimum, stepsIn } from './order-steps';
@@ -21,7 +21,7 @@ export function executableMerged(
   capOf: CapOf,
   maxCount: number,
 ): WalkResult {
-  const caps = venues.map(capOf);
+  const caps = capsOf(venues, capOf);
   const walk = new MergedRuledWalk(venues, spec, caps);
   walk.walk();
   let short = false;
