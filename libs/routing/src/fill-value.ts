@@ -69,10 +69,10 @@ export function byLegOrder(a: Fill, b: Fill): number {
  * order and equals keep the first, so ties go by exchangeId.
  */
 export function beatsBest(
-  r: WalkResult,
+  r: { readonly full: boolean },
   achieved: number,
   price: number,
-  best: WalkResult | null,
+  best: { readonly full: boolean } | null,
   bestPinned: number,
   bestPrice: number,
   better: -1 | 1,

@@ -29,6 +29,22 @@ export function walkVenueRuled(venue: VenueCtx, spec: WalkSpec, cap: number): Wa
   return { fills: fill.base > 0 ? [fill] : [], full };
 }
 
+/** A leg object for walkVenueInto, on no venue yet. */
+export function venueLeg(): RuledFill {
+  return new VenueFill(undefined as unknown as VenueCtx);
+}
+
+/**
+ * walkVenueRuled into `leg` (made by venueLeg; cleared first): its leg is `leg` when its base is
+ * above 0; whether the pinned amount was met. A walk on a proof's tape leaves `leg` there, so a
+ * caller reuses one only while no proof records.
+ */
+export function walkVenueInto(leg: RuledFill, venue: VenueCtx, spec: WalkSpec, cap: number): boolean {
+  const fill = leg as VenueFill;
+  clearFill(fill, venue);
+  return walkAlone(fill, spec, cap, recordingTape());
+}
+
 /**
  * The leg of the last `quoteVenueRuled` (base 0: none), valid until the next call. A hop quotes
  * every venue it lists, a walk each, and nothing keeps a quote's leg: one object serves them all.
