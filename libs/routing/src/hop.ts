@@ -100,12 +100,12 @@ function ruledOutcome(
   for (const fill of walk.fills)
     value += ctx.side === 'buy' ? fill.cost * (1 + fill.venue.fee) : fill.cost * (1 - fill.venue.fee);
   const base = sumBase(walk.fills);
-  const exactBase = allStepped(walk.fills);
   const full = walk.full || (walk.fills.length > 0 && reached(totalPinned(walk, spec), spec.amount));
   let amountIn = ctx.side === 'buy' ? value : base;
   let amountOut = ctx.side === 'buy' ? base : value;
   const pinnedIsBase = (spec.pinned === 'in') === (ctx.side === 'sell');
-  if (full && !(pinnedIsBase && exactBase)) {
+  // A base sum of whole steps alone is exact: it is what the legs achieve, never snapped.
+  if (full && !(pinnedIsBase && allStepped(walk.fills))) {
     const achieved = spec.pinned === 'in' ? amountIn : amountOut;
     if (reached(achieved, spec.amount) && achieved !== spec.amount) {
       if (spec.pinned === 'in') amountIn = spec.amount;
