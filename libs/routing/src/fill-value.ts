@@ -9,6 +9,27 @@ import type { Fill, WalkResult, WalkSpec } from './walk';
 /** Funding cap of a venue in the hop's input asset (Infinity when unconstrained). */
 export type CapOf = (venue: VenueCtx) => number;
 
+/** The caps of a hop solved without balances: every venue unconstrained. */
+export const UNCAPPED: CapOf = () => Infinity;
+
+/** At least as many Infinity caps as the most venues seen, shared: nothing writes to them. */
+let infinite: number[] = [];
+
+/**
+ * Each venue's cap, index-aligned with `venues`. Without balances that is Infinity for all, read
+ * from one shared list that may be longer than `venues` (a merged walk reads only its venues'
+ * indices) instead of a list made per walk.
+ */
+export function capsOf(venues: readonly VenueCtx[], capOf: CapOf): readonly number[] {
+  if (capOf !== UNCAPPED) return venues.map(capOf);
+  if (infinite.length < venues.length) {
+    const grown: number[] = [];
+    for (let v = 0; v < venues.length; v++) grown.push(Infinity);
+    infinite = grown;
+  }
+  return infinite;
+}
+
 export interface StrategyOptions {
   readonly strategy: Strategy;
   readonly maxVenues: number;
@@ -48,10 +69,10 @@ export function byLegOrder(a: Fill, b: Fill): number {
  * order and equals keep the first, so ties go by exchangeId.
  */
 export function beatsBest(
-  r: WalkResult,
+  r: { readonly full: boolean },
   achieved: number,
   price: number,
-  best: WalkResult | null,
+  best: { readonly full: boolean } | null,
   bestPinned: number,
   bestPrice: number,
   better: -1 | 1,

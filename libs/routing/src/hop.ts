@@ -1,11 +1,10 @@
 import type { HopCtx, VenueCtx } from './hop-context';
 import { BPS, reached } from './numeric';
-import { byLegOrder, totalPinned, type CapOf, type StrategyOptions } from './fill-value';
+import { byLegOrder, totalPinned, UNCAPPED, type CapOf, type StrategyOptions } from './fill-value';
 import { solveHopWalk } from './strategies';
 import type { Hop, Leg, Quote, RouteRequest, Strategy, UnroutableReason } from './types';
-import { executable, sumBase } from './order-steps';
+import { allStepped, executable, sumBase } from './order-steps';
 import { walkVenue, type Fill, type WalkResult, type WalkSpec } from './walk';
-import { isRuledFill } from './ruled-leg';
 import { quoteLeg, quoteVenueRuled } from './walk-rules';
 
 /** A solved hop: the hop body, or why it could not be routed. */
@@ -21,8 +20,6 @@ export interface HopOutcome {
   /** Funding caps the hop was solved with; null when unconstrained. */
   readonly capOf: CapOf | null;
 }
-
-const UNCAPPED: CapOf = () => Infinity;
 
 export function strategyOptions(
   request: RouteRequest,
@@ -102,18 +99,13 @@ function ruledOutcome(
   let value = 0;
   for (const fill of walk.fills)
     value += ctx.side === 'buy' ? fill.cost * (1 + fill.venue.fee) : fill.cost * (1 - fill.venue.fee);
-  const parts = walk.fills.map((f) => ({
-    base: f.base,
-    steps: isRuledFill(f) ? f.steps : 0,
-    rules: f.venue.rules,
-  }));
-  const base = sumBase(parts);
-  const exactBase = parts.every((p) => p.rules !== null && p.rules.stepUnits > 0);
+  const base = sumBase(walk.fills);
   const full = walk.full || (walk.fills.length > 0 && reached(totalPinned(walk, spec), spec.amount));
   let amountIn = ctx.side === 'buy' ? value : base;
   let amountOut = ctx.side === 'buy' ? base : value;
   const pinnedIsBase = (spec.pinned === 'in') === (ctx.side === 'sell');
-  if (full && !(pinnedIsBase && exactBase)) {
+  // A base sum of whole steps alone is exact: it is what the legs achieve, never snapped.
+  if (full && !(pinnedIsBase && allStepped(walk.fills))) {
     const achieved = spec.pinned === 'in' ? amountIn : amountOut;
     if (reached(achieved, spec.amount) && achieved !== spec.amount) {
       if (spec.pinned === 'in') amountIn = spec.amount;

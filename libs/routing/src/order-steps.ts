@@ -144,24 +144,49 @@ export function missedMinimum(rules: OrderSteps, leg: SizedLeg): 'min_amount' | 
   return leg.base < rules.minAmount ? 'min_amount' : 'min_cost';
 }
 
+/** 10^i for every scale a step can have (0..MAX_SCALE_DIGITS), each as `10 ** i` computes it. */
+const POW10: readonly number[] = Array.from({ length: MAX_SCALE_DIGITS + 1 }, (_, i) => 10 ** i);
+
+/** A leg as sumBase reads it: its amount, its venue's rules and (a leg of a rule-aware walk) its whole steps. */
+interface BaseLeg {
+  readonly base: number;
+  readonly steps?: number;
+  readonly venue: { readonly rules: OrderSteps | null };
+}
+
 /**
- * Sum of base amounts, exact when every one is whole steps of a known scale: the integers at the
- * finest scale, divided once. Otherwise (a market without a step, or a sum past 2^53) the float
- * sum in the given order.
+ * Sum of the legs' base amounts, exact when every leg's market has a step: the integers at the
+ * finest scale, divided once (a leg without a step count counts none). Otherwise (a market without
+ * a step, or a sum past 2^53) the float sum in the given order. A hop sums its legs once per
+ * solve, so this reads them in place rather than through a list of parts.
  */
-export function sumBase(parts: readonly { base: number; steps: number; rules: OrderSteps | null }[]): number {
+export function sumBase(legs: readonly BaseLeg[]): number {
   let digits = 0;
-  let exact = true;
-  for (const p of parts) {
-    if (p.rules === null || p.rules.stepUnits === 0) exact = false;
-    else digits = Math.max(digits, p.rules.scaleDigits);
+  for (const leg of legs) {
+    const r = leg.venue.rules;
+    if (r === null || r.stepUnits === 0) return floatSum(legs);
+    digits = Math.max(digits, r.scaleDigits);
   }
-  if (exact) {
-    let units = 0;
-    for (const p of parts) units += p.steps * p.rules!.stepUnits * 10 ** (digits - p.rules!.scaleDigits);
-    if (units <= Number.MAX_SAFE_INTEGER) return units / 10 ** digits;
+  let units = 0;
+  for (const leg of legs) {
+    const r = leg.venue.rules!;
+    units += (leg.steps ?? 0) * r.stepUnits * POW10[digits - r.scaleDigits]!;
   }
+  if (units <= Number.MAX_SAFE_INTEGER) return units / POW10[digits]!;
+  return floatSum(legs);
+}
+
+function floatSum(legs: readonly BaseLeg[]): number {
   let t = 0;
-  for (const p of parts) t += p.base;
+  for (const leg of legs) t += leg.base;
   return t;
+}
+
+/** Whether every leg's market has a step: their sum (sumBase) is then exact unless past 2^53. */
+export function allStepped(legs: readonly BaseLeg[]): boolean {
+  for (const leg of legs) {
+    const r = leg.venue.rules;
+    if (r === null || r.stepUnits === 0) return false;
+  }
+  return true;
 }

@@ -1,10 +1,11 @@
-import { beatsBest, cannotBeatFull, pinnedAchieved, rankingPrice, type CapOf } from './fill-value';
+import { beatsBest, cannotBeatFull, capsOf, pinnedAchieved, rankingPrice, type CapOf } from './fill-value';
 import { fillSearch } from './fill-search';
 import type { VenueCtx } from './hop-context';
 import { baseOfSteps, executable, missedMinimum, stepsIn } from './order-steps';
 import { MergedRuledWalk } from './merged-ruled';
 import { NONE_DROPPED } from './ruled-drops';
-import { walkVenueRuled } from './walk-rules';
+import { venueLeg, walkVenueInto } from './walk-rules';
+import type { RuledFill } from './ruled-leg';
 import { recordingTape, type DropReason, type WalkResult, type WalkSpec } from './walk';
 
 // The strategies on a hop where some market carries order rules (docs/semantics.md section 13).
@@ -21,7 +22,7 @@ export function executableMerged(
   capOf: CapOf,
   maxCount: number,
 ): WalkResult {
-  const caps = venues.map(capOf);
+  const caps = capsOf(venues, capOf);
   const walk = new MergedRuledWalk(venues, spec, caps);
   walk.walk();
   let short = false;
@@ -46,33 +47,46 @@ function fitStopsOfPlainWalk(venues: readonly VenueCtx[], spec: WalkSpec, caps: 
   return walk.fitStops() === true;
 }
 
-/** best_single with rules: each venue walked alone under its rules; one whose answer is under its minimum fills nothing. */
+/** beatsBest reads only whether a result is full. */
+const FULL = { full: true };
+const PARTIAL = { full: false };
+
+/**
+ * best_single with rules: each venue walked alone under its rules; one whose answer is under its
+ * minimum fills nothing. While no proof records, the venues are walked into one leg object, kept
+ * (and another made) only when it becomes the best.
+ */
 export function bestSingleRuled(venues: readonly VenueCtx[], spec: WalkSpec, capOf: CapOf): WalkResult {
-  let best: WalkResult | null = null;
+  let best: RuledFill | null = null;
+  let bestFull = false;
   let bestPinned = 0;
   let bestPrice = 0;
   const better = spec.side === 'buy' ? -1 : 1;
   let dropped: Map<VenueCtx, DropReason> | null = null;
   // Once a fill is full, venues whose best level could not price better are not walked (no proof recorded).
   const prune = recordingTape() === null;
+  let spare: RuledFill | null = null;
   for (const venue of venues) {
-    if (prune && best !== null && best.full && cannotBeatFull(venue, bestPrice, better)) continue;
-    const r = walkVenueRuled(venue, spec, capOf(venue));
-    const fill = r.fills[0];
-    if (fill === undefined) continue;
+    if (prune && best !== null && bestFull && cannotBeatFull(venue, bestPrice, better)) continue;
+    const fill: RuledFill = prune ? (spare ??= venueLeg()) : venueLeg();
+    const full = walkVenueInto(fill, venue, spec, capOf(venue));
+    if (!(fill.base > 0)) continue;
     if (!executable(venue.rules, fill)) {
       (dropped ??= new Map()).set(venue, missedMinimum(venue.rules!, fill));
       continue;
     }
     const achieved = pinnedAchieved(fill, spec);
     const price = rankingPrice(fill);
-    if (beatsBest(r, achieved, price, best, bestPinned, bestPrice, better)) {
-      best = r;
+    const was = best === null ? null : bestFull ? FULL : PARTIAL;
+    if (beatsBest(full ? FULL : PARTIAL, achieved, price, was, bestPinned, bestPrice, better)) {
+      best = fill;
+      bestFull = full;
       bestPinned = achieved;
       bestPrice = price;
+      spare = null;
     }
   }
-  return { fills: best?.fills ?? [], full: best?.full ?? false, dropped: dropped ?? NONE_DROPPED };
+  return { fills: best === null ? [] : [best], full: bestFull, dropped: dropped ?? NONE_DROPPED };
 }
 
 /** What a venue could execute at most: its walked side's base, in whole steps, up to its maximum. */

@@ -29,6 +29,22 @@ export function walkVenueRuled(venue: VenueCtx, spec: WalkSpec, cap: number): Wa
   return { fills: fill.base > 0 ? [fill] : [], full };
 }
 
+/** A leg object for walkVenueInto, on no venue yet. */
+export function venueLeg(): RuledFill {
+  return new VenueFill(undefined as unknown as VenueCtx);
+}
+
+/**
+ * walkVenueRuled into `leg` (made by venueLeg; cleared first): its leg is `leg` when its base is
+ * above 0; whether the pinned amount was met. A walk on a proof's tape leaves `leg` there, so a
+ * caller reuses one only while no proof records.
+ */
+export function walkVenueInto(leg: RuledFill, venue: VenueCtx, spec: WalkSpec, cap: number): boolean {
+  const fill = leg as VenueFill;
+  clearFill(fill, venue);
+  return walkAlone(fill, spec, cap, recordingTape());
+}
+
 /**
  * The leg of the last `quoteVenueRuled` (base 0: none), valid until the next call. A hop quotes
  * every venue it lists, a walk each, and nothing keeps a quote's leg: one object serves them all.
@@ -153,6 +169,9 @@ function walkStepped(
   let remCap = cap;
   let cumBase = 0;
   let cumCost = 0;
+  // The prefix before the level last walked: the last level's, when the walk takes the whole book.
+  let lastBase = 0;
+  let lastCost = 0;
   let stopLevel = 0;
   let q = 0;
   let stop: RuledStop = 0;
@@ -183,6 +202,8 @@ function walkStepped(
     const cost = avail * price;
     remPinned -= pc * cost + pb * avail;
     remCap -= ic * cost + ib * avail;
+    lastBase = cumBase;
+    lastCost = cumCost;
     cumBase += avail;
     cumCost += cost;
     q = cumBase;
@@ -202,6 +223,13 @@ function walkStepped(
       level = stopLevel;
       levelBase = cumBase;
       levelCost = cumCost;
+    } else if (stop === 0 && stepsIn(lastBase, stepUnits, scale) < k) {
+      // The walk took the whole book and the levels before the last do not reach k steps: the
+      // last level completes it (a book's amounts are positive, so no earlier level does), with
+      // the prefix summed as completingLevel sums it.
+      level = side.count - 1;
+      levelBase = lastBase;
+      levelCost = lastCost;
     } else {
       level = completingLevel(side, k, stepUnits, scale);
       levelBase = prefixBase;
