@@ -3,7 +3,7 @@ import type { VenueCtx } from './hop-context';
 import { keepWorkspace, SLOTS, takeWorkspace, type Workspace } from './merged-workspace';
 import { advance, layFloor, LEG_SLOTS, nothingBelow, RuledLeg, type RuledFill } from './ruled-leg';
 import { atMinimums, DROPPED_MIN_AMOUNT, DROPPED_MIN_COST, droppedLookup, underMinimum } from './ruled-drops';
-import { sortByKey } from './walk-order';
+import { sortByKey, sortVenues } from './walk-order';
 import type { VenueHeap } from './venue-heap';
 import { recordingTape, type DropLookup, type WalkResult, type WalkSpec, type WalkTape } from './walk';
 
@@ -181,13 +181,8 @@ export class MergedRuledWalk {
     if (!this.rewinds) throw new Error('a walk with floors does not drop venues');
     const { dirty, legs } = this;
     const count = this.dirtyCount;
-    // In venue order, as the legs are: an insertion sort, since only a few legs change between checks.
-    for (let i = 1; i < count; i++) {
-      const v = dirty[i]!;
-      let j = i - 1;
-      for (; j >= 0 && dirty[j]! > v; j--) dirty[j + 1] = dirty[j]!;
-      dirty[j + 1] = v;
-    }
+    // In venue order, as the legs are.
+    sortVenues(dirty, count, null);
     let to = -1;
     for (let i = 0; i < count; i++) {
       const v = dirty[i]!;
@@ -274,17 +269,7 @@ export class MergedRuledWalk {
       }
       if (count === 0) return;
       // Dropped in venue order, as `dropAndWalk` drops them.
-      for (let i = 1; i < count; i++) {
-        const v = chain[i]!;
-        const why = chainWhy[i]!;
-        let j = i - 1;
-        for (; j >= 0 && chain[j]! > v; j--) {
-          chain[j + 1] = chain[j]!;
-          chainWhy[j + 1] = chainWhy[j]!;
-        }
-        chain[j + 1] = v;
-        chainWhy[j + 1] = why;
-      }
+      sortVenues(chain, count, chainWhy);
       for (let i = 0; i < count; i++) {
         const v = chain[i]!;
         this.out[v] = chainWhy[i]!;

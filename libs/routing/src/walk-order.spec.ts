@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sortByKey } from './walk-order';
+import { sortByKey, sortVenues } from './walk-order';
 
 describe('sortByKey', () => {
   it('orders venues as the walks rank them: better key first, ties by venue index', () => {
@@ -24,6 +24,24 @@ describe('sortByKey', () => {
           expect([...a]).toEqual(want);
         },
       ),
+    );
+  });
+});
+
+describe('sortVenues', () => {
+  it('sorts venue indices ascending and moves the attached codes with them', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 0, max: 200 }), { maxLength: 40 }), (raw) => {
+        const a = Int32Array.from(raw);
+        const also = Uint8Array.from(raw, (v) => v % 7);
+        sortVenues(a, a.length, also);
+        const want = [...raw].sort((x, y) => x - y);
+        expect([...a]).toEqual(want);
+        expect([...also]).toEqual(want.map((v) => v % 7));
+        const b = Int32Array.from(raw);
+        sortVenues(b, b.length, null);
+        expect([...b]).toEqual(want);
+      }),
     );
   });
 });

@@ -154,3 +154,21 @@ function seeded(
   }
   return true;
 }
+
+/**
+ * Sort venue indices `a[0..n)` ascending (venue order), moving `also`'s entries along with them:
+ * an insertion sort, for the few legs that change between two drop checks.
+ */
+export function sortVenues(a: Int32Array, n: number, also: Uint8Array | null): void {
+  for (let i = 1; i < n; i++) {
+    const v = a[i]!;
+    const x = also === null ? 0 : also[i]!;
+    let j = i - 1;
+    for (; j >= 0 && a[j]! > v; j--) {
+      a[j + 1] = a[j]!;
+      if (also !== null) also[j + 1] = also[j]!;
+    }
+    a[j + 1] = v;
+    if (also !== null) also[j + 1] = x;
+  }
+}
