@@ -3,7 +3,7 @@ import type { VenueCtx } from './hop-context';
 import { keepWorkspace, SLOTS, takeWorkspace, type Workspace } from './merged-workspace';
 import { advance, layFloor, LEG_SLOTS, nothingBelow, RuledLeg, type RuledFill } from './ruled-leg';
 import { atMinimums, DROPPED_MIN_AMOUNT, DROPPED_MIN_COST, droppedLookup, underMinimum } from './ruled-drops';
-import { sortByKey, sortVenues } from './walk-order';
+import { sortVenues } from './walk-order';
 import type { VenueHeap } from './venue-heap';
 import { recordingTape, type DropLookup, type WalkResult, type WalkSpec, type WalkTape } from './walk';
 
@@ -122,20 +122,8 @@ export class MergedRuledWalk {
       this.byRank[this.ranked++] = v;
     }
     const ranked = this.ranked;
-    const better = spec.side === 'buy' ? -1 : 1;
-    // Only finite keys order the venues strictly, whatever order the sort starts from.
-    if (finite && ranked > 1)
-      ws.orders.sort(
-        venues[this.byRank[0]!]!.levels!,
-        this.byRank,
-        ranked,
-        this.keys,
-        better,
-        ws.scratch,
-        this.rank,
-        n,
-      );
-    else sortByKey(this.byRank, ranked, this.keys, better, ws.scratch);
+    const first = ranked > 0 ? venues[this.byRank[0]!]!.levels! : null;
+    ws.sortRanked(ranked, n, spec.side === 'buy' ? -1 : 1, finite, first);
     for (let at = 0; at < ranked; at++) {
       const v = this.byRank[at]!;
       this.rank[v] = at;

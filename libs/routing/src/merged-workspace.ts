@@ -1,7 +1,7 @@
 import { FirstBelow } from './first-below';
 import { LEG_SLOTS, type RuledLeg } from './ruled-leg';
 import { VenueHeap } from './venue-heap';
-import { OrderMemo } from './walk-order';
+import { OrderMemo, sortByKey } from './walk-order';
 
 // The arrays of a merged rule-aware walk (merged-ruled.ts), kept from one walk to the next: a
 // solve walks several hops one after another, each over up to every venue of a market, and a
@@ -67,6 +67,18 @@ export class Workspace {
     }
     this.walking.clear(n, this.keys, better);
     return this;
+  }
+
+  /**
+   * Sort `byRank[0..count)` (venue indices in venue order, of a walk over `n` venues) into walk
+   * order: better key, then lower index. Only finite keys order the venues strictly, whatever
+   * order the sort starts from, so only then does it start from the order kept under `first`
+   * (the book side of the first venue ranked).
+   */
+  sortRanked(count: number, n: number, better: number, finite: boolean, first: object | null): void {
+    if (finite && count > 1 && first !== null)
+      this.orders.sort(first, this.byRank, count, this.keys, better, this.scratch, this.rank, n);
+    else sortByKey(this.byRank, count, this.keys, better, this.scratch);
   }
 
   /** Room for `steps` steps in the undo record. */
