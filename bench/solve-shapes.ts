@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import { BookCache } from '@app/books';
-import { parseRecord, type EventRecord } from '@app/events';
-import { routeRequest } from '@app/request';
-import { SERVER_DEFAULTS } from '@app/config';
-import { solve, STRATEGIES, type SolveInput, type Strategy } from '@app/routing';
+import type { BookCache } from '@app/books';
+import type { EventRecord, parseRecord } from '@app/events';
+import type { routeRequest } from '@app/request';
+import type { SERVER_DEFAULTS } from '@app/config';
+import { STRATEGIES, type SolveInput, type Strategy } from '@app/routing';
 import { SYNTH_EPOCH } from '@app/synth';
 import { quantile, type BenchRow } from './bench-row';
+import { outputOf } from './child-io';
 import { BENCH_RULES, benchSnapshots } from './market-gen';
 
 // Order rules the way users meet them: request shapes across strategies, maxVenues 1-10, sizes
@@ -18,6 +19,7 @@ import { BENCH_RULES, benchSnapshots } from './market-gen';
 /** A book set with rules and the same books without them, at one instant. */
 interface BookSet {
   readonly name: string;
+  readonly kit: Kit;
   readonly ruled: BookCache;
   readonly plain: BookCache;
   readonly now: number;
@@ -30,8 +32,38 @@ const MAX_VENUES = [1, 3, 5, 10];
 /** Shapes timed again, at length, before the worst is named. */
 const RETIMED = 10;
 
-function cacheOf(records: readonly EventRecord[]): BookCache {
-  const books = new BookCache();
+/**
+ * What the shapes are built and solved with: one build's book cache, record parser and solver.
+ * A baseline is timed with its own (kitOf): its solver fed this build's book objects ran 1.4x
+ * slower on the rules side than the same solver with its own, so its ratio said nothing.
+ */
+export interface Kit {
+  readonly BookCache: new () => BookCache;
+  readonly parseRecord: typeof parseRecord;
+  readonly solve: Solve;
+  readonly routeRequest: typeof routeRequest;
+  readonly routing: typeof SERVER_DEFAULTS.routing;
+}
+
+/** The kit of a built checkout of another revision (`--baseline=<dir>`). */
+export function kitOf(dir: string): Kit {
+  const load = <T>(lib: string): T => {
+    const entry = join(dir, 'dist', 'libs', lib, 'src', 'index.js');
+    return createRequire(entry)(entry) as T;
+  };
+  const { BookCache: Cache } = load<{ BookCache: Kit['BookCache'] }>('books');
+  const { parseRecord: parse } = load<{ parseRecord: Kit['parseRecord'] }>('events');
+  return {
+    BookCache: Cache,
+    parseRecord: parse,
+    solve: load<{ solve: Solve }>('routing').solve,
+    routeRequest: load<{ routeRequest: Kit['routeRequest'] }>('request').routeRequest,
+    routing: load<{ SERVER_DEFAULTS: typeof SERVER_DEFAULTS }>('config').SERVER_DEFAULTS.routing,
+  };
+}
+
+function cacheOf(kit: Kit, records: readonly EventRecord[]): BookCache {
+  const books = new kit.BookCache();
   for (const r of records) books.apply(r);
   return books;
 }
@@ -43,21 +75,22 @@ function withoutRules(records: readonly EventRecord[]): EventRecord[] {
   );
 }
 
-function demoBooks(): BookSet {
+function demoBooks(kit: Kit): BookSet {
   const file = resolve(__dirname, '..', '..', 'replay-data', 'synthetic-60-venues.jsonl');
   const records: EventRecord[] = [];
   let now = 0;
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     if (line === '') continue;
-    const parsed = parseRecord(JSON.parse(line));
+    const parsed = kit.parseRecord(JSON.parse(line));
     if (!parsed.ok) throw new Error(`replay-data: unreadable record ${line.slice(0, 80)}`);
     records.push(parsed.record);
     now = Math.max(now, parsed.record.receivedAt);
   }
   return {
     name: 'demo',
-    ruled: cacheOf(records),
-    plain: cacheOf(withoutRules(records)),
+    kit,
+    ruled: cacheOf(kit, records),
+    plain: cacheOf(kit, withoutRules(records)),
     now,
     pairs: [
       ['USDT', 'BTC', 1],
@@ -68,15 +101,16 @@ function demoBooks(): BookSet {
   };
 }
 
-function scenarioBooks(): BookSet {
+function scenarioBooks(kit: Kit): BookSet {
   const records = benchSnapshots(60, 1000, SYNTH_EPOCH);
   const ruled = records.map((r) =>
     r.type === 'market' ? { ...r, ...BENCH_RULES[r.symbol], receivedAt: r.receivedAt } : r,
   );
   return {
     name: 'scenario',
-    ruled: cacheOf(ruled),
-    plain: cacheOf(withoutRules(ruled)),
+    kit,
+    ruled: cacheOf(kit, ruled),
+    plain: cacheOf(kit, withoutRules(ruled)),
     now: SYNTH_EPOCH,
     pairs: [
       ['USDT', 'BTC', 1],
@@ -99,7 +133,7 @@ function shapes(set: BookSet): Shape[] {
     for (const usdt of SIZES_USDT)
       for (const strategy of STRATEGIES as readonly Strategy[])
         for (const maxVenues of MAX_VENUES) {
-          const request = routeRequest({
+          const request = set.kit.routeRequest({
             requestId: 'bench',
             from,
             to,
@@ -111,7 +145,7 @@ function shapes(set: BookSet): Shape[] {
             request,
             books: set.ruled,
             now: set.now,
-            config: SERVER_DEFAULTS.routing,
+            config: set.kit.routing,
           };
           out.push({
             label: `${set.name} ${from}->${to} ${usdt} USDT ${strategy} maxVenues=${maxVenues}`,
@@ -140,7 +174,7 @@ function routeOf(answer: unknown): string {
   return hops.map((h) => `${h.pair} ${h.side}`).join(', ');
 }
 
-type Solve = (input: SolveInput) => unknown;
+export type Solve = (input: SolveInput) => unknown;
 
 /** Median time of each side over `calls` interleaved calls (the order alternating each call). */
 function timeShape(shape: Shape, calls: number, run: Solve): Timed {
@@ -164,47 +198,93 @@ function timeShape(shape: Shape, calls: number, run: Solve): Timed {
   return { label: shape.label, ruled: quantile(ruled, 0.5), plain: quantile(plain, 0.5), sameRoute };
 }
 
-/** The solver of a built checkout of another revision (`--baseline=<dir>`). */
-function baselineSolve(dir: string): Solve {
-  const entry = join(dir, 'dist', 'libs', 'routing', 'src', 'index.js');
-  return (createRequire(entry)(entry) as { solve: Solve }).solve;
+/**
+ * Scenario `solve`'s shapes rows: per book set, the median and worst rules/none ratio over
+ * shapes; with a baseline checkout, the same rows of its solver. Each build is timed in a fresh
+ * process of its own that does nothing else (solve-shapes-child.ts), with this one's flags (the
+ * young generation's size sets how often the collector runs, and the rules side allocates more):
+ * two solvers timed in one process do not run as they do alone (the one loaded second ran 30-50 %
+ * slower), and a solver's ratio moves with what its process ran before (2ddf280's own, timed after
+ * the rest of this scenario, came out 1.11x on the demo's median shape; alone, 1.29x).
+ */
+export async function benchSolveShapes(
+  baseline: string | null,
+  runs = Number(process.env.BENCH_SHAPE_RUNS ?? 3),
+): Promise<BenchRow[]> {
+  const builds: [string, string][] = [[resolve(__dirname, '..', '..'), '']];
+  if (baseline !== null) builds.push([baseline, 'baseline ']);
+  const all = builds.map((): BenchRow[][] => []);
+  // The builds alternate, run by run, so that the machine's load falls on both alike.
+  for (let run = 0; run < runs; run++)
+    for (const [i, [checkout, who]] of builds.entries()) all[i]!.push(await childRows(checkout, who));
+  return all.flatMap((list, i) => medianRun(list, builds[i]![1]));
 }
 
 /**
- * Scenario `solve`'s shapes rows: per book set, the median and worst rules/none ratio over
- * shapes; with a baseline checkout, its solver is timed too, shape by shape beside this one.
+ * Of one build's runs, the rows of the run whose worst demo shape is the median one (a process's
+ * compiled code differs from run to run: the worst ratio moved by 0.1-0.6 between runs), and the
+ * range of that worst shape over the runs.
  */
-export function benchSolveShapes(
-  baseline: string | null,
+function medianRun(list: readonly BenchRow[][], who: string): BenchRow[] {
+  const worstOf = (rows: readonly BenchRow[]): number =>
+    rows.find((r) =>
+      r.metric.startsWith(`shapes demo${who === '' ? '' : ` (${who.trim()})`}: rules / none, worst shape (`),
+    )?.value ?? 0;
+  const sorted = [...list].sort((a, b) => worstOf(a) - worstOf(b));
+  const name = `shapes demo${who === '' ? '' : ` (${who.trim()})`}`;
+  return [
+    ...sorted[(sorted.length - 1) >> 1]!,
+    { scenario: 'solve', metric: `${name}: runs`, value: list.length, unit: 'count' },
+    {
+      scenario: 'solve',
+      metric: `${name}: worst shape over the runs, least`,
+      value: worstOf(sorted[0]!),
+      unit: 'x',
+    },
+    {
+      scenario: 'solve',
+      metric: `${name}: worst shape over the runs, most`,
+      value: worstOf(sorted.at(-1)!),
+      unit: 'x',
+    },
+  ];
+}
+
+async function childRows(checkout: string, who: string): Promise<BenchRow[]> {
+  const out = await outputOf(`solve shapes of ${checkout}`, process.execPath, [
+    ...process.execArgv,
+    join(__dirname, 'solve-shapes-child.js'),
+    checkout,
+    who,
+  ]);
+  return JSON.parse(out.trim().split('\n').at(-1) ?? '[]') as BenchRow[];
+}
+
+/** The shapes rows of one build's kit (`who`: '' for this build, 'baseline ' for another). */
+export function shapesRowsOf(
+  kit: Kit,
+  who: string,
   calls = Number(process.env.BENCH_SHAPE_CALLS ?? 41),
 ): BenchRow[] {
-  const solvers: [string, Solve][] = [['', solve]];
-  if (baseline !== null) solvers.push(['baseline ', baselineSolve(baseline)]);
+  const run = kit.solve;
   const rows: BenchRow[] = [];
-  for (const set of [demoBooks(), scenarioBooks()]) {
+  for (const set of [demoBooks(kit), scenarioBooks(kit)]) {
     const all = shapes(set);
     // Warm every path (JIT) before timing any.
     for (let round = 0; round < 3; round++)
-      for (const s of all)
-        for (const [, run] of solvers) {
-          run(s.ruled);
-          run(s.plain);
-        }
-    const timed = solvers.map(() => [] as Timed[]);
-    for (const s of all) solvers.forEach(([, run], i) => timed[i]!.push(timeShape(s, calls, run)));
+      for (const s of all) {
+        run(s.ruled);
+        run(s.plain);
+      }
+    const timed = all.map((s) => timeShape(s, calls, run));
     // The worst of hundreds of short medians is partly the noisiest: the ten worst shapes are
     // timed again with five times the calls, and those figures replace theirs.
-    solvers.forEach(([, run], i) => {
-      const list = timed[i]!;
-      const worst = list
-        .map((t, at) => ({ at, ratio: t.ruled / t.plain }))
-        .sort((a, b) => b.ratio - a.ratio)
-        .slice(0, RETIMED);
-      for (const { at } of worst) list[at] = timeShape(all[at]!, calls * 5, run);
-    });
-    solvers.forEach(([who], i) =>
-      rows.push(...shapeRows(`shapes ${set.name}${who === '' ? '' : ` (${who.trim()})`}`, set, timed[i]!)),
-    );
+    const worst = timed
+      .map((t, at) => ({ at, ratio: t.ruled / t.plain }))
+      .sort((a, b) => b.ratio - a.ratio)
+      .slice(0, RETIMED);
+    for (const { at } of worst) timed[at] = timeShape(all[at]!, calls * 5, run);
+    rows.push(...shapeRows(`shapes ${set.name}${who === '' ? '' : ` (${who.trim()})`}`, set, timed));
   }
   return rows;
 }

@@ -24,7 +24,7 @@ export const BENCH_REQUEST: RouteRequest = routeRequest({
  * same with order rules on every market against none, interleaved; then request shapes across
  * strategies, sizes and venue counts on those books and the demo's (solve-shapes.ts).
  */
-export function benchSolve(iterations = 3000, baseline: string | null = null): BenchRow[] {
+export async function benchSolve(iterations = 3000, baseline: string | null = null): Promise<BenchRow[]> {
   const cache = new BookCache();
   for (const r of benchSnapshots(60, 1000, NOW)) cache.apply(r);
   const input = { request: BENCH_REQUEST, books: cache, now: NOW, config: SERVER_DEFAULTS.routing };
@@ -38,7 +38,7 @@ export function benchSolve(iterations = 3000, baseline: string | null = null): B
     solve(input);
     samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
-  return [...rows(samples, first, input), ...benchRulesAB(iterations), ...benchSolveShapes(baseline)];
+  return [...rows(samples, first, input), ...benchRulesAB(iterations), ...(await benchSolveShapes(baseline))];
 }
 
 function rows(samples: number[], first: RouteResult, input: SolveInput): BenchRow[] {
