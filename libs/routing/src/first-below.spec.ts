@@ -14,7 +14,9 @@ describe('FirstBelow', () => {
         (values, ops) => {
           const tree = new FirstBelow(values.length);
           const row = [...values];
-          row.forEach((v, i) => tree.set(i, v));
+          // Filled at once through an order (reversed), as a walk fills it from its ranking.
+          const order = Int32Array.from(row.keys()).reverse();
+          tree.fillFrom(row.length, Float64Array.from([...row].reverse()), order);
           for (const [at, value, from, bound] of ops) {
             if (at < row.length) {
               row[at] = value;

@@ -19,14 +19,6 @@ export class FirstBelow {
     return this.size;
   }
 
-  /** Set places 0..count-1 at once to `valueAt(i)` (the rest +Infinity). */
-  fill(count: number, valueAt: (place: number) => number): void {
-    const { tree, size } = this;
-    tree.fill(Infinity, size + count);
-    for (let i = 0; i < count; i++) tree[size + i] = valueAt(i);
-    for (let i = size - 1; i >= 1; i--) tree[i] = Math.min(tree[2 * i]!, tree[2 * i + 1]!);
-  }
-
   /** Set places 0..count-1 at once to `values[order[i]]` (the rest +Infinity). */
   fillFrom(count: number, values: Float64Array, order: Int32Array): void {
     const { tree, size } = this;
