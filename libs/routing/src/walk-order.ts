@@ -58,6 +58,7 @@ export class OrderMemo {
   private readonly sides: (object | null)[] = new Array<object | null>(KEPT_ORDERS).fill(null);
   private readonly betters = new Int8Array(KEPT_ORDERS);
   private readonly lengths = new Int32Array(KEPT_ORDERS);
+  private readonly counts = new Int32Array(KEPT_ORDERS);
   private readonly orders: Int32Array[] = [];
   private slot = 0;
 
@@ -80,7 +81,7 @@ export class OrderMemo {
   ): void {
     let at = -1;
     for (let i = 0; i < KEPT_ORDERS; i++)
-      if (this.sides[i] === side && this.betters[i] === better) {
+      if (this.sides[i] === side && this.betters[i] === better && this.counts[i] === count) {
         at = i;
         break;
       }
@@ -91,6 +92,7 @@ export class OrderMemo {
       this.slot = (at + 1) % KEPT_ORDERS;
       this.sides[at] = side;
       this.betters[at] = better;
+      this.counts[at] = count;
     }
     let kept = this.orders[at];
     if (kept === undefined || kept.length < n) this.orders[at] = kept = new Int32Array(Math.max(n, 64));
