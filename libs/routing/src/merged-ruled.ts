@@ -1,6 +1,7 @@
 import type { FirstBelow } from './first-below';
 import type { VenueCtx } from './hop-context';
 import { keepWorkspace, SLOTS, takeWorkspace, type Workspace } from './merged-workspace';
+import type { ParkedLegs } from './parked-legs';
 import { advance, layFloor, LEG_SLOTS, nothingBelow, RuledLeg, type RuledFill } from './ruled-leg';
 import { atMinimums, DROPPED_MIN_AMOUNT, DROPPED_MIN_COST, droppedLookup, underMinimum } from './ruled-drops';
 import { sortVenues } from './walk-order';
@@ -10,16 +11,15 @@ import { recordingTape, type DropLookup, type WalkResult, type WalkSpec, type Wa
 // split_optimal's walk with rules (docs/semantics.md section 13): the levels of the hop's venues
 // merged by ranking price (ties by venue order, then level order), each venue growing by whole
 // steps. A leg under its venue's minimum drops that venue and the walk runs again without it
-// (strategies-rules.ts). Two things keep that cheap without changing a leg:
-// - A walk run again from the start repeats every step it took before it first reached a dropped
-//   venue. So the walk keeps, per step, what the step changed, and a drop rewinds to the first
-//   step that reached a dropped venue and goes on from there.
-// - Near the end of a hop, what is left of the pinned amount is often less than one step on most
-//   venues, and each of them, reached in turn, takes nothing and stops. Venues not yet reached
-//   wait in ranking order with the amount below which they surely take nothing (nothingBelow);
-//   the walk goes from one that might take to the next in O(log n) and never makes a leg for
-//   the others. Those take no part in the legs, the amount left or the tape: only whether one of
-//   them stopped for a whole step (fitStops) needs them, and a plain walk answers that.
+// (strategies-rules.ts). Three things keep that cheap without changing a leg:
+// - A drop rewinds to the first step that reached a dropped venue (each step keeps what it
+//   changed) and the walk goes on from there, instead of running again from the start.
+// - Near the end of a hop, what is left is often less than one step on most venues. Venues not
+//   yet reached wait in ranking order with the amount below which they surely take nothing
+//   (nothingBelow): the walk passes them by in O(log n) and makes no leg for them. Only whether
+//   one of them stopped for a whole step (fitStops) needs them, and a plain walk answers that.
+// - Legs walking that would take nothing of that dust are set aside (parked-legs.ts) instead of
+//   being reached in turn, again after every rewind.
 
 /** A rule-aware walk's result. */
 export type RuledWalkResult = WalkResult;
@@ -28,7 +28,7 @@ export type RuledWalkResult = WalkResult;
 export interface MergedWalkOptions {
   /** The fill search's floors: each venue's leg first laid up to that many base units; such a walk does not drop. */
   readonly floors?: readonly number[] | null;
-  /** Walk every venue reached, as a plain walk does, even one that surely takes nothing. */
+  /** Reach every venue and leg in turn, as a plain walk does, even one that surely takes nothing. */
   readonly visitAll?: boolean;
 }
 
@@ -59,6 +59,10 @@ export class MergedRuledWalk {
   /** The next place the walk has not passed. */
   private next = 0;
   private readonly walking: VenueHeap;
+  /** Legs set aside: each would take nothing more when reached (parked-legs.ts). */
+  private readonly parked: ParkedLegs;
+  /** The last walk ended with no venue left to reach. */
+  private exhausted = false;
   /** Venues whose leg changed since the last drop check. */
   private readonly dirty: Int32Array;
   private readonly isDirty: Uint8Array;
@@ -92,7 +96,7 @@ export class MergedRuledWalk {
     this.ws = ws;
     ({ legs: this.legs, madeAt: this.madeAt, out: this.out, keys: this.keys } = ws);
     ({ firstKeys: this.firstKeys, byRank: this.byRank, rank: this.rank, nothing: this.nothing } = ws);
-    ({ waiting: this.waiting, walking: this.walking } = ws);
+    ({ waiting: this.waiting, walking: this.walking, parked: this.parked } = ws);
     ({ dirty: this.dirty, isDirty: this.isDirty } = ws);
     this.remPinned = spec.amount;
     this.visitAll = options.visitAll === true;
@@ -139,6 +143,7 @@ export class MergedRuledWalk {
 
   /** The legs with base > 0 in venue order, and whether the amount was met. */
   result(): RuledWalkResult {
+    this.settle();
     const fills: RuledFill[] = [];
     let full = this.full;
     for (let v = 0; v < this.n; v++) {
@@ -155,6 +160,7 @@ export class MergedRuledWalk {
    * when only a walk that makes a leg for every venue it reaches can tell (one was passed by).
    */
   fitStops(): boolean | null {
+    this.settle();
     for (let v = 0; v < this.n; v++) if (this.legs[v]?.fitStopped === true) return true;
     return this.passedBy ? null : false;
   }
@@ -205,6 +211,8 @@ export class MergedRuledWalk {
       if (!underMinimum(this.venues[this.byRank[at]!]!, this.spec, left)) return false;
     this.next = this.ranked;
     this.full = false;
+    // Every leg set aside is reached before the walk ends, with what is left now.
+    this.exhausted = true;
     return true;
   }
 
@@ -220,6 +228,7 @@ export class MergedRuledWalk {
     const ws = this.ws!;
     const { chain, chainWhy } = ws;
     for (;;) {
+      // Legs set aside take nothing more: what is left goes to venues not yet reached.
       if (this.walking.size > 0) return;
       let left = this.remPinned;
       let from = this.next;
@@ -274,6 +283,7 @@ export class MergedRuledWalk {
 
   /** The walk is over: legs left below a whole step are marked, the workspace kept for the next walk. */
   finish(): void {
+    this.settle();
     for (let v = 0; v < this.n; v++) this.legs[v]?.finish();
     if (this.ws !== null) keepWorkspace(this.ws);
     this.ws = null;
@@ -291,7 +301,8 @@ export class MergedRuledWalk {
       if (r < 0 && top < 0) break;
       const fresh = top < 0 || (r >= 0 && this.walking.before(byRank[r]!, top));
       const v = fresh ? byRank[r]! : top;
-      if (this.rewinds && (fresh || this.unsafe > 0)) this.record(v, legs[v]);
+      if (this.rewinds && (fresh || this.unsafe > 0))
+        this.ws!.record(this.steps, v, legs[v], this.remPinned, tape === null ? 0 : tape.length, this.next);
       let w = legs[v];
       if (fresh) {
         const reused = this.ws!.free.pop();
@@ -308,11 +319,12 @@ export class MergedRuledWalk {
         this.isDirty[v] = 1;
         this.dirty[this.dirtyCount++] = v;
       }
-      this.steps++;
       const left = this.remPinned;
       const wasUnsafe = !atMinimums(w!);
       if (fresh && wasUnsafe) this.unsafe++;
       this.remPinned -= advance(w!, left, tape);
+      if (this.parked.count > 0) this.parked.log(this.steps, v, keys[v]!, this.remPinned);
+      this.steps++;
       if (wasUnsafe && atMinimums(w!)) this.unsafe--;
       if (w!.met || this.remPinned <= 0) return (this.full = true);
       if (w!.done) {
@@ -320,6 +332,9 @@ export class MergedRuledWalk {
         if (fresh && w!.base === 0 && w!.lastStop !== 0 && w!.lastStop !== 4 && left > this.nothing[v]!)
           this.nothing[v] = left;
         if (!fresh) this.walking.remove(v);
+        // Stopped short of a whole step by the amount left: that dust may be below one step of every leg.
+        if (w!.lastStop === 1 && w!.lastPinned > 0 && !this.visitAll)
+          this.parked.parkFrom(this.walking, legs, this.remPinned, this.steps);
       } else {
         keys[v] = w!.venue.levels!.price(w!.level) * w!.venue.rankMul;
         this.walking.place(v);
@@ -327,26 +342,19 @@ export class MergedRuledWalk {
     }
     if (this.next < this.ranked) this.passedBy = true;
     this.next = this.ranked;
+    this.exhausted = true;
     return (this.full = false);
+  }
+
+  /** The walk is over: each leg set aside that it reached takes its turn. */
+  private settle(): void {
+    if (this.parked.count > 0)
+      this.parked.settle(this.legs, this.steps, this.exhausted, this.full, this.tape);
   }
 
   /** The first place >= `from` whose venue might take something of `left`; -1 when none. */
   private candidate(from: number, left: number): number {
     return from < this.ranked ? this.waiting.first(from, left) : -1;
-  }
-
-  /** Keep what step `this.steps` is about to change. */
-  private record(v: number, w: RuledLeg | undefined): void {
-    const ws = this.ws!;
-    const s = this.steps;
-    ws.reserve(s);
-    ws.order[s] = v;
-    const at = s * SLOTS;
-    const undo = ws.undo;
-    if (w !== undefined) w.save(undo, at);
-    undo[at + LEG_SLOTS] = this.remPinned;
-    undo[at + LEG_SLOTS + 1] = this.tape === null ? 0 : this.tape.length;
-    undo[at + LEG_SLOTS + 2] = this.next;
   }
 
   /**
@@ -356,6 +364,8 @@ export class MergedRuledWalk {
    */
   private rewind(to: number): void {
     const { order, undo, free } = this.ws!;
+    if (this.parked.count > 0) this.parked.rewind(to, this.walking);
+    this.exhausted = false;
     for (let s = this.steps - 1; s >= to; s--) {
       const v = order[s]!;
       if (this.madeAt[v] === s) {

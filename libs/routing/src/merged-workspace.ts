@@ -1,4 +1,5 @@
 import { FirstBelow } from './first-below';
+import { ParkedLegs } from './parked-legs';
 import { LEG_SLOTS, type RuledLeg } from './ruled-leg';
 import { VenueHeap } from './venue-heap';
 import { OrderMemo, sortByKey } from './walk-order';
@@ -33,6 +34,7 @@ export class Workspace {
   /** The walk orders of recent walks, each a good start for the next walk over the same books. */
   readonly orders = new OrderMemo();
   probe: RuledLeg | null = null;
+  readonly parked: ParkedLegs;
   order = new Int32Array(64);
   undo = new Float64Array(64 * SLOTS);
 
@@ -52,6 +54,7 @@ export class Workspace {
     this.isDirty = new Uint8Array(capacity);
     this.chain = new Int32Array(capacity);
     this.chainWhy = new Uint8Array(capacity);
+    this.parked = new ParkedLegs(capacity);
   }
 
   /** Ready for a walk over `n` venues whose better key is lower (`better` -1) or higher (1). */
@@ -66,6 +69,7 @@ export class Workspace {
       isDirty[v] = 0;
     }
     this.walking.clear(n, this.keys, better);
+    this.parked.clear(this.keys, better);
     return this;
   }
 
@@ -79,6 +83,28 @@ export class Workspace {
     if (finite && count > 1 && first !== null)
       this.orders.sort(first, this.byRank, count, this.keys, better, this.scratch, this.rank, n);
     else sortByKey(this.byRank, count, this.keys, better, this.scratch);
+  }
+
+  /**
+   * Keep what step `s` (on venue `v`, whose leg is `w` if it has one) is about to change, with
+   * the amount left, the tape's length and the next place not passed before it.
+   */
+  record(
+    s: number,
+    v: number,
+    w: RuledLeg | undefined,
+    left: number,
+    tapeLength: number,
+    next: number,
+  ): void {
+    this.reserve(s);
+    this.order[s] = v;
+    const at = s * SLOTS;
+    const undo = this.undo;
+    if (w !== undefined) w.save(undo, at);
+    undo[at + LEG_SLOTS] = left;
+    undo[at + LEG_SLOTS + 1] = tapeLength;
+    undo[at + LEG_SLOTS + 2] = next;
   }
 
   /** Room for `steps` steps in the undo record. */

@@ -11,7 +11,11 @@ import type { Fill, WalkSpec, WalkTape } from './walk';
 /** What a venue's rules did to its leg: rounded down to a whole step, or cut at maxAmount. */
 export type LegRule = 'step' | 'max' | null;
 
-/** A leg of a rule-aware walk. */
+/**
+ * A leg of a rule-aware walk. `rule` and `fitStopped` are read only by proofs and by a merged walk
+ * that ended short: a merged walk that met its amount without recording a proof leaves a leg it
+ * set aside (parked-legs.ts) as it was before its last turn, which took nothing.
+ */
 export interface RuledFill extends Fill {
   /** Whole steps in the leg; 0 on a market without a step. */
   steps: number;
@@ -191,6 +195,21 @@ export function nothingBelow(venue: VenueCtx, spec: WalkSpec, price0: number): n
   const pc = onCost ? (buy ? 1 + venue.fee : 1 - venue.fee) : 0;
   const pb = onCost ? 0 : 1;
   return r.step * (pc * price0 + pb) * (1 - NOTHING_MARGIN);
+}
+
+/**
+ * Whether `advance(w, left)` would take nothing and end the leg, and so would any smaller amount
+ * left: on a market with a step, the pinned amount bounds the take within the current level and
+ * falls short of one more whole step. The same operations as `advance`, whose results only grow
+ * with the amount left, so the answer holds for every smaller amount too.
+ */
+export function takesNothing(w: RuledLeg, left: number): boolean {
+  if (w.stepUnits === 0 || w.base > w.cumBase) return false;
+  const side = w.venue.levels!;
+  const pendBase = w.cumBase - w.base;
+  const pendCost = w.cumCost - w.cost;
+  const byPinned = (left - (w.pc * pendCost + w.pb * pendBase)) / (w.pc * side.price(w.level) + w.pb);
+  return byPinned <= side.amount(w.level) && stepsIn(w.cumBase + byPinned, w.stepUnits, w.scale) <= w.steps;
 }
 
 /** Walk the leg's current level; returns the pinned amount consumed. */

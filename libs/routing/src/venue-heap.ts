@@ -30,6 +30,11 @@ export class VenueHeap {
     return this.size > 0 ? this.heap[0]! : -1;
   }
 
+  /** The venue at place `i` of the heap (0 <= i < size), in no useful order. */
+  at(i: number): number {
+    return this.heap[i]!;
+  }
+
   has(v: number): boolean {
     return this.pos[v]! >= 0;
   }
