@@ -5,7 +5,7 @@ import type { BookCache } from '@app/books';
 import type { EventRecord, parseRecord } from '@app/events';
 import type { routeRequest } from '@app/request';
 import type { SERVER_DEFAULTS } from '@app/config';
-import { STRATEGIES, type SolveInput, type Strategy } from '@app/routing';
+import type { SolveInput, Strategy } from '@app/routing';
 import { SYNTH_EPOCH } from '@app/synth';
 import { quantile, type BenchRow } from './bench-row';
 import { outputOf } from './child-io';
@@ -33,13 +33,16 @@ const MAX_VENUES = [1, 3, 5, 10];
 const RETIMED = 10;
 
 /**
- * What the shapes are built and solved with: one build's book cache, record parser and solver.
- * A baseline is timed with its own (kitOf): its solver fed this build's book objects ran 1.4x
- * slower on the rules side than the same solver with its own, so its ratio said nothing.
+ * What the shapes are built and solved with: one build's book cache, record parser, strategies
+ * and solver. A baseline is timed with its own (kitOf): its solver fed this build's book objects
+ * ran 1.4x slower on the rules side than the same solver with its own, so its ratio said nothing.
+ * Nor does this module load this build's solver: in a process that had loaded it, a baseline
+ * identical to this build came out 1.15x on the median demo shape where this build gave 1.00x.
  */
 export interface Kit {
   readonly BookCache: new () => BookCache;
   readonly parseRecord: typeof parseRecord;
+  readonly strategies: readonly Strategy[];
   readonly solve: Solve;
   readonly routeRequest: typeof routeRequest;
   readonly routing: typeof SERVER_DEFAULTS.routing;
@@ -56,6 +59,7 @@ export function kitOf(dir: string): Kit {
   return {
     BookCache: Cache,
     parseRecord: parse,
+    strategies: load<{ STRATEGIES: readonly Strategy[] }>('routing').STRATEGIES,
     solve: load<{ solve: Solve }>('routing').solve,
     routeRequest: load<{ routeRequest: Kit['routeRequest'] }>('request').routeRequest,
     routing: load<{ SERVER_DEFAULTS: typeof SERVER_DEFAULTS }>('config').SERVER_DEFAULTS.routing,
@@ -131,7 +135,7 @@ function shapes(set: BookSet): Shape[] {
   const out: Shape[] = [];
   for (const [from, to, usdtPerUnit] of set.pairs)
     for (const usdt of SIZES_USDT)
-      for (const strategy of STRATEGIES as readonly Strategy[])
+      for (const strategy of set.kit.strategies)
         for (const maxVenues of MAX_VENUES) {
           const request = set.kit.routeRequest({
             requestId: 'bench',
