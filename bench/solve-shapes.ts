@@ -62,7 +62,10 @@ export function kitOf(dir: string): Kit {
     strategies: load<{ STRATEGIES: readonly Strategy[] }>('routing').STRATEGIES,
     solve: load<{ solve: Solve }>('routing').solve,
     routeRequest: load<{ routeRequest: Kit['routeRequest'] }>('request').routeRequest,
-    routing: load<{ SERVER_DEFAULTS: typeof SERVER_DEFAULTS }>('config').SERVER_DEFAULTS.routing,
+    // Before the server's settings had a table of defaults (2ddf280), the solver held its own.
+    routing:
+      load<{ SERVER_DEFAULTS?: typeof SERVER_DEFAULTS }>('config').SERVER_DEFAULTS?.routing ??
+      load<{ DEFAULT_ROUTING_CONFIG: typeof SERVER_DEFAULTS.routing }>('routing').DEFAULT_ROUTING_CONFIG,
   };
 }
 
