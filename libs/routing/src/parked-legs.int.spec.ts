@@ -1,15 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BookCache } from '@app/books';
 import { SERVER_DEFAULTS } from '@app/config';
-import { parseRecord } from '@app/events';
 import { routeRequest } from '@app/request';
 import { hopContext, type VenueCtx } from './hop-context';
 import { MergedRuledWalk } from './merged-ruled';
 import { isRuledFill } from './ruled-leg';
 import { recordWalks, type WalkSpec, type WalkTape } from './walk';
-import { NOW, recordsFor } from '../test/fixtures';
+import { demoRecording, NOW, recordsFor } from '../test/fixtures';
 import { ruledScenario } from '../test/scenarios';
 
 // A merged rule-aware walk sets aside the legs that would take nothing of the dust left near the
@@ -20,7 +17,6 @@ import { ruledScenario } from '../test/scenarios';
 // whether one more step would have fitted), the same venues dropped and why, the same fullness,
 // and with a proof recording the very same walk tape.
 
-const REPLAY = resolve(__dirname, '../../../replay-data/synthetic-60-venues.jsonl');
 const ROUTING = SERVER_DEFAULTS.routing;
 
 interface Walked {
@@ -81,22 +77,9 @@ interface Hop {
   readonly caps: number[];
 }
 
-function demoBooks(): { books: BookCache; now: number } {
-  const books = new BookCache();
-  let now = 0;
-  for (const line of readFileSync(REPLAY, 'utf8').split('\n')) {
-    if (line === '') continue;
-    const parsed = parseRecord(JSON.parse(line));
-    if (!parsed.ok) throw new Error(`replay-data: ${line.slice(0, 80)}`);
-    books.apply(parsed.record);
-    now = Math.max(now, parsed.record.receivedAt);
-  }
-  return { books, now };
-}
-
 /** Hops over the demo's markets, both sides, pinned on either, from dust-prone to deep amounts. */
 function demoHops(): Hop[] {
-  const { books, now } = demoBooks();
+  const { books, now } = demoRecording();
   const request = routeRequest({ requestId: 'parked', from: 'USDT', to: 'BTC', amount: 1 });
   const markets: [string, number][] = [
     ['BTC/USDT', 65_000],

@@ -4,7 +4,6 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BookCache } from '@app/books';
-import { parseRecord } from '@app/events';
 import { routeRequest } from '@app/request';
 import { SERVER_DEFAULTS } from '@app/config';
 import {
@@ -16,7 +15,7 @@ import {
   type Strategy,
 } from '@app/routing';
 import { seeded } from '@app/synth';
-import { NOW, recordsFor, type BookSpec } from '../test/fixtures';
+import { demoRecording, NOW, recordsFor, type BookSpec } from '../test/fixtures';
 import { ruledScenario } from '../test/scenarios';
 
 // The service's routing settings (libs/config's table).
@@ -33,7 +32,6 @@ const DEFAULT_ROUTING_CONFIG = SERVER_DEFAULTS.routing;
 // (with RULED_BASELINE set the test rewrites the fixture from that build, then checks this one).
 
 const FIXTURE = resolve(__dirname, '../test/ruled-walk-baseline.json');
-const REPLAY = resolve(__dirname, '../../../replay-data/synthetic-60-venues.jsonl');
 const CHUNK = 100;
 
 type Fn = (input: SolveInput) => unknown;
@@ -143,18 +141,7 @@ let replayBooks: { books: BookCache; now: number } | null = null;
 
 /** The demo recording at its last instant: the request shapes users send (bench/solve.ts). */
 function replayShapes(): SolveInput[] {
-  if (replayBooks === null) {
-    const books = new BookCache();
-    let now = 0;
-    for (const line of readFileSync(REPLAY, 'utf8').split('\n')) {
-      if (line === '') continue;
-      const parsed = parseRecord(JSON.parse(line));
-      if (!parsed.ok) throw new Error(`replay-data: ${line.slice(0, 80)}`);
-      books.apply(parsed.record);
-      now = Math.max(now, parsed.record.receivedAt);
-    }
-    replayBooks = { books, now };
-  }
+  replayBooks ??= demoRecording();
   const { books, now } = replayBooks;
   const out: SolveInput[] = [];
   const pairs: [string, string, number][] = [
