@@ -6,7 +6,8 @@ import { hopContext, type VenueCtx } from './hop-context';
 import { MergedRuledWalk } from './merged-ruled';
 import { isRuledFill } from './ruled-leg';
 import { recordWalks, type WalkSpec, type WalkTape } from './walk';
-import { demoRecording, NOW, recordsFor } from '../test/fixtures';
+import { demoRecording } from '@test/support';
+import { NOW, recordsFor } from '../test/fixtures';
 import { ruledScenario } from '../test/scenarios';
 
 // A merged rule-aware walk sets aside the legs that would take nothing of the dust left near the

@@ -15,7 +15,8 @@ import {
   type Strategy,
 } from '@app/routing';
 import { seeded } from '@app/synth';
-import { demoRecording, NOW, recordsFor, type BookSpec } from '../test/fixtures';
+import { demoRecording } from '@test/support';
+import { NOW, recordsFor, type BookSpec } from '../test/fixtures';
 import { ruledScenario } from '../test/scenarios';
 
 // The service's routing settings (libs/config's table).

@@ -1,6 +1,7 @@
 import { byCodeUnit } from '@app/events';
 import { hopBody, strategyOptions, type HopOutcome } from './hop';
 import { blamed, eligible, hopsShown, outranks } from './choose';
+import { UNCAPPED } from './fill-value';
 import { BPS, pathScore } from './numeric';
 import { candidates, type Candidate } from './paths';
 import { hopFillable, solvePath, type PathOutcome } from './path-solve';
@@ -249,7 +250,7 @@ function savingVsBestSingle(
   const single = solveHopWalk(
     hop.ctx.fresh,
     hop.spec,
-    hop.capOf ?? (() => Infinity),
+    hop.capOf ?? UNCAPPED,
     strategyOptions(request, 'best_single'),
   );
   const fill = single.fills[0];
