@@ -46,10 +46,13 @@ export function readTape(tape: WalkTape): Map<Fill, LevelTake[]> {
     const base = tape[k + 1] as number;
     if (before !== undefined && before.stop === 3 && before.base < before.available) {
       // A floor the fill search laid (merged-ruled.ts) ended inside a level: the walk goes on there.
+      // If the walk took the level's rest, the level is whole: the floor's piece and the rest, each
+      // as the walk computed it, need not add up to it to the last bit. The running sums are the walk's.
+      const stop = tape[k + 2] as RuledStop;
       takes[takes.length - 1] = {
         ...before,
-        base: before.base + base,
-        stop: tape[k + 2] as RuledStop,
+        base: stop === 0 ? before.available : before.base + base,
+        stop,
         runningBase: before.runningBase + base,
         runningCost: before.runningCost + base * before.price,
       };
