@@ -116,6 +116,28 @@ export function stepsIn(base: number, stepUnits: number, scale: number): number 
   return Math.floor(x + x * STEP_SLACK);
 }
 
+/** One double's bits, to step to the next double below (stepBelow). */
+const BITS = new Float64Array(1);
+const WORDS = new Uint32Array(BITS.buffer);
+const LOW = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1 ? 0 : 1;
+
+/**
+ * The piece that brings a leg of `base` units to `limit` (a maximum) without passing it: `limit -
+ * base` rounds, and so does its sum with `base`, which can then pass `limit` by one unit in the
+ * last place (0.3 + (0.9 - 0.3) is 0.9000000000000001), an order the venue would refuse. The
+ * piece is then stepped down, a double at a time, until the sum is at most `limit`.
+ */
+export function pieceTo(limit: number, base: number): number {
+  let y = limit - base;
+  while (y > 0 && base + y > limit) {
+    BITS[0] = y;
+    if (WORDS[LOW] === 0) WORDS[1 - LOW]!--;
+    WORDS[LOW]!--;
+    y = BITS[0]!;
+  }
+  return y;
+}
+
 /** Smallest whole number of steps reaching at least `base`. */
 export function stepsAtLeast(base: number, stepUnits: number, scale: number): number {
   if (!(base > 0)) return 0;

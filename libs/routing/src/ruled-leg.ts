@@ -1,6 +1,6 @@
 import type { BookSideView } from '@app/books';
 import type { VenueCtx } from './hop-context';
-import { stepsIn } from './order-steps';
+import { pieceTo, stepsIn } from './order-steps';
 import type { Fill, WalkSpec, WalkTape } from './walk';
 
 // A leg of the rule-aware walks (docs/semantics.md section 13) and its step through one level:
@@ -236,7 +236,7 @@ export function advance(w: RuledLeg, remPinned: number, tape: WalkTape | null): 
     }
     const byMax = w.limit - w.base;
     if (byMax < y) {
-      y = byMax;
+      y = pieceTo(w.limit, w.base);
       stop = 3;
     }
     const base = y > 0 ? y : 0;

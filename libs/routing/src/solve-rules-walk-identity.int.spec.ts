@@ -195,7 +195,18 @@ function hashes(set: string, solver: Solver): string[] {
   return out;
 }
 
-const current: Solver = { solve, proof: solveWithProof, costs: constraintCosts };
+/**
+ * This solver, its proofs naming the baseline's solver version: a proof names the solver that made
+ * it, and a new version (1.2.1 changed answers none of these inputs reach) changes only that name.
+ * Every other byte is compared.
+ */
+function current(recordedVersion: string): Solver {
+  const proof: Fn = (input) => {
+    const { result, proof: p } = solveWithProof(input);
+    return { result, proof: { ...p, solverVersion: recordedVersion } };
+  };
+  return { solve, proof, costs: constraintCosts };
+}
 
 function record(dir: string): void {
   const entry = join(dir, 'libs', 'routing', 'src', 'index.js');
@@ -217,9 +228,11 @@ describe('markets with order rules route byte for byte as the solver before the 
   const dir = process.env.RULED_BASELINE;
   if (dir !== undefined && dir !== '') record(dir);
   const baseline = JSON.parse(readFileSync(FIXTURE, 'utf8')) as Baseline;
+  const recordedVersion = /^solver (\S+),/.exec(baseline.recordedWith)![1]!;
+  const solver = current(recordedVersion);
 
   for (const set of Object.keys(SETS))
     it(`${set}: ${SETS[set]!.what} identical`, () => {
-      expect(hashes(set, current)).toEqual(baseline[set]);
+      expect(hashes(set, solver)).toEqual(baseline[set]);
     });
 });

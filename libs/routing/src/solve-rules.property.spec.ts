@@ -184,7 +184,9 @@ describe('executable legs over generated books with rules (docs/semantics.md sec
     // The fill search's floor ends inside a level of a market without a step, the walk takes the
     // level's rest, and the two pieces do not add up to the level to the last bit: the proof read
     // that level as taken in part and threw (1100710934: less than the level; 1575734867: more).
-    for (const seed of [1100710934, 1575734867]) checkScenario(seed, noneSeen());
+    // 1148315423: a quote cut at the maximum of a market without a step passed it by a unit in
+    // the last place.
+    for (const seed of [1100710934, 1575734867, 1148315423]) checkScenario(seed, noneSeen());
   });
 
   it('random scenarios (fast-check)', () => {

@@ -74,6 +74,29 @@ describe('executable legs (docs/semantics.md section 13)', () => {
     expect(r.hops[0]!.legs[0]!.amount).toBeCloseTo(0.0158988305, 10);
   });
 
+  it('on a market without a step, a leg and a quote cut at maxAmount stay at or under it', () => {
+    // 0.3 taken whole, then 0.9 - 0.3 of the next level: as doubles 0.3 + (0.9 - 0.3) is
+    // 0.9000000000000001, an order the venue would refuse.
+    const r = run(buy(200), [
+      {
+        exchangeId: 'x',
+        symbol: 'BTC/USDT',
+        asks: [
+          [100, 0.3],
+          [101, 5],
+        ],
+        rules: { maxAmount: 0.9 },
+      },
+      { exchangeId: 'y', symbol: 'BTC/USDT', asks: [[102, 10]] },
+    ]);
+    const x = r.hops[0]!.legs.find((l) => l.exchangeId === 'x')!;
+    const quote = r.hops[0]!.quotes!.find((q) => q.exchangeId === 'x')!;
+    for (const amount of [x.amount, quote.filledAmount]) {
+      expect(amount).toBeLessThanOrEqual(0.9);
+      expect(amount).toBeGreaterThan(0.9 - 1e-15);
+    }
+  });
+
   it('requireFullFill accepts rounding dust and refuses a real shortfall', () => {
     expect(run(buy(1000, { requireFullFill: true }), EXAMPLE).unroutableReason).toBeNull();
     // 2,000 USDT needs more than a's and b's executable depth (1.015 + 0.003 BTC is plenty; make a shallow).

@@ -1,7 +1,7 @@
 import type { BookSideView } from '@app/books';
 import type { VenueCtx } from './hop-context';
 import { clearFill, FIT_SLACK, stepFits, type LegRule, type RuledFill, type RuledStop } from './ruled-leg';
-import { stepsIn, type OrderSteps } from './order-steps';
+import { pieceTo, stepsIn, type OrderSteps } from './order-steps';
 import { recordingTape, type WalkResult, type WalkSpec, type WalkTape } from './walk';
 
 // The rule-aware walk of one venue (docs/semantics.md section 13): walk.ts's walk, except that a
@@ -114,7 +114,7 @@ function walkStepless(
     }
     const byMax = limit - base;
     if (byMax < y) {
-      y = byMax;
+      y = pieceTo(limit, base);
       stop = 3;
     }
     const b = y > 0 ? y : 0;
