@@ -116,7 +116,7 @@ export function stepsIn(base: number, stepUnits: number, scale: number): number 
   return Math.floor(x + x * STEP_SLACK);
 }
 
-/** One double's bits, to step to the next double below (stepBelow). */
+/** One double's bits, for pieceTo to step a double down to the next one below. */
 const BITS = new Float64Array(1);
 const WORDS = new Uint32Array(BITS.buffer);
 const LOW = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1 ? 0 : 1;
