@@ -235,7 +235,8 @@ export function advance(w: RuledLeg, remPinned: number, tape: WalkTape | null): 
       stop = 2;
     }
     const byMax = w.limit - w.base;
-    if (byMax < y) {
+    // A level of exactly the rounded room left would also pass the maximum: cut it there too.
+    if (byMax < y || (byMax === y && w.base + y > w.limit)) {
       y = pieceTo(w.limit, w.base);
       stop = 3;
     }

@@ -89,11 +89,27 @@ describe('executable legs (docs/semantics.md section 13)', () => {
       },
       { exchangeId: 'y', symbol: 'BTC/USDT', asks: [[102, 10]] },
     ]);
-    const x = r.hops[0]!.legs.find((l) => l.exchangeId === 'x')!;
-    const quote = r.hops[0]!.quotes!.find((q) => q.exchangeId === 'x')!;
-    for (const amount of [x.amount, quote.filledAmount]) {
-      expect(amount).toBeLessThanOrEqual(0.9);
-      expect(amount).toBeGreaterThan(0.9 - 1e-15);
+    // And a level of exactly that rounded room (0.6000000000000001), which the walk would take whole.
+    const tie = run(buy(200), [
+      {
+        exchangeId: 'x',
+        symbol: 'BTC/USDT',
+        asks: [
+          [100, 0.3],
+          [101, 0.9 - 0.3],
+          [102, 5],
+        ],
+        rules: { maxAmount: 0.9 },
+      },
+      { exchangeId: 'y', symbol: 'BTC/USDT', asks: [[103, 10]] },
+    ]);
+    for (const answer of [r, tie]) {
+      const x = answer.hops[0]!.legs.find((l) => l.exchangeId === 'x')!;
+      const quote = answer.hops[0]!.quotes!.find((q) => q.exchangeId === 'x')!;
+      for (const amount of [x.amount, quote.filledAmount]) {
+        expect(amount).toBeLessThanOrEqual(0.9);
+        expect(amount).toBeGreaterThan(0.9 - 1e-15);
+      }
     }
   });
 

@@ -113,7 +113,8 @@ function walkStepless(
       stop = 2;
     }
     const byMax = limit - base;
-    if (byMax < y) {
+    // A level of exactly the rounded room left would also pass the maximum: cut it there too.
+    if (byMax < y || (byMax === y && base + y > limit)) {
       y = pieceTo(limit, base);
       stop = 3;
     }
