@@ -193,8 +193,11 @@ describe('executable legs over generated books with rules (docs/semantics.md sec
     // that level as taken in part and threw (1100710934: less than the level; 1575734867: more).
     // 1148315423: a quote cut at the maximum of a market without a step passed it by a unit in
     // the last place. 1362320719: a quote exactly at its minimum cost, which this spec read back
-    // 1e-12 short of it.
-    for (const seed of [1100710934, 1575734867, 1148315423, 1362320719]) checkScenario(seed, noneSeen());
+    // 1e-12 short of it. 1087510909: after such a floor and rest the leg sat a unit in the last
+    // place past the book's prefix, so the walk took each later level less that dust, and the proof
+    // read the next level as taken in part and threw.
+    for (const seed of [1100710934, 1575734867, 1148315423, 1362320719, 1087510909])
+      checkScenario(seed, noneSeen());
   });
 
   it('random scenarios (fast-check)', () => {

@@ -61,13 +61,18 @@ export function readTape(tape: WalkTape): Map<Fill, LevelTake[]> {
     if (before !== undefined && (before.stop !== 0 || before.base !== before.available))
       throw new Error(`walk tape out of step: ${fill.venue.exchangeId} took level ${before.level} in part`);
     const level = takes.length;
+    const available = side.amount(level);
+    const stop = tape[k + 2] as RuledStop;
     takes.push({
       seq: k / 3,
       level,
       price: side.price(level),
-      available: side.amount(level),
-      base,
-      stop: tape[k + 2] as RuledStop,
+      available,
+      // A level the walk ran out is whole. Once a floor ended inside a level of a market without a
+      // step (above), the leg can sit a unit in the last place past the book's prefix, and the
+      // walk's piece of each later level is that level less the dust: the running sums stay the walk's.
+      base: stop === 0 ? available : base,
+      stop,
       runningBase: (before?.runningBase ?? 0) + base,
       runningCost: (before?.runningCost ?? 0) + base * side.price(level),
     });
