@@ -94,3 +94,42 @@ describe('fullyFillable per hop on a trimmed bridge (issue 11 decision)', () => 
     expect(r.fullyFillable).toBe(true);
   });
 });
+
+describe('a trim never spends more than the request (venue rules, solver 1.2.2)', () => {
+  // Buy ETH with 0.625 BTC, then sell it for USDT; no BTC/USDT market. ETH/BTC: venue s asks
+  // 0.0625 in whole ETH, 10 at least; venue f asks 0.0626 with no step. ETH/USDT: venue b bids
+  // 2,000 x 9.99.
+  const specs: BookSpec[] = [
+    {
+      exchangeId: 's',
+      symbol: 'ETH/BTC',
+      asks: [[0.0625, 20]],
+      bids: [[0.025, 1000]],
+      fee: 0,
+      rules: { amountStep: 1, minAmount: 10, minCost: null, maxAmount: null },
+    },
+    { exchangeId: 'f', symbol: 'ETH/BTC', asks: [[0.0626, 20]], bids: [[0.025, 1000]], fee: 0 },
+    { exchangeId: 'b', symbol: 'ETH/USDT', bids: [[2000, 9.99]], asks: [[4000, 1000]], fee: 0 },
+  ];
+
+  it('best_single: the re-solve for what hop 2 absorbed would cost more elsewhere, so the first pass stands', () => {
+    // First pass: s turns 0.625 BTC into 10 whole ETH (f would give 9.98); b absorbs 9.99 of
+    // them. Re-solved exact-out for 9.99 ETH, s could deliver only 9, under its minimum, and f
+    // would charge 9.99 x 0.0626 = 0.625374 BTC, more than the 0.625 asked: that trim is not taken.
+    const r = solve({
+      request: req({ from: 'BTC', to: 'USDT', amount: 0.625, strategy: 'best_single' }),
+      books: cacheOf(specs),
+      now: NOW,
+      config: CONFIG,
+    });
+    expect(r.amountIn).toBeLessThanOrEqual(0.625);
+    expect(r.hops.map((h) => h.legs.map((l) => [l.exchangeId, l.amount]))).toEqual([
+      [['s', 10]],
+      [['b', 9.99]],
+    ]);
+    expect(r.amountIn).toBe(0.625);
+    expect(r.amountOut).toBeCloseTo(19_980, 9);
+    expect(r.hops.map((h) => h.fullyFillable)).toEqual([true, false]);
+    expect(r.fullyFillable).toBe(false);
+  });
+});
