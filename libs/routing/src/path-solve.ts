@@ -123,9 +123,10 @@ function solveBridged(candidate: Candidate, env: Env): PathOutcome {
   for (let round = 0; round < MAX_TRIM_ROUNDS && !h2.full; round++) {
     const t1 = solveHop(c1!, { side: c1!.side, pinned: 'out', amount: h2.amountIn }, cap1, request);
     if (t1.reason !== null || t1.amountOut <= 0) break;
-    // Venue rules can make hop 1 dearer for less: the amount hop 2 absorbed may be no whole number
-    // of steps where the first pass bought, so the re-solve buys elsewhere at a worse price. A
-    // re-solve that would spend more than the request is not taken (docs/semantics.md section 8).
+    // Venue rules can make hop 1 dearer for less: where the first pass bought, the amount hop 2
+    // absorbed may be no whole number of steps or under the minimum, so the re-solve buys elsewhere
+    // at a worse price. A re-solve that would spend more than the request is not taken
+    // (docs/semantics.md section 8).
     if (t1.amountIn > request.amount) break;
     const t2 = solveHop(
       c2!,
