@@ -154,7 +154,9 @@ export class RuledLeg implements RuledFill {
     this.base = buf[at]!;
     this.cost = buf[at + 1]!;
     this.steps = buf[at + 2]!;
-    this.level = buf[at + 3]!;
+    // A whole number read back from a Float64Array: `| 0` keeps the field a small integer, which
+    // V8 would otherwise widen to a double for every leg, and the book read `price(level)` with it.
+    this.level = buf[at + 3]! | 0;
     this.cumBase = buf[at + 4]!;
     this.cumCost = buf[at + 5]!;
     this.remCap = buf[at + 6]!;
