@@ -93,8 +93,10 @@ export class ParkedLegs {
   /**
    * The walk is over after `steps` steps (`exhausted`: no venue was left to reach; `full`: it met
    * the pinned amount): each leg set aside that it reached takes its turn, with what was left then.
-   * What that turn changes (the leg's stop, whether one more step would have fit, the rule that
-   * shaped it) is read only by a proof (`tape`) or when the walk ended short: otherwise it is skipped.
+   * That turn takes nothing. What it changes (the leg's stop, whether one more step would have fit,
+   * the rule that shaped it) is read only by a proof (`tape`) or when the walk ended short, except
+   * whether the leg's funds stopped it, which the answer shows (`balanceLimited`). So a walk that met
+   * its amount with no proof recording skips the turn only of a leg whose funds are unbounded.
    */
   settle(
     legs: readonly (RuledLeg | undefined)[],
@@ -103,14 +105,13 @@ export class ParkedLegs {
     full: boolean,
     tape: WalkTape | null,
   ): void {
-    if (full && tape === null) {
-      this.count = 0;
-      return;
-    }
+    const skip = full && tape === null;
     for (let i = 0; i < this.count; i++) {
       const v = this.legs[i]!;
+      const w = legs[v]!;
+      if (skip && w.remCap === Infinity) continue;
       if (!exhausted && !this.reached(v)) continue;
-      advance(legs[v]!, this.leftAt(v, steps), tape);
+      advance(w, this.leftAt(v, steps), tape);
     }
     this.count = 0;
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { solve, type Balances, type RouteRequest } from '@app/routing';
+import { solve, solveWithProof, type Balances, type RouteRequest } from '@app/routing';
 import { cacheOf, CONFIG, NOW, req, type BookSpec } from '../test/fixtures';
 
 const run = (r: RouteRequest, specs: BookSpec[]) =>
@@ -97,5 +97,47 @@ describe('balances (spec 4.1, clarifications 8)', () => {
     const funded = run({ ...base, balances: bal({ USDT: 4000 }) }, specs);
     expect(funded.hops[1]!.legs).toMatchObject([{ exchangeId: 'a', balanceLimited: false }]);
     expect(funded.amountOut).toBeCloseTo(100, 9);
+  });
+});
+
+describe('balanceLimited on a stepped venue the walk reaches with dust left (venue rules, solver 1.2.3)', () => {
+  // Sell 3.5585 ETH for USDT, no fees. Venue e bids 2,000 x 2.45575 then 1,999 x 3 in steps of
+  // 0.01 and holds 2.4579 ETH; venue d bids 1,999.5 x 5 in steps of 0.01; venue f bids 1,998 x 5
+  // with no step.
+  const specs: BookSpec[] = [
+    {
+      ...v('e', [
+        [2000, 2.45575],
+        [1999, 3],
+      ]),
+      rules: { amountStep: 0.01, minAmount: null, minCost: null, maxAmount: null },
+    },
+    {
+      ...v('d', [[1999.5, 5]]),
+      rules: { amountStep: 0.01, minAmount: null, minCost: null, maxAmount: null },
+    },
+    v('f', [[1998, 5]]),
+  ];
+  const request = sell(3.5585, bal({ ETH: 2.4579 }, { d: { ETH: 10 }, f: { ETH: 10 } }));
+
+  it('says true where the funds, not the dust, keep the venue from its next step, with or without a proof', () => {
+    // e takes 2.45 at 2,000 (245 steps; 0.00575 of that level waits for a step). d takes 1.10 of
+    // the 1.1085 left and stops: 0.0085 is left, under one step. e is reached next (1,999 ranks
+    // above f's 1,998): the pinned dust would take it 0.00275 into its second level, its funds
+    // (0.0079 left, 0.00575 of it owed to the first level's rest) only 0.00215, so the funds stop
+    // it first. f takes the 0.0085.
+    const r = run(request, specs);
+    const legs = r.hops[0]!.legs;
+    expect(legs.map((l) => [l.exchangeId, l.balanceLimited])).toEqual([
+      ['e', true],
+      ['d', false],
+      ['f', false],
+    ]);
+    expect(legs.map((l) => l.amount).slice(0, 2)).toEqual([2.45, 1.1]);
+    expect(legs[2]!.amount).toBeCloseTo(0.0085, 12);
+    expect(r.fullyFillable).toBe(true);
+    // The answer a proof is recorded for (GET /route/explain) is the same bytes.
+    const proved = solveWithProof({ request, books: cacheOf(specs), now: NOW, config: CONFIG }).result;
+    expect(JSON.stringify(proved)).toBe(JSON.stringify(r));
   });
 });

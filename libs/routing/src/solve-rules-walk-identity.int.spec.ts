@@ -197,8 +197,8 @@ function hashes(set: string, solver: Solver): string[] {
 
 /**
  * This solver, its proofs naming the baseline's solver version: a proof names the solver that made
- * it, and a new version (1.2.1 and 1.2.2 changed answers none of these inputs reach) changes only
- * that name. Every other byte is compared.
+ * it, and a new version (1.2.1, 1.2.2 and 1.2.3 changed answers none of these inputs reach) changes
+ * only that name. Every other byte is compared.
  */
 function current(recordedVersion: string): Solver {
   const proof: Fn = (input) => {

@@ -1,5 +1,5 @@
 /** Bumped whenever a change can alter any result byte (recorded in the quote journal). */
-export const SOLVER_VERSION = '1.2.2';
+export const SOLVER_VERSION = '1.2.3';
 
 /** Which side of the conversion the caller pinned. */
 export const EXACT_SIDES = ['in', 'out'] as const;
