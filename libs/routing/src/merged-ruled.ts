@@ -393,7 +393,7 @@ export class MergedRuledWalk {
     const at = to * SLOTS;
     this.remPinned = undo[at + LEG_SLOTS]!;
     if (this.tape !== null) this.tape.length = undo[at + LEG_SLOTS + 1]!;
-    this.next = undo[at + LEG_SLOTS + 2]! | 0;
+    this.next = undo[at + LEG_SLOTS + 2]! | 0; // an integer, as RuledLeg.restore keeps a level
     this.steps = to;
     this.full = false;
   }

@@ -154,8 +154,8 @@ export class RuledLeg implements RuledFill {
     this.base = buf[at]!;
     this.cost = buf[at + 1]!;
     this.steps = buf[at + 2]!;
-    // A whole number read back from a Float64Array: `| 0` keeps the field a small integer, which
-    // V8 would otherwise widen to a double for every leg, and the book read `price(level)` with it.
+    // A whole number read back from a Float64Array. `| 0` keeps the field a small integer: stored
+    // as a double, V8 widens the field in every leg, and each book's price(level) takes a double.
     this.level = buf[at + 3]! | 0;
     this.cumBase = buf[at + 4]!;
     this.cumCost = buf[at + 5]!;
