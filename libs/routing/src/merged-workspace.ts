@@ -35,8 +35,8 @@ export class Workspace {
   readonly orders = new OrderMemo();
   probe: RuledLeg | null = null;
   readonly parked: ParkedLegs;
-  order = new Int32Array(64);
-  undo = new Float64Array(64 * SLOTS);
+  order: Int32Array = new Int32Array(64);
+  undo: Float64Array = new Float64Array(64 * SLOTS);
 
   constructor(readonly capacity: number) {
     this.legs = new Array<RuledLeg | undefined>(capacity);
@@ -110,13 +110,24 @@ export class Workspace {
   /** Room for `steps` steps in the undo record. */
   reserve(steps: number): void {
     if (steps < this.order.length) return;
-    const order = new Int32Array(this.order.length * 2);
-    order.set(this.order);
-    const undo = new Float64Array(order.length * SLOTS);
-    undo.set(this.undo);
-    this.order = order;
-    this.undo = undo;
+    ({ order: this.order, undo: this.undo } = grownLog(this.order, this.undo, SLOTS, steps));
   }
+}
+
+/** A walk's step log (`order`, and `slots` numbers a step in `undo`) grown to hold step `steps`. */
+export function grownLog(
+  order: Int32Array,
+  undo: Float64Array,
+  slots: number,
+  steps: number,
+): { order: Int32Array; undo: Float64Array } {
+  let n = order.length * 2;
+  while (n <= steps) n *= 2;
+  const grownOrder = new Int32Array(n);
+  grownOrder.set(order);
+  const grownUndo = new Float64Array(n * slots);
+  grownUndo.set(undo);
+  return { order: grownOrder, undo: grownUndo };
 }
 
 /** The workspace of the last walk that finished. */

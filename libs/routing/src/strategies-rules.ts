@@ -2,6 +2,7 @@ import { beatsBest, cannotBeatFull, capsOf, pinnedAchieved, rankingPrice, type C
 import { fillSearch } from './fill-search';
 import type { VenueCtx } from './hop-context';
 import { baseOfSteps, executable, missedMinimum, stepsIn } from './order-steps';
+import { leanMerged, type LeanWalkResult } from './merged-lean';
 import { MergedRuledWalk } from './merged-ruled';
 import { NONE_DROPPED } from './ruled-drops';
 import { venueLeg, walkVenueInto } from './walk-rules';
@@ -23,20 +24,29 @@ export function executableMerged(
   maxCount: number,
 ): WalkResult {
   const caps = capsOf(venues, capOf);
+  // A quote takes the lean walk; a proof records its takes on merged-ruled.ts's legs.
+  const walked =
+    (recordingTape() === null ? leanMerged(venues, spec, caps) : null) ?? mergedRuled(venues, spec, caps);
+  const { fills, dropped } = walked;
+  if (walked.full) return { fills, full: true, dropped };
+  if (!walked.short) return { fills, full: false, dropped };
+  const searched = fillSearch(venues, spec, capOf, maxCount);
+  if (searched === null) return { fills, full: false, dropped };
+  return { fills: searched.fills, full: searched.full, searched: true };
+}
+
+/** The merged walk with its drops on MergedRuledWalk: what a proof records, and the lean walk's fallback. */
+function mergedRuled(venues: readonly VenueCtx[], spec: WalkSpec, caps: readonly number[]): LeanWalkResult {
   const walk = new MergedRuledWalk(venues, spec, caps);
   walk.walk();
   let short = false;
   while (walk.dropAndWalk()) short = true;
   walk.finish();
   const dropped = walk.dropped();
-  const result = walk.result();
-  if (result.full) return { fills: result.fills, full: true, dropped };
+  const { fills, full } = walk.result();
   // Short without a drop: a step too coarse for what was left (the first walk is the last one).
-  if (!short) short = walk.fitStops() ?? fitStopsOfPlainWalk(venues, spec, caps);
-  if (!short) return { fills: result.fills, full: false, dropped };
-  const searched = fillSearch(venues, spec, capOf, maxCount);
-  if (searched === null) return { fills: result.fills, full: false, dropped };
-  return { fills: searched.fills, full: searched.full, searched: true };
+  if (!full && !short) short = walk.fitStops() ?? fitStopsOfPlainWalk(venues, spec, caps);
+  return { fills: fills as RuledFill[], full, dropped, short };
 }
 
 /** Whether a merged walk that makes a leg for every venue it reaches has one stop for a whole step. */

@@ -29,6 +29,29 @@ export function walkVenueRuled(venue: VenueCtx, spec: WalkSpec, cap: number): Wa
   return { fills: fill.base > 0 ? [fill] : [], full };
 }
 
+/**
+ * A leg of `venue` with these numbers, of the class single-venue walks make: merged-lean.ts's legs
+ * share it, so that what reads a hop's legs sees one kind of object more rarely than several.
+ */
+export function ruledLeg(
+  venue: VenueCtx,
+  base: number,
+  cost: number,
+  capLimited: boolean,
+  steps: number,
+  rule: LegRule,
+  fitStopped: boolean,
+): RuledFill {
+  const fill = new VenueFill(venue);
+  fill.base = base;
+  fill.cost = cost;
+  fill.capLimited = capLimited;
+  fill.steps = steps;
+  fill.rule = rule;
+  fill.fitStopped = fitStopped;
+  return fill;
+}
+
 /** A leg object for walkVenueInto, on no venue yet. */
 export function venueLeg(): RuledFill {
   return new VenueFill(undefined as unknown as VenueCtx);
