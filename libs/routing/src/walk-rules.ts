@@ -30,8 +30,8 @@ export function walkVenueRuled(venue: VenueCtx, spec: WalkSpec, cap: number): Wa
 }
 
 /**
- * A leg of `venue` with these numbers, of the class single-venue walks make: merged-lean.ts's legs
- * share it, so that what reads a hop's legs sees one kind of object more rarely than several.
+ * A leg of `venue` with these numbers, of the class single-venue walks make. merged-lean.ts makes
+ * its legs with it, so that the code reading a hop's legs meets one class of leg fewer.
  */
 export function ruledLeg(
   venue: VenueCtx,
