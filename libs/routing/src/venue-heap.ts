@@ -60,6 +60,32 @@ export class VenueHeap {
     this.down(this.up(i));
   }
 
+  /**
+   * Take out the venues `list[from..to)`, all in the heap: one by one when they are few, else in
+   * one pass that keeps the others and orders them again (O(size), where taking most of a heap out
+   * one at a time costs O(size log size)). The order the venues come out in is the same either way.
+   */
+  removeMany(list: Int32Array, from: number, to: number): void {
+    if ((to - from) * 4 <= this.size) {
+      for (let i = from; i < to; i++) this.remove(list[i]!);
+      return;
+    }
+    const { heap, pos } = this;
+    for (let i = from; i < to; i++) pos[list[i]!] = -2;
+    let m = 0;
+    for (let i = 0; i < this.size; i++) {
+      const v = heap[i]!;
+      if (pos[v] === -2) {
+        pos[v] = -1;
+        continue;
+      }
+      heap[m] = v;
+      pos[v] = m++;
+    }
+    this.size = m;
+    for (let i = (m >> 1) - 1; i >= 0; i--) this.down(i);
+  }
+
   /** Take out the first venue; -1 when empty. */
   pop(): number {
     const v = this.top();
