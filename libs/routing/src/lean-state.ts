@@ -2,13 +2,14 @@ import type { VenueCtx } from './hop-context';
 import { grownLog } from './merged-workspace';
 import { stepsIn } from './order-steps';
 import { underMinimum } from './ruled-drops';
-import { nothingBelow } from './ruled-leg';
+import { nothingBelow, stepFits, type RuledFill } from './ruled-leg';
+import { ruledLeg } from './walk-rules';
 import { VenueHeap } from './venue-heap';
 import type { WalkSpec } from './walk';
 
-// The state of merged-lean.ts's walk, kept from one walk to the next, and the two things it does
-// near a hop's end as merged-ruled.ts does them: set aside the venues that surely take nothing of
-// the dust left, and skip the drops that cannot change a leg.
+// The state of merged-lean.ts's walk, kept from one walk to the next; its setting up and its legs
+// at the end; and the two things it does near a hop's end as merged-ruled.ts does them: set aside
+// the venues that surely take nothing of the dust left, and skip the drops that cannot change a leg.
 
 /** A leg's `rule`, as a number. */
 export const RULE_STEP = 1;
@@ -77,6 +78,42 @@ export class LeanState {
     ({ order: this.order, undo: this.undo } = grownLog(this.order, this.undo, UNDO, steps));
   }
 
+  /**
+   * Every venue before the walk over `venues`, each usable one in the heap by its first level's
+   * ranking price; false, for merged-ruled.ts to walk instead, when the amount is at most
+   * `shortWalk` times what one venue's first level holds or a ranking price is not finite.
+   */
+  setUp(venues: readonly VenueCtx[], spec: WalkSpec, caps: readonly number[], shortWalk: number): boolean {
+    const { keys, heap } = this;
+    const n = venues.length;
+    const buy = spec.side === 'buy';
+    const onCost = spec.pinned === 'in' ? buy : !buy;
+    heap.clear(n, keys, buy ? -1 : 1);
+    for (let v = 0; v < n; v++) {
+      const venue = venues[v]!;
+      const side = venue.levels;
+      const usable = side !== null && side.count > 0 && caps[v]! > 0;
+      // An amount within a few first levels ends the walk within a few steps, and merged-ruled.ts
+      // passes by the venues it does not reach, which the lean walk would set up and reach.
+      const p0 = usable ? side.price(0) : 0;
+      if (
+        usable &&
+        side.amount(0) * (onCost ? p0 * (buy ? 1 + venue.fee : 1 - venue.fee) : 1) * shortWalk >= spec.amount
+      )
+        return false;
+      this.clear(v, venue, caps[v]!);
+      this.out[v] = 0;
+      this.isDirty[v] = 0;
+      this.parkedAt[v] = -1;
+      if (!usable) continue;
+      const key = p0 * venue.rankMul;
+      if (!(Math.abs(key) < Infinity)) return false;
+      keys[v] = key;
+      heap.place(v);
+    }
+    return true;
+  }
+
   /** Venue `v`'s leg as before the walk, with `cap` to spend. */
   clear(v: number, venue: VenueCtx, cap: number): void {
     this.base[v] = 0;
@@ -135,11 +172,8 @@ export function parkDust(
     if (!(byCap >= byPinned) || !(r.maxBase - cb >= byPinned)) continue;
     parked[count++] = v;
   }
-  for (let i = from; i < count; i++) {
-    const v = parked[i]!;
-    heap.remove(v);
-    parkedAt[v] = step;
-  }
+  heap.removeMany(parked, from, count);
+  for (let i = from; i < count; i++) parkedAt[parked[i]!] = step;
   return count;
 }
 
@@ -158,4 +192,71 @@ export function settles(s: LeanState, venues: readonly VenueCtx[], spec: WalkSpe
     if (!underMinimum(venue, spec, left)) return false;
   }
   return true;
+}
+
+/**
+ * The legs of a lean walk that has ended (`met`: on the pinned amount), in venue order, and what
+ * they tell of it: full when it met the amount or a leg that took steps stopped with room for one
+ * more (`dropped`: some venue was dropped, which leaves the venues that took no step unasked).
+ */
+export function leanLegs(
+  s: LeanState,
+  venues: readonly VenueCtx[],
+  buy: boolean,
+  met: boolean,
+  dropped: boolean,
+): { fills: RuledFill[]; full: boolean; fitStops: boolean } {
+  const { base, cost, steps, cumBase, cumCost, remCap, level, madeAt, flags, parkedAt } = s;
+  const n = venues.length;
+  let full = met;
+  let fitStops = false;
+  const fills: RuledFill[] = [];
+  for (let v = 0; v < n; v++) {
+    const setAside = parkedAt[v]! >= 0;
+    if (madeAt[v]! < 0 && !setAside) continue;
+    const venue = venues[v]!;
+    const r = venue.rules;
+    // A venue set aside is reached before a walk that ends short does, and stops on the pinned amount.
+    const f = setAside ? (flags[v]! & ~7) | 1 : flags[v]!;
+    // Whether it stopped with room for one more step: read only when the walk ended short, for
+    // the legs that took steps and, when no venue was dropped, for every venue reached. Of a venue
+    // that took no step it tells only whether some venue stopped so, which one already has.
+    let fit = false;
+    if (
+      !met &&
+      (f & 7) === 1 &&
+      r !== null &&
+      r.stepUnits > 0 &&
+      (steps[v]! > 0 || (!dropped && !fitStops))
+    ) {
+      const buy1 = buy ? 1 + venue.fee : 0;
+      fit =
+        steps[v]! + 1 <= r.maxSteps &&
+        stepFits(
+          venue.levels!,
+          steps[v]! + 1,
+          r,
+          buy1,
+          buy ? 0 : 1,
+          level[v]!,
+          cumBase[v]!,
+          cumCost[v]!,
+          cost[v]!,
+          base[v]!,
+          remCap[v]!,
+        );
+    }
+    if (fit) {
+      fitStops = true;
+      if (steps[v]! > 0) full = true;
+    }
+    if (!(base[v]! > 0)) continue;
+    let rule = f >> RULE_SHIFT;
+    // A remainder below one step that the leg never took was left by the step (RuledLeg.finish).
+    if (rule === 0 && r !== null && r.stepUnits > 0 && cumBase[v]! - base[v]! > r.step * 1e-9)
+      rule = RULE_STEP;
+    const shapedBy = rule === RULE_STEP ? 'step' : rule === RULE_MAX ? 'max' : null;
+    fills.push(ruledLeg(venue, base[v]!, cost[v]!, (f & CAPPED) !== 0, steps[v]!, shapedBy, fit));
+  }
+  return { fills, full, fitStops };
 }

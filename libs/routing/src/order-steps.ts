@@ -7,7 +7,7 @@ import type { MarketRules } from '@app/books';
 export const MAX_UNITS = 999_999_999_999_999;
 
 /** Relative slack when counting the whole steps a float depth reaches (float dust of level sums). */
-const STEP_SLACK = 1e-14;
+export const STEP_SLACK = 1e-14;
 
 /** A step finer than 10^-22 has no exact power of ten to divide by: it counts as no step. */
 const MAX_SCALE_DIGITS = 22;
