@@ -220,10 +220,11 @@ export function leanLegs(
     const f = setAside ? (flags[v]! & ~7) | 1 : flags[v]!;
     // Whether it stopped with room for one more step: read only when the walk ended short, for
     // the legs that took steps and, when no venue was dropped, for every venue reached. Of a venue
-    // that took no step it tells only whether some venue stopped so, which one already has.
+    // that took no step it tells only whether some venue stopped so, which one already has; once a
+    // leg that took steps has, the walk is full and no leg's answer is read.
     let fit = false;
     if (
-      !met &&
+      !full &&
       (f & 7) === 1 &&
       r !== null &&
       r.stepUnits > 0 &&
